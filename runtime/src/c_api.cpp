@@ -1,0 +1,99 @@
+// The C entry points of <hce/hce.h>.
+#include "hce/hce.h"
+
+#include "data_env.hpp"
+#include "log.hpp"
+#include "region_exec.hpp"
+#include "runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace hce;
+
+extern "C" {
+
+int hce_co_exec(const hce_region *region) {
+  if (!region) {
+    error("hce_co_exec: null region");
+    return 1;
+  }
+  std::string why;
+  int rc = execute_region(*region, why);
+  if (rc != 0)
+    error(why);
+  return rc;
+}
+
+void hce_co_exec_or_exit(const hce_region *region) {
+  if (hce_co_exec(region) != 0)
+    std::exit(1);
+}
+
+int hce_data_begin(int num_maps, const hce_map *maps) {
+  std::string why;
+  if (num_maps < 0 || (num_maps > 0 && !maps)) {
+    error("hce_data_begin: malformed map list");
+    return 1;
+  }
+  if (!Runtime::get().data().data_begin(num_maps, maps, why)) {
+    error("data region: " + why);
+    return 1;
+  }
+  return 0;
+}
+
+int hce_data_end(void) {
+  std::string why;
+  if (!Runtime::get().data().data_end(why)) {
+    error("end of data region: " + why);
+    return 1;
+  }
+  return 0;
+}
+
+int hce_update(int num_maps, const hce_map *maps, int to_devices) {
+  std::string why;
+  if (num_maps < 0 || (num_maps > 0 && !maps)) {
+    error("hce_update: malformed map list");
+    return 1;
+  }
+  if (!Runtime::get().data().update(num_maps, maps, to_devices != 0, why)) {
+    error("update: " + why);
+    return 1;
+  }
+  return 0;
+}
+
+int hce_num_devices(void) {
+  Runtime &rt = Runtime::get();
+  return int(rt.devices().size()) - (rt.cpu_selected() ? 0 : 1);
+}
+
+const char *hce_device_name(int i) {
+  Runtime &rt = Runtime::get();
+  int first = rt.cpu_selected() ? 0 : 1;
+  if (i < 0 || first + i >= int(rt.devices().size()))
+    return nullptr;
+  return rt.devices()[size_t(first + i)]->name().c_str();
+}
+
+int64_t hce_last_iterations(void *const *site, const char *device) {
+  if (!site || !*site || !device)
+    return 0;
+  const SiteState &s = *static_cast<const SiteState *>(*site);
+  auto it = s.stats.devices.find(device);
+  return it == s.stats.devices.end() ? 0 : it->second.last_iterations;
+}
+
+void hce_print_stats(void) {
+  std::vector<NamedStats> named;
+  for (const SiteState *s : Runtime::get().sites())
+    named.push_back({s->name, &s->stats});
+  std::fputs(stats_table(named).c_str(), stderr);
+}
+
+void hce_finalize(void) { Runtime::shutdown(); }
+
+} // extern "C"

@@ -1,0 +1,39 @@
+// The controller loop shared by every way of co-executing a loop (generated
+// regions and the papers' hand-written API): each device's controller thread
+// asks the scheduler for chunks, runs them, and reports how long they took.
+#pragma once
+
+#include "runtime.hpp"
+#include "sched/scheduler.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+struct ChunkWorker {
+  int device = 0; // index into Runtime::devices
+  // Runs one chunk on the device; false + why on a device failure.
+  std::function<bool(Range, std::string &why)> run;
+  // Called (outside the lock) after a failure, to rescue the device's data;
+  // returns "" or a fatal error.
+  std::function<std::string()> on_failure;
+  // Filled in by the loop:
+  int64_t iterations = 0, chunks = 0;
+  double busy = 0, finish = 0; // seconds; finish relative to the loop start
+};
+
+struct ChunkLoopResult {
+  std::vector<Range> failed; // chunks of devices that failed, to re-run
+  std::string fatal;         // unrecoverable error, empty when fine
+  double wall = 0;
+};
+
+// Runs `scheduler` (begun already) over `workers` on their controllers and
+// waits for all of them.  `label` names the loop in warnings.
+ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
+                               std::vector<ChunkWorker> &workers,
+                               const std::string &label);
+
+} // namespace hce

@@ -1,0 +1,839 @@
+#include "cuda_device.hpp"
+
+#include "log.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace hce {
+namespace {
+
+std::string err_text(cudaError_t rc) {
+  const char *s = cudaGetErrorString(rc);
+  return s ? s : "unknown CUDA error";
+}
+
+// Makes `ordinal` the calling thread's current device for one scope and
+// restores the caller's afterwards (user CUDA code on the main thread keeps
+// its own current device).
+class CurrentDevice {
+public:
+  explicit CurrentDevice(int ordinal) {
+    if (cudaGetDevice(&prev_) != cudaSuccess) {
+      cudaGetLastError();
+      prev_ = -1;
+    }
+    if (prev_ != ordinal) {
+      rc_ = cudaSetDevice(ordinal);
+      restore_ = rc_ == cudaSuccess && prev_ >= 0;
+    }
+  }
+  ~CurrentDevice() {
+    if (restore_)
+      cudaSetDevice(prev_);
+  }
+  cudaError_t rc() const { return rc_; }
+
+private:
+  int prev_ = -1;
+  bool restore_ = false;
+  cudaError_t rc_ = cudaSuccess;
+};
+
+size_t page_size() {
+  static const size_t p = [] {
+    long v = sysconf(_SC_PAGESIZE);
+    return v > 0 ? size_t(v) : size_t(4096);
+  }();
+  return p;
+}
+
+// HCE_CUDA_MEM_LIMIT: bytes, optionally with a k/m/g suffix (powers of 1024).
+size_t mem_limit_from_env() {
+  const char *env = std::getenv("HCE_CUDA_MEM_LIMIT");
+  if (!env || !*env)
+    return 0;
+  char *end = nullptr;
+  double v = std::strtod(env, &end);
+  double mul = 1;
+  if (end && *end) {
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; break;
+    default: mul = 0;
+    }
+    if (mul != 0 && end[1] != '\0' && !(end[1] == 'B' && end[2] == '\0') &&
+        !(end[1] == 'i' && end[2] == 'B' && end[3] == '\0'))
+      mul = 0;
+  }
+  if (!end || end == env || mul == 0 || !(v >= 0)) {
+    notice_once("cuda-mem-limit", "HCE_CUDA_MEM_LIMIT='" + std::string(env) +
+                                      "' is not a byte count; ignored");
+    return 0;
+  }
+  return size_t(v * mul);
+}
+
+} // namespace
+
+PinPolicy pin_policy_from_env() {
+  const char *env = std::getenv("HCE_CUDA_PIN");
+  std::string v = env ? env : "";
+  if (v.empty() || v == "region")
+    return PinPolicy::Region;
+  if (v == "keep")
+    return PinPolicy::Keep;
+  if (v == "stage")
+    return PinPolicy::Stage;
+  if (v == "off")
+    return PinPolicy::Off;
+  notice_once("cuda-pin", "HCE_CUDA_PIN='" + v +
+                              "' is not one of region, keep, stage, off; "
+                              "using region");
+  return PinPolicy::Region;
+}
+
+const char *pin_policy_name(PinPolicy p) {
+  switch (p) {
+  case PinPolicy::Region:
+    return "region";
+  case PinPolicy::Keep:
+    return "keep";
+  case PinPolicy::Stage:
+    return "stage";
+  case PinPolicy::Off:
+    return "off";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------------------
+// PinnedCache: the page-locked host ranges, shared by every CUDA device of
+// the process (registered cudaHostRegisterPortable, so pinned for all GPUs).
+//
+// Ranges are page-aligned and never overlap: a range to pin registers only
+// the pages not yet registered, and a copy is split at registration
+// boundaries so each piece lies in one registration (the DMA path is then
+// certain).  With PinPolicy::Region every registration is dropped when no
+// CUDA device holds memory any more: a region outside data regions ends by
+// releasing its windows, and after that the program may free its arrays
+// (freeing registered memory would leave the driver's registration pointing
+// at stale pages).
+class PinnedCache {
+public:
+  explicit PinnedCache(PinPolicy policy) : policy_(policy) {}
+  ~PinnedCache() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    unregister_all_locked();
+  }
+
+  PinPolicy policy() const { return policy_; }
+
+  void block_allocated() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++live_blocks_;
+  }
+  void block_released() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (live_blocks_ > 0)
+      --live_blocks_;
+    if (live_blocks_ == 0 && policy_ == PinPolicy::Region)
+      unregister_all_locked();
+  }
+
+  // Pins what it can of `hint` (a larger span the copy belongs to, e.g. the
+  // host span of the whole device window; may be empty) or else of the
+  // copy's own span, then returns the copy's pieces.
+  template <class Piece>
+  void pieces(uintptr_t lo, uintptr_t hi, uintptr_t hint_lo, uintptr_t hint_hi,
+              std::vector<Piece> &out) {
+    out.clear();
+    if (lo >= hi)
+      return;
+    if (policy_ == PinPolicy::Stage || policy_ == PinPolicy::Off) {
+      out.push_back({0, hi - lo, false});
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!covered_locked(lo, hi)) {
+      if (!external_locked(lo)) {
+        const uintptr_t pg = page_size();
+        uintptr_t plo = lo & ~(pg - 1), phi = (hi + pg - 1) & ~(pg - 1);
+        bool done = false;
+        if (hint_lo < hint_hi && hint_lo <= lo && hint_hi >= hi) {
+          uintptr_t hlo = hint_lo & ~(pg - 1), hhi = (hint_hi + pg - 1) & ~(pg - 1);
+          if (!failed_locked(failed_hints_, hlo, hhi)) {
+            done = register_gaps_locked(hlo, hhi);
+            if (!done)
+              failed_hints_.push_back({hlo, hhi});
+          }
+        }
+        // The whole block's span could not be pinned: pin the copy's pages.
+        if (!done && !covered_locked(lo, hi) && !failed_locked(failed_, plo, phi) &&
+            !register_gaps_locked(plo, phi))
+          failed_.push_back({plo, phi});
+      } else {
+        out.push_back({0, hi - lo, true}); // pinned by someone else
+        return;
+      }
+    }
+    // Walk the copy over the registrations.
+    uintptr_t at = lo;
+    auto it = regs_.upper_bound(lo);
+    if (it != regs_.begin())
+      --it;
+    while (at < hi) {
+      while (it != regs_.end() && it->second <= at)
+        ++it;
+      if (it == regs_.end() || it->first >= hi) {
+        out.push_back({at - lo, hi - at, false});
+        break;
+      }
+      if (it->first > at) {
+        out.push_back({at - lo, it->first - at, false});
+        at = it->first;
+      }
+      uintptr_t end = std::min(hi, it->second);
+      out.push_back({at - lo, end - at, true});
+      at = end;
+    }
+  }
+
+  bool pin(uintptr_t lo, uintptr_t hi) {
+    if (policy_ == PinPolicy::Stage || policy_ == PinPolicy::Off || lo >= hi)
+      return false;
+    const uintptr_t pg = page_size();
+    std::lock_guard<std::mutex> lock(mutex_);
+    return covered_locked(lo, hi) ||
+           register_gaps_locked(lo & ~(pg - 1), (hi + pg - 1) & ~(pg - 1));
+  }
+
+  void unpin(uintptr_t lo, uintptr_t hi) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = regs_.begin(); it != regs_.end();) {
+      if (it->first < hi && it->second > lo) {
+        cudaHostUnregister(reinterpret_cast<void *>(it->first));
+        cudaGetLastError();
+        registered_bytes_ -= it->second - it->first;
+        it = regs_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto overlaps = [&](const auto &f) { return f.first < hi && f.second > lo; };
+    std::erase_if(failed_, overlaps);
+    std::erase_if(failed_hints_, overlaps);
+  }
+
+  CudaDevice::PinStats stats() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    CudaDevice::PinStats s;
+    s.registered_bytes = registered_bytes_;
+    s.registrations = registrations_;
+    s.register_failures = failures_;
+    s.staged_bytes = staged_bytes_.load();
+    return s;
+  }
+  void add_staged(size_t bytes) { staged_bytes_ += bytes; }
+
+private:
+  bool covered_locked(uintptr_t lo, uintptr_t hi) const {
+    uintptr_t at = lo;
+    auto it = regs_.upper_bound(lo);
+    if (it != regs_.begin())
+      --it;
+    for (; it != regs_.end() && at < hi; ++it) {
+      if (it->second <= at)
+        continue;
+      if (it->first > at)
+        return false;
+      at = it->second;
+    }
+    return at >= hi;
+  }
+  using Spans = std::vector<std::pair<uintptr_t, uintptr_t>>;
+  static bool failed_locked(const Spans &failed, uintptr_t lo, uintptr_t hi) {
+    for (const auto &f : failed)
+      if (f.first <= lo && f.second >= hi)
+        return true;
+    return false;
+  }
+  // Host memory page-locked by someone else (cudaMallocHost, the user's own
+  // cudaHostRegister) or managed: copy it directly.
+  bool external_locked(uintptr_t p) const {
+    cudaPointerAttributes attr{};
+    cudaError_t rc = cudaPointerGetAttributes(&attr, reinterpret_cast<void *>(p));
+    if (rc != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    if (attr.type == cudaMemoryTypeManaged)
+      return true;
+    if (attr.type != cudaMemoryTypeHost)
+      return false;
+    // Ours? Then only part of the range is covered: not external.
+    auto it = regs_.upper_bound(p);
+    return it == regs_.begin() || std::prev(it)->second <= p;
+  }
+  // Registers the pages of [lo, hi) (page-aligned) not registered yet; false
+  // if any registration fails (those that succeeded stay).
+  bool register_gaps_locked(uintptr_t lo, uintptr_t hi) {
+    std::vector<std::pair<uintptr_t, uintptr_t>> gaps;
+    uintptr_t at = lo;
+    auto it = regs_.upper_bound(lo);
+    if (it != regs_.begin())
+      --it;
+    for (; it != regs_.end() && at < hi; ++it) {
+      if (it->second <= at)
+        continue;
+      if (it->first >= hi)
+        break;
+      if (it->first > at)
+        gaps.push_back({at, it->first});
+      at = std::max(at, it->second);
+    }
+    if (at < hi)
+      gaps.push_back({at, hi});
+    bool ok = true;
+    for (auto [glo, ghi] : gaps) {
+      cudaError_t rc = cudaHostRegister(reinterpret_cast<void *>(glo), ghi - glo,
+                                        cudaHostRegisterPortable);
+      if (rc != cudaSuccess) {
+        cudaGetLastError();
+        ++failures_;
+        ok = false;
+        continue;
+      }
+      regs_[glo] = ghi;
+      registered_bytes_ += ghi - glo;
+      ++registrations_;
+    }
+    return ok;
+  }
+  void unregister_all_locked() {
+    for (auto &[lo, hi] : regs_) {
+      cudaHostUnregister(reinterpret_cast<void *>(lo));
+      cudaGetLastError();
+    }
+    regs_.clear();
+    failed_.clear();
+    failed_hints_.clear();
+    registered_bytes_ = 0;
+  }
+
+  const PinPolicy policy_;
+  std::mutex mutex_;
+  std::map<uintptr_t, uintptr_t> regs_; // start -> end, page-aligned
+  Spans failed_, failed_hints_; // spans whose registration failed: not retried
+  size_t live_blocks_ = 0;
+  size_t registered_bytes_ = 0;
+  uint64_t registrations_ = 0, failures_ = 0;
+  std::atomic<uint64_t> staged_bytes_{0};
+};
+
+namespace {
+
+std::mutex cache_mutex;
+std::weak_ptr<PinnedCache> cache_weak;
+
+std::shared_ptr<PinnedCache> shared_cache(PinPolicy policy) {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  auto c = cache_weak.lock();
+  if (!c) {
+    c = std::make_shared<PinnedCache>(policy);
+    cache_weak = c;
+  }
+  return c;
+}
+
+constexpr size_t kStageSlotBytes = size_t(8) << 20; // 8 MiB, two per direction
+
+struct HostCopy {
+  char *dst;
+  const char *src;
+  size_t bytes;
+};
+
+void CUDART_CB host_copy(void *p) {
+  auto *c = static_cast<HostCopy *>(p);
+  std::memcpy(c->dst, c->src, c->bytes);
+  delete c;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// CudaDevice
+
+CudaDevice::CudaDevice(int ordinal)
+    : Device(DeviceKind::Cuda, "cuda:" + std::to_string(ordinal), ordinal) {}
+
+std::unique_ptr<CudaDevice> CudaDevice::create(int ordinal, std::string &why) {
+  std::unique_ptr<CudaDevice> dev(new CudaDevice(ordinal));
+  if (!dev->init(why))
+    return nullptr;
+  return dev;
+}
+
+bool CudaDevice::check(int rc, const char *call, std::string &why) const {
+  if (rc == cudaSuccess)
+    return true;
+  why = std::string(call) + " failed on " + name() + ": " +
+        err_text(static_cast<cudaError_t>(rc));
+  cudaGetLastError(); // clear a non-sticky error so later calls can work
+  return false;
+}
+
+bool CudaDevice::init(std::string &why) {
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  for (auto &s : streams_)
+    if (!check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+               "cudaStreamCreateWithFlags", why))
+      return false;
+  limit_ = mem_limit_from_env();
+  policy_ = pin_policy_from_env();
+  pins_ = shared_cache(policy_);
+  policy_ = pins_->policy(); // the first device's choice holds for all
+  return true;
+}
+
+CudaDevice::~CudaDevice() {
+  CurrentDevice cur(ordinal());
+  for (cudaStream_t s : streams_)
+    if (s)
+      cudaStreamSynchronize(s);
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    for (auto &[p, bytes] : blocks_) {
+      cudaFree(p);
+      if (pins_)
+        pins_->block_released();
+    }
+    blocks_.clear();
+    used_ = 0;
+  }
+  for (Staging *st : {&up_stage_, &down_stage_})
+    for (int i = 0; i < 2; ++i)
+      if (st->buf[i])
+        cudaFreeHost(st->buf[i]);
+  for (cudaEvent_t ev : events_all_)
+    cudaEventDestroy(ev);
+  for (cudaStream_t s : streams_)
+    if (s)
+      cudaStreamDestroy(s);
+  cudaGetLastError();
+  pins_.reset(); // the last device unregisters everything
+}
+
+void CudaDevice::enable_peer_access(const std::vector<CudaDevice *> &devices) {
+  for (CudaDevice *a : devices) {
+    CurrentDevice cur(a->ordinal());
+    if (cur.rc() != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    for (CudaDevice *b : devices) {
+      if (a == b)
+        continue;
+      int can = 0;
+      if (cudaDeviceCanAccessPeer(&can, a->ordinal(), b->ordinal()) != cudaSuccess) {
+        cudaGetLastError();
+        continue;
+      }
+      if (!can)
+        continue;
+      cudaError_t rc = cudaDeviceEnablePeerAccess(b->ordinal(), 0);
+      if (rc == cudaSuccess || rc == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaGetLastError();
+        a->peers_.push_back(b->ordinal());
+      } else {
+        cudaGetLastError();
+        notice_once("cuda-peer-" + a->name() + "-" + b->name(),
+                    "peer access " + a->name() + " -> " + b->name() +
+                        " could not be enabled: " + err_text(rc) +
+                        "; copies between them go through the host");
+      }
+    }
+  }
+}
+
+bool CudaDevice::has_peer_access(int other) const {
+  return std::find(peers_.begin(), peers_.end(), other) != peers_.end();
+}
+
+void CudaDevice::on_controller_start() {
+  // The controller thread drives this GPU for the whole run.
+  if (cudaSetDevice(ordinal()) != cudaSuccess)
+    cudaGetLastError();
+}
+
+// ---- memory -----------------------------------------------------------------
+
+void *CudaDevice::allocate(size_t bytes) {
+  CurrentDevice cur(ordinal());
+  std::string why;
+  if (!check(cur.rc(), "cudaSetDevice", why)) {
+    warning(why);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  if (limit_ && used_ + bytes > limit_)
+    return nullptr;
+  void *p = nullptr;
+  cudaError_t rc = cudaMalloc(&p, bytes ? bytes : 1);
+  if (rc != cudaSuccess) {
+    cudaGetLastError();
+    if (rc != cudaErrorMemoryAllocation)
+      warning("cudaMalloc(" + std::to_string(bytes) + ") failed on " + name() +
+              ": " + err_text(rc));
+    return nullptr;
+  }
+  blocks_[p] = bytes;
+  used_ += bytes;
+  pins_->block_allocated();
+  return p;
+}
+
+void CudaDevice::release(void *ptr) {
+  if (!ptr)
+    return;
+  CurrentDevice cur(ordinal());
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    auto it = blocks_.find(ptr);
+    if (it == blocks_.end())
+      return;
+    used_ -= it->second;
+    blocks_.erase(it);
+    if (cudaFree(ptr) != cudaSuccess) // synchronises with work using it
+      cudaGetLastError();
+  }
+  pins_->block_released();
+}
+
+size_t CudaDevice::bytes_allocated() const {
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  return used_;
+}
+
+// ---- pinned host memory -------------------------------------------------------
+
+bool CudaDevice::pin_host(const void *host, size_t bytes) {
+  return pins_->pin(uintptr_t(host), uintptr_t(host) + bytes);
+}
+
+void CudaDevice::unpin_host(const void *host, size_t bytes) {
+  pins_->unpin(uintptr_t(host), uintptr_t(host) + bytes);
+}
+
+CudaDevice::PinStats CudaDevice::pin_stats() {
+  std::shared_ptr<PinnedCache> c;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    c = cache_weak.lock();
+  }
+  return c ? c->stats() : PinStats{};
+}
+
+bool CudaDevice::ensure_staging(std::string &why) {
+  std::lock_guard<std::mutex> lock(staging_alloc_mutex_);
+  if (up_stage_.buf[0])
+    return true;
+  for (Staging *st : {&up_stage_, &down_stage_})
+    for (int i = 0; i < 2; ++i) {
+      if (!check(cudaMallocHost(reinterpret_cast<void **>(&st->buf[i]),
+                                kStageSlotBytes),
+                 "cudaMallocHost (staging buffer)", why))
+        return false;
+      if (!check(cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming),
+                 "cudaEventCreateWithFlags", why))
+        return false;
+      events_all_.push_back(st->done[i]);
+    }
+  stage_bytes_ = kStageSlotBytes;
+  return true;
+}
+
+bool CudaDevice::staged_upload(char *dev, const char *host, size_t bytes,
+                               std::string &why) {
+  if (!ensure_staging(why))
+    return false;
+  std::lock_guard<std::mutex> lock(up_stage_.mutex);
+  cudaStream_t s = stream(Stream::Upload);
+  for (size_t off = 0; off < bytes; off += stage_bytes_) {
+    size_t n = std::min(stage_bytes_, bytes - off);
+    int k = up_stage_.next;
+    up_stage_.next ^= 1;
+    // The slot's previous copy must have left it before it is refilled.
+    if (!check(cudaEventSynchronize(up_stage_.done[k]), "cudaEventSynchronize", why))
+      return false;
+    std::memcpy(up_stage_.buf[k], host + off, n);
+    if (!check(cudaMemcpyAsync(dev + off, up_stage_.buf[k], n,
+                               cudaMemcpyHostToDevice, s),
+               "cudaMemcpyAsync (staged upload)", why) ||
+        !check(cudaEventRecord(up_stage_.done[k], s), "cudaEventRecord", why))
+      return false;
+  }
+  pins_->add_staged(bytes);
+  return true;
+}
+
+bool CudaDevice::staged_download(char *host, const char *dev, size_t bytes,
+                                 std::string &why) {
+  if (!ensure_staging(why))
+    return false;
+  std::lock_guard<std::mutex> lock(down_stage_.mutex);
+  cudaStream_t s = stream(Stream::Download);
+  for (size_t off = 0; off < bytes; off += stage_bytes_) {
+    size_t n = std::min(stage_bytes_, bytes - off);
+    int k = down_stage_.next;
+    down_stage_.next ^= 1;
+    if (!check(cudaEventSynchronize(down_stage_.done[k]), "cudaEventSynchronize", why))
+      return false;
+    if (!check(cudaMemcpyAsync(down_stage_.buf[k], dev + off, n,
+                               cudaMemcpyDeviceToHost, s),
+               "cudaMemcpyAsync (staged download)", why))
+      return false;
+    // Stream-ordered copy out of the slot, so the call stays asynchronous.
+    auto *c = new HostCopy{host + off, down_stage_.buf[k], n};
+    if (!check(cudaLaunchHostFunc(s, host_copy, c), "cudaLaunchHostFunc", why)) {
+      delete c;
+      return false;
+    }
+    if (!check(cudaEventRecord(down_stage_.done[k], s), "cudaEventRecord", why))
+      return false;
+  }
+  pins_->add_staged(bytes);
+  return true;
+}
+
+// ---- transfers ------------------------------------------------------------------
+
+namespace {
+// Host span of the device block containing `dev`, or {0, 0} when `dev` is
+// not in a block of ours.  The data layer's windows are biased views of the
+// host array, so block [base, base+size) holding `dev` matches host
+// [host - (dev - base), ... + size): the whole window is pinned by its
+// first copy, with one registration, instead of chunk by chunk.
+std::pair<uintptr_t, uintptr_t> block_host_span(const std::map<void *, size_t> &blocks,
+                                                const void *dev, const void *host) {
+  auto it = blocks.upper_bound(const_cast<void *>(dev));
+  if (it == blocks.begin())
+    return {0, 0};
+  --it;
+  uintptr_t base = uintptr_t(it->first), d = uintptr_t(dev);
+  if (d >= base + std::max<size_t>(it->second, 1))
+    return {0, 0};
+  uintptr_t h = uintptr_t(host);
+  if (h < d - base)
+    return {0, 0};
+  uintptr_t lo = h - (d - base);
+  if (lo + it->second < lo)
+    return {0, 0};
+  return {lo, lo + it->second};
+}
+} // namespace
+
+bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
+                              std::string &why) {
+  if (bytes == 0)
+    return true;
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  std::pair<uintptr_t, uintptr_t> hint;
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    hint = block_host_span(blocks_, dev_dst, host_src);
+  }
+  std::vector<Piece> pieces;
+  pins_->pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, hint.first,
+                hint.second, pieces);
+  char *dst = static_cast<char *>(dev_dst);
+  const char *src = static_cast<const char *>(host_src);
+  for (const Piece &p : pieces) {
+    if (p.pinned || policy_ == PinPolicy::Off) {
+      if (!check(cudaMemcpyAsync(dst + p.offset, src + p.offset, p.bytes,
+                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
+                 "cudaMemcpyAsync (upload)", why))
+        return false;
+    } else if (!staged_upload(dst + p.offset, src + p.offset, p.bytes, why)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t bytes,
+                                std::string &why) {
+  if (bytes == 0)
+    return true;
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  std::pair<uintptr_t, uintptr_t> hint;
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    hint = block_host_span(blocks_, dev_src, host_dst);
+  }
+  std::vector<Piece> pieces;
+  pins_->pieces(uintptr_t(host_dst), uintptr_t(host_dst) + bytes, hint.first,
+                hint.second, pieces);
+  char *dst = static_cast<char *>(host_dst);
+  const char *src = static_cast<const char *>(dev_src);
+  for (const Piece &p : pieces) {
+    if (p.pinned || policy_ == PinPolicy::Off) {
+      if (!check(cudaMemcpyAsync(dst + p.offset, src + p.offset, p.bytes,
+                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
+                 "cudaMemcpyAsync (download)", why))
+        return false;
+    } else if (!staged_download(dst + p.offset, src + p.offset, p.bytes, why)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CudaDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
+                        std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         upload_async(dev_dst, host_src, bytes, why) &&
+         synchronize(Stream::Upload, why);
+}
+
+bool CudaDevice::download(void *host_dst, const void *dev_src, size_t bytes,
+                          std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         download_async(host_dst, dev_src, bytes, why) &&
+         synchronize(Stream::Download, why);
+}
+
+bool CudaDevice::copy_device(void *dst, const void *src, size_t bytes,
+                             std::string &why) {
+  if (bytes == 0)
+    return true;
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
+                               stream(Stream::Upload)),
+               "cudaMemcpyAsync (device to device)", why) &&
+         synchronize(Stream::Upload, why);
+}
+
+bool CudaDevice::copy_from_peer_async(void *dst, const CudaDevice &src_dev,
+                                      const void *src, size_t bytes,
+                                      std::string &why) {
+  if (bytes == 0)
+    return true;
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaMemcpyPeerAsync(dst, ordinal(), src, src_dev.ordinal(), bytes,
+                                   stream(Stream::Upload)),
+               "cudaMemcpyPeerAsync", why);
+}
+
+// ---- compute ----------------------------------------------------------------------
+
+bool CudaDevice::launch(const ChunkContext &ctx, std::string &why) {
+  if (ctx.range.ub <= ctx.range.lb)
+    return true;
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  if (!ctx.region->cuda) {
+    why = "region has no CUDA variant for " + name();
+    return false;
+  }
+  cudaGetLastError(); // an old non-sticky error must not be blamed on this chunk
+  int rc = ctx.region->cuda(ctx.range.lb, ctx.range.ub, ctx.ptrs,
+                            ctx.region->args, ctx.red,
+                            static_cast<void *>(stream(Stream::Compute)));
+  cudaError_t err = cudaGetLastError();
+  if (rc != 0) {
+    why = "CUDA variant returned " + std::to_string(rc) + " on " + name() +
+          (err != cudaSuccess ? ": " + err_text(err) : std::string());
+    return false;
+  }
+  return check(err, "kernel launch", why);
+}
+
+bool CudaDevice::compute(const ChunkContext &ctx, std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) && launch(ctx, why) &&
+         synchronize(Stream::Compute, why);
+}
+
+// ---- streams and events ---------------------------------------------------------------
+
+bool CudaDevice::synchronize(Stream s, std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaStreamSynchronize(stream(s)), "cudaStreamSynchronize", why);
+}
+
+bool CudaDevice::synchronize_all(std::string &why) {
+  return synchronize(Stream::Upload, why) && synchronize(Stream::Compute, why) &&
+         synchronize(Stream::Download, why);
+}
+
+cudaEvent_t CudaDevice::acquire_event(std::string &why) {
+  std::lock_guard<std::mutex> lock(event_mutex_);
+  if (!event_pool_.empty()) {
+    cudaEvent_t ev = event_pool_.back();
+    event_pool_.pop_back();
+    return ev;
+  }
+  CurrentDevice cur(ordinal());
+  cudaEvent_t ev = nullptr;
+  if (!check(cur.rc(), "cudaSetDevice", why) ||
+      !check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming),
+             "cudaEventCreateWithFlags", why))
+    return nullptr;
+  events_all_.push_back(ev);
+  return ev;
+}
+
+void CudaDevice::release_event(cudaEvent_t ev) {
+  if (!ev)
+    return;
+  std::lock_guard<std::mutex> lock(event_mutex_);
+  event_pool_.push_back(ev);
+}
+
+bool CudaDevice::record(cudaEvent_t ev, Stream s, std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaEventRecord(ev, stream(s)), "cudaEventRecord", why);
+}
+
+bool CudaDevice::stream_wait(Stream s, cudaEvent_t ev, std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaStreamWaitEvent(stream(s), ev, 0), "cudaStreamWaitEvent", why);
+}
+
+bool CudaDevice::event_done(cudaEvent_t ev, bool &done, std::string &why) {
+  cudaError_t rc = cudaEventQuery(ev);
+  if (rc == cudaErrorNotReady) {
+    done = false;
+    return true;
+  }
+  done = rc == cudaSuccess;
+  return check(rc, "cudaEventQuery", why);
+}
+
+bool CudaDevice::event_sync(cudaEvent_t ev, std::string &why) {
+  return check(cudaEventSynchronize(ev), "cudaEventSynchronize", why);
+}
+
+} // namespace hce

@@ -1,0 +1,195 @@
+// cuda:N, one NVIDIA GPU driven through the CUDA runtime API (host code
+// only: kernels come from the region's CUDA variant, compiled by nvcc into
+// the user's program).
+//
+//  - Memory: cudaMalloc'ed windows (Device::allocate), optionally capped by
+//    HCE_CUDA_MEM_LIMIT=<bytes> per device (to test memory-bound ranges).
+//  - Streams: three non-blocking streams per device, upload / compute /
+//    download (the HCE paper's Fig. 8).  Device::upload / download /
+//    copy_device / compute are synchronous from the caller's view: they
+//    enqueue on their stream and wait for it.  The *_async members, stream()
+//    and the event calls below are the building blocks of the pipelined path
+//    (upload k+1 / compute k / download k-1), which the Device interface does
+//    not expose yet.
+//  - Pinned host memory: a copy from or to a user array is made truly
+//    asynchronous by page-locking the array (cudaHostRegister, cached, see
+//    PinnedCache in cuda_device.cpp); where that is impossible the copy goes
+//    through a reused pinned staging buffer in chunks.  HCE_CUDA_PIN selects
+//    the policy (docs/cuda-backend.md).
+//  - Errors: every CUDA call is checked; a failure returns false with
+//    why = "<call> failed on cuda:N: <cudaGetErrorString>", and the region
+//    executor re-runs the chunk on the CPU.
+//
+// Every public member makes device N current for its duration (and restores
+// the caller's current device afterwards), so it may be called from any
+// thread: the controller thread of cuda:N, other controllers fetching data
+// to the host, or the main thread at the end of a region.
+#pragma once
+
+#include "device.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+// The CUDA runtime's opaque handle types, declared here so that this header
+// does not need <cuda_runtime_api.h> (identical to its own typedefs).
+struct CUstream_st;
+struct CUevent_st;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+
+namespace hce {
+
+// Number of CUDA devices this process can use; 0 on any error (no driver,
+// driver too old, no GPU, ...), with the reason in `why`.  `quiet_reason` is
+// set when the error only says "this machine has no usable GPU" (no device,
+// or no driver at all), which needs no notice unless the user asked for
+// CUDA.  Cached after the first call.
+int cuda_device_count(std::string &why, bool *quiet_reason = nullptr);
+
+// How user host memory is made pinned (HCE_CUDA_PIN).
+enum class PinPolicy {
+  Region, // cudaHostRegister, cached until no CUDA device holds any memory
+          // (the end of each region outside data regions): default, safe
+          // when the program frees its arrays between regions
+  Keep,   // cudaHostRegister, cached until shutdown: fastest for repeated
+          // regions over the same arrays; arrays must outlive the runtime or
+          // be unpinned (CudaDevice::unpin_host) before they are freed
+  Stage,  // never register: every copy goes through the pinned staging buffer
+  Off,    // plain cudaMemcpyAsync from pageable memory (synchronous): the
+          // naive baseline, for measurements only
+};
+PinPolicy pin_policy_from_env();
+const char *pin_policy_name(PinPolicy p);
+
+class PinnedCache;
+
+class CudaDevice final : public Device {
+public:
+  enum class Stream { Upload = 0, Compute = 1, Download = 2 };
+
+  // Creates cuda:`ordinal` (context, streams); nullptr and `why` on failure.
+  static std::unique_ptr<CudaDevice> create(int ordinal, std::string &why);
+  ~CudaDevice() override;
+
+  // Enables peer access between every pair of `devices` that supports it
+  // (cudaDeviceEnablePeerAccess both ways) and records the pairs.
+  static void enable_peer_access(const std::vector<CudaDevice *> &devices);
+  // Whether this device can read/write `other`'s memory directly (after
+  // enable_peer_access): cudaMemcpyPeerAsync between them goes over
+  // NVLink/PCIe without the host.
+  bool has_peer_access(int other_ordinal) const;
+
+  bool can_run(const hce_region &region) const override {
+    return region.cuda != nullptr;
+  }
+  void on_controller_start() override;
+  bool compute(const ChunkContext &ctx, std::string &why) override;
+  void *allocate(size_t bytes) override;
+  void release(void *ptr) override;
+  bool upload(void *dev_dst, const void *host_src, size_t bytes,
+              std::string &why) override;
+  bool download(void *host_dst, const void *dev_src, size_t bytes,
+                std::string &why) override;
+  bool copy_device(void *dst, const void *src, size_t bytes,
+                   std::string &why) override;
+
+  // ---- building blocks of the pipelined path (not in Device) ----
+  cudaStream_t stream(Stream s) const { return streams_[int(s)]; }
+  // Enqueue a copy on the upload / download stream and return: the copy is
+  // complete once the stream has passed it (record an event after it, or
+  // synchronize).  The host range is pinned first; staged pieces are
+  // ordered on the same stream (downloads finish through a host callback).
+  bool upload_async(void *dev_dst, const void *host_src, size_t bytes,
+                    std::string &why);
+  bool download_async(void *host_dst, const void *dev_src, size_t bytes,
+                      std::string &why);
+  // Enqueue a peer copy from `src` on `src_dev` into `dst` here, on this
+  // device's upload stream (cudaMemcpyPeerAsync; staged through the host by
+  // the driver when the pair has no peer access).
+  bool copy_from_peer_async(void *dst, const CudaDevice &src_dev,
+                            const void *src, size_t bytes, std::string &why);
+  // Launches the region's CUDA variant on the compute stream without waiting
+  // for it (a variant with reductions waits itself: it must fill the host
+  // slots before returning).
+  bool launch(const ChunkContext &ctx, std::string &why);
+  // Events (from a per-device pool, created with cudaEventDisableTiming).
+  cudaEvent_t acquire_event(std::string &why); // nullptr on failure
+  void release_event(cudaEvent_t ev);
+  bool record(cudaEvent_t ev, Stream s, std::string &why);
+  // Makes stream `s` wait for `ev` (cudaStreamWaitEvent), without blocking
+  // the host.
+  bool stream_wait(Stream s, cudaEvent_t ev, std::string &why);
+  bool event_done(cudaEvent_t ev, bool &done, std::string &why);
+  bool event_sync(cudaEvent_t ev, std::string &why);
+  bool synchronize(Stream s, std::string &why);
+  bool synchronize_all(std::string &why);
+
+  // Makes [host, host+bytes) pinned now (as the next copy would); false when
+  // it cannot be registered (copies then use the staging buffer).
+  bool pin_host(const void *host, size_t bytes);
+  // Drops every registration overlapping [host, host+bytes): call before
+  // freeing memory that copies touched under PinPolicy::Keep.
+  void unpin_host(const void *host, size_t bytes);
+
+  // ---- introspection (tests, stats) ----
+  size_t bytes_allocated() const;
+  size_t memory_limit() const { return limit_; } // 0 = none
+  PinPolicy pin_policy() const { return policy_; }
+  struct PinStats {
+    size_t registered_bytes = 0; // page-locked by HCE now
+    uint64_t registrations = 0;  // cudaHostRegister calls that succeeded
+    uint64_t register_failures = 0;
+    uint64_t staged_bytes = 0; // bytes copied through staging buffers
+  };
+  static PinStats pin_stats();
+
+private:
+  CudaDevice(int ordinal);
+  bool init(std::string &why);
+  bool check(int rc, const char *call, std::string &why) const;
+  // One piece of a host range, pinned or not.
+  struct Piece {
+    size_t offset, bytes;
+    bool pinned;
+  };
+  bool staged_upload(char *dev, const char *host, size_t bytes,
+                     std::string &why);
+  bool staged_download(char *host, const char *dev, size_t bytes,
+                       std::string &why);
+  bool ensure_staging(std::string &why);
+
+  std::array<cudaStream_t, 3> streams_{};
+  size_t limit_ = 0;
+  PinPolicy policy_ = PinPolicy::Region;
+  std::shared_ptr<PinnedCache> pins_;
+  std::vector<int> peers_; // ordinals this device has peer access to
+
+  mutable std::mutex mem_mutex_;
+  std::map<void *, size_t> blocks_;
+  size_t used_ = 0;
+
+  // Pinned staging buffers: two slots per direction, each guarded by an
+  // event recorded after its last use.
+  struct Staging {
+    std::mutex mutex;
+    char *buf[2] = {nullptr, nullptr};
+    cudaEvent_t done[2] = {nullptr, nullptr};
+    int next = 0;
+  };
+  Staging up_stage_, down_stage_;
+  std::mutex staging_alloc_mutex_;
+  size_t stage_bytes_ = 0; // bytes per slot
+
+  std::mutex event_mutex_;
+  std::vector<cudaEvent_t> event_pool_;
+  std::vector<cudaEvent_t> events_all_;
+};
+
+} // namespace hce

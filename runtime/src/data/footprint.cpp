@@ -1,0 +1,204 @@
+#include "data/footprint.hpp"
+
+#include "hce/hce.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace hce {
+
+namespace {
+
+using i128 = __int128;
+
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+int64_t saturate(i128 v) {
+  if (v < kMin)
+    return kMin;
+  if (v > kMax)
+    return kMax;
+  return static_cast<int64_t>(v);
+}
+
+int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+// The footprint as a lattice of intervals of length `len` starting at
+//   base + i*S + j*T,  i in [0, n), j in [0, B),  S, T >= 0,
+// i.e. with both axes sorted ascending.
+IntervalSet lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T,
+                    int64_t len) {
+  IntervalSet out;
+  // An axis whose step is 0 (or that has one point) collapses to one point.
+  if (S == 0)
+    n = 1;
+  if (T == 0)
+    B = 1;
+  if (n == 1 && B > 1) { // make the iteration axis the non-trivial one
+    std::swap(n, B);
+    std::swap(S, T);
+  }
+  if (B == 1) {
+    if (n == 1 || S <= len) {
+      out.append(base, base + (n - 1) * S + len);
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        out.append(base + i * S, base + i * S + len);
+    }
+    return out;
+  }
+  // Two real axes.  Fold whichever axis is contiguous on its own.
+  if (S <= len) { // iterations fold into one run per block
+    int64_t run = (n - 1) * S + len;
+    for (int64_t j = 0; j < B; ++j)
+      out.append(base + j * T, base + j * T + run);
+    return out;
+  }
+  if (T <= len) { // blocks fold into one run per iteration
+    int64_t run = (B - 1) * T + len;
+    for (int64_t i = 0; i < n; ++i)
+      out.append(base + i * S, base + i * S + run);
+    return out;
+  }
+  // Both have gaps.  If one axis's whole extent fits inside one step of the
+  // other, the nested order is already ascending.
+  if ((B - 1) * T + len <= S) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < B; ++j)
+        out.append(base + i * S + j * T, base + i * S + j * T + len);
+    return out;
+  }
+  if ((n - 1) * S + len <= T) {
+    for (int64_t j = 0; j < B; ++j)
+      for (int64_t i = 0; i < n; ++i)
+        out.append(base + i * S + j * T, base + i * S + j * T + len);
+    return out;
+  }
+  // Interleaved lattice: generate and sort.
+  std::vector<Interval> ivs;
+  ivs.reserve(static_cast<size_t>(n * B));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < B; ++j)
+      ivs.push_back({base + i * S + j * T, base + i * S + j * T + len});
+  return IntervalSet::from_intervals(std::move(ivs));
+}
+
+std::string quoted(const char *name) {
+  std::string s = "map '";
+  s += (name && *name) ? name : "?";
+  s += "'";
+  return s;
+}
+
+} // namespace
+
+MapShape shape_of(const hce_map &m) {
+  return MapShape{m.scale, m.offset, m.len, m.blocks, m.stride};
+}
+
+Interval footprint_hull(const MapShape &sh, int64_t lb, int64_t ub) {
+  if (ub <= lb || sh.len <= 0 || sh.blocks <= 0)
+    return {0, 0};
+  i128 s_first = static_cast<i128>(sh.scale) * lb;
+  i128 s_last = static_cast<i128>(sh.scale) * (ub - 1);
+  i128 b_last = sh.blocks > 1 ? static_cast<i128>(sh.stride) * (sh.blocks - 1)
+                              : static_cast<i128>(0);
+  i128 lo = static_cast<i128>(sh.offset) + std::min(s_first, s_last) +
+            std::min<i128>(0, b_last);
+  i128 hi = static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
+            std::max<i128>(0, b_last) + sh.len;
+  return {saturate(lo), saturate(hi)};
+}
+
+IntervalSet footprint(const MapShape &sh, int64_t lb, int64_t ub,
+                      int64_t extent) {
+  if (ub <= lb || sh.len <= 0 || sh.blocks <= 0 || extent == 0)
+    return {};
+  int64_t n = ub - lb;
+  int64_t B = sh.blocks;
+  int64_t T = B > 1 ? abs64(sh.stride) : 0;
+  int64_t S = abs64(sh.scale);
+  // Lowest start: the iteration and block at the low end of each axis.
+  int64_t base = sh.offset + std::min(sh.scale * lb, sh.scale * (ub - 1)) +
+                 (B > 1 ? std::min<int64_t>(0, sh.stride * (B - 1)) : 0);
+  if (extent > 0) {
+    Interval h = footprint_hull(sh, lb, ub);
+    if (h.hi <= 0 || h.lo >= extent)
+      return {};
+  }
+  IntervalSet out = lattice(base, n, S, B, T, sh.len);
+  if (extent > 0)
+    out.clip(0, extent);
+  return out;
+}
+
+IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
+                      int64_t extent) {
+  return footprint(shape_of(m), lb, ub, extent);
+}
+
+std::string check_footprint(const MapShape &sh, int64_t iterations,
+                            int64_t extent, const char *name) {
+  std::ostringstream os;
+  os << quoted(name) << ": ";
+  if (iterations < 0) {
+    os << "negative iteration count " << iterations;
+    return os.str();
+  }
+  if (sh.len < 0) {
+    os << "negative section length " << sh.len;
+    return os.str();
+  }
+  if (sh.blocks < 1) {
+    os << "block count must be at least 1 (got " << sh.blocks << ")";
+    return os.str();
+  }
+  if (iterations == 0 || sh.len == 0)
+    return "";
+  // Exact bounds in 128-bit arithmetic.
+  i128 s_first = 0;
+  i128 s_last = static_cast<i128>(sh.scale) * (iterations - 1);
+  i128 b_last = sh.blocks > 1 ? static_cast<i128>(sh.stride) * (sh.blocks - 1)
+                              : static_cast<i128>(0);
+  i128 lo = static_cast<i128>(sh.offset) + std::min(s_first, s_last) +
+            std::min<i128>(0, b_last);
+  i128 hi = static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
+            std::max<i128>(0, b_last) + sh.len;
+  if (lo < kMin || hi > kMax) {
+    os << "element indices overflow 64 bits (scale " << sh.scale << ", offset "
+       << sh.offset << ", " << iterations << " iterations)";
+    return os.str();
+  }
+  auto where = [&](bool low_end) {
+    // The iteration and block that reach the low (or high) end.
+    int64_t k = ((sh.scale >= 0) == low_end) ? 0 : iterations - 1;
+    int64_t b =
+        (sh.blocks > 1 && ((sh.stride >= 0) != low_end)) ? sh.blocks - 1 : 0;
+    os << "iteration " << k;
+    if (sh.blocks > 1)
+      os << " (block " << b << ")";
+  };
+  if (lo < 0) {
+    where(true);
+    os << " touches element " << static_cast<int64_t>(lo)
+       << ", below the start of the array";
+    return os.str();
+  }
+  if (extent >= 0 && hi > extent) {
+    where(false);
+    os << " touches element " << static_cast<int64_t>(hi - 1)
+       << ", beyond the end of the array (" << extent << " elements)";
+    return os.str();
+  }
+  return "";
+}
+
+std::string check_footprint(const hce_map &m, int64_t iterations,
+                            int64_t extent) {
+  return check_footprint(shape_of(m), iterations, extent, m.name);
+}
+
+} // namespace hce

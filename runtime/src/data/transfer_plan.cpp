@@ -1,0 +1,135 @@
+#include "data/transfer_plan.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace hce {
+
+IntervalSet incremental_download(const IntervalSet &written_now,
+                                 const IntervalSet &written_next) {
+  return written_now - written_next;
+}
+
+ArrayResidency::ArrayResidency(int num_devices, int64_t extent, bool host_valid)
+    : extent_(extent < 0 ? -1 : extent) {
+  if (num_devices < 0)
+    throw std::invalid_argument("ArrayResidency: negative device count");
+  valid_.resize(static_cast<size_t>(num_devices) + 1);
+  if (host_valid)
+    valid_[kHost] = universe();
+}
+
+IntervalSet ArrayResidency::universe() const {
+  return IntervalSet(0, extent_ < 0 ? std::numeric_limits<int64_t>::max()
+                                    : extent_);
+}
+
+void ArrayResidency::check_holder(int h) const {
+  if (h < 0 || h >= num_holders())
+    throw std::out_of_range("ArrayResidency: holder " + std::to_string(h) +
+                            " out of range [0, " +
+                            std::to_string(num_holders()) + ")");
+}
+
+const IntervalSet &ArrayResidency::valid(int holder) const {
+  check_holder(holder);
+  return valid_[static_cast<size_t>(holder)];
+}
+
+IntervalSet ArrayResidency::plan_upload(int dev,
+                                        const IntervalSet &needed) const {
+  return valid(dev).missing(needed);
+}
+
+std::vector<Transfer>
+ArrayResidency::plan_fetch(int dst, const IntervalSet &needed,
+                           std::span<const int> source_order,
+                           IntervalSet *unsourced) const {
+  IntervalSet left = plan_upload(dst, needed);
+  std::vector<Transfer> out;
+  for (int src : source_order) {
+    if (left.empty())
+      break;
+    check_holder(src);
+    if (src == dst)
+      continue;
+    IntervalSet part = left & valid_[static_cast<size_t>(src)];
+    if (part.empty())
+      continue;
+    left.subtract(part);
+    out.push_back(Transfer{src, dst, std::move(part)});
+  }
+  if (unsourced)
+    *unsourced = std::move(left);
+  return out;
+}
+
+IntervalSet ArrayResidency::plan_download(int dev,
+                                          const IntervalSet &wanted) const {
+  IntervalSet r = wanted & valid(dev);
+  r.subtract(valid_[kHost]);
+  return r;
+}
+
+std::vector<int> ArrayResidency::holders_of(const IntervalSet &elems) const {
+  std::vector<int> out;
+  for (int h = 0; h < num_holders(); ++h)
+    if (valid_[static_cast<size_t>(h)].contains(elems))
+      out.push_back(h);
+  return out;
+}
+
+std::vector<IntervalSet>
+ArrayResidency::coverage_of(const IntervalSet &elems) const {
+  std::vector<IntervalSet> out;
+  out.reserve(valid_.size());
+  for (const IntervalSet &v : valid_)
+    out.push_back(elems & v);
+  return out;
+}
+
+IntervalSet ArrayResidency::unheld(const IntervalSet &elems) const {
+  IntervalSet r = elems;
+  for (const IntervalSet &v : valid_) {
+    if (r.empty())
+      break;
+    r.subtract(v);
+  }
+  return r;
+}
+
+IntervalSet ArrayResidency::host_stale(const IntervalSet &elems) const {
+  IntervalSet r = elems - valid_[kHost];
+  return r.subtract(unheld(r));
+}
+
+void ArrayResidency::mark_valid(int holder, const IntervalSet &elems) {
+  check_holder(holder);
+  valid_[static_cast<size_t>(holder)].unite(elems);
+}
+
+void ArrayResidency::mark_written(int holder, const IntervalSet &elems) {
+  check_holder(holder);
+  if (elems.empty())
+    return;
+  for (int h = 0; h < num_holders(); ++h) {
+    IntervalSet &v = valid_[static_cast<size_t>(h)];
+    if (h == holder)
+      v.unite(elems);
+    else if (v.overlaps(elems))
+      v.subtract(elems);
+  }
+}
+
+void ArrayResidency::invalidate(int holder, const IntervalSet &elems) {
+  check_holder(holder);
+  valid_[static_cast<size_t>(holder)].subtract(elems);
+}
+
+void ArrayResidency::release(int dev) {
+  check_holder(dev);
+  valid_[static_cast<size_t>(dev)].clear();
+}
+
+} // namespace hce

@@ -1,0 +1,380 @@
+#include "data_env.hpp"
+
+#include "data/footprint.hpp"
+
+#include <algorithm>
+
+namespace hce {
+namespace {
+
+bool reads(int kind) { return (kind & HCE_MAP_TO) != 0; }
+bool writes(int kind) { return (kind & HCE_MAP_FROM) != 0; }
+
+} // namespace
+
+DataEnv::DataEnv(const std::vector<std::unique_ptr<Device>> &devices)
+    : devices_(devices) {}
+
+DataEnv::~DataEnv() {
+  for (auto &[key, a] : arrays_)
+    drop_device_copies(a);
+}
+
+DataEnv::Array &DataEnv::array_for(const hce_map &map) {
+  auto [it, fresh] = arrays_.try_emplace(map.host, int(devices_.size()));
+  Array &a = it->second;
+  if (fresh) {
+    a.name = map.name ? map.name : "?";
+    a.host = static_cast<char *>(map.host);
+    a.elem_size = map.elem_size;
+    a.windows.assign(devices_.size(), Window());
+  }
+  return a;
+}
+
+bool DataEnv::begin_region(const hce_region &region, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (map.elem_size == 0 ||
+        (map.host == nullptr && !footprint(map, 0, region.iterations).empty())) {
+      why = "map '" + std::string(map.name ? map.name : "?") +
+            "' has no storage (null pointer or zero element size)";
+      return false;
+    }
+    if (std::string err = check_footprint(map, region.iterations); !err.empty()) {
+      why = err;
+      return false;
+    }
+  }
+  for (int m = 0; m < region.num_maps; ++m) {
+    if (!region.maps[m].host)
+      continue; // nothing to touch (checked above)
+    Array &a = array_for(region.maps[m]);
+    if (a.elem_size != region.maps[m].elem_size) {
+      why = "array '" + a.name + "' is mapped with two element sizes";
+      return false;
+    }
+    // `always to`: the host copy is authoritative again.
+    if ((region.maps[m].kind & HCE_MAP_ALWAYS) && reads(region.maps[m].kind))
+      for (int h = 1; h < a.res.num_holders(); ++h)
+        a.res.release(h);
+    ++a.region_refs;
+  }
+  return true;
+}
+
+bool DataEnv::end_region(const hce_region &region, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool ok = true;
+  for (int m = 0; m < region.num_maps; ++m) {
+    auto it = arrays_.find(region.maps[m].host);
+    if (it == arrays_.end())
+      continue;
+    Array &a = it->second;
+    if (--a.region_refs > 0 || a.data_refs > 0)
+      continue;
+    // Not inside a data region: results come home, device copies go.
+    ok = flush_and_drop(a, true, why) && ok;
+    arrays_.erase(it);
+  }
+  return ok;
+}
+
+bool DataEnv::ensure_window(Array &a, int device, Interval need,
+                            std::string &why) {
+  Window &w = a.windows[device];
+  if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
+    return true;
+  Device &dev = *devices_[device];
+  Interval want = need;
+  if (w.buffer) {
+    want.lo = std::min(want.lo, w.lo);
+    want.hi = std::max(want.hi, w.hi);
+  }
+  size_t bytes = size_t(want.hi - want.lo) * a.elem_size;
+  void *buf = dev.allocate(bytes);
+  if (!buf && w.buffer) {
+    // Out of memory for the grown window: give up the old one (its valid
+    // data that lives nowhere else goes home first) and hold only `need`.
+    TransferCounts ignored;
+    IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
+    if (!only_here.empty() && !download(a, device, only_here, ignored, why))
+      return false;
+    dev.release(w.buffer);
+    w = Window();
+    a.res.release(device + 1);
+    want = need;
+    bytes = size_t(want.hi - want.lo) * a.elem_size;
+    buf = dev.allocate(bytes);
+  }
+  if (!buf) {
+    why = "out of memory on " + dev.name() + " for " +
+          std::to_string(bytes) + " bytes of '" + a.name + "'";
+    return false;
+  }
+  if (w.buffer) {
+    // Keep what the old window held valid: copy it over inside the device.
+    IntervalSet keep = a.res.valid(device + 1);
+    keep.clip(w.lo, w.hi);
+    for (const Interval &iv : keep) {
+      char *dst = static_cast<char *>(buf) + size_t(iv.lo - want.lo) * a.elem_size;
+      char *src = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
+      if (!dev.copy_device(dst, src, size_t(iv.length()) * a.elem_size, why)) {
+        dev.release(buf);
+        return false;
+      }
+    }
+    dev.release(w.buffer);
+  }
+  w.buffer = buf;
+  w.lo = want.lo;
+  w.hi = want.hi;
+  return true;
+}
+
+bool DataEnv::upload(Array &a, int device, const IntervalSet &what,
+                     TransferCounts &counts, std::string &why) {
+  Window &w = a.windows[device];
+  for (const Interval &iv : what) {
+    size_t bytes = size_t(iv.length()) * a.elem_size;
+    char *dst = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
+    if (!devices_[device]->upload(dst, a.host + iv.lo * int64_t(a.elem_size),
+                                  bytes, why))
+      return false;
+    counts.to_device += bytes;
+  }
+  a.res.mark_valid(device + 1, what);
+  return true;
+}
+
+bool DataEnv::download(Array &a, int device, const IntervalSet &what,
+                       TransferCounts &counts, std::string &why) {
+  Window &w = a.windows[device];
+  for (const Interval &iv : what) {
+    size_t bytes = size_t(iv.length()) * a.elem_size;
+    const char *src =
+        static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
+    if (!devices_[device]->download(a.host + iv.lo * int64_t(a.elem_size), src,
+                                    bytes, why))
+      return false;
+    counts.from_device += bytes;
+  }
+  a.res.mark_valid(kHost, what);
+  return true;
+}
+
+bool DataEnv::fetch_to_host(Array &a, const IntervalSet &want,
+                            int except_device, TransferCounts &counts,
+                            std::string &why) {
+  // Devices that can send to the host (not the one being filled, not the
+  // CPU, which works on the host copy itself).
+  std::vector<int> sources;
+  for (size_t d = 0; d < devices_.size(); ++d)
+    if (int(d) != except_device && !devices_[d]->uses_host_memory())
+      sources.push_back(int(d) + 1);
+  IntervalSet unsourced;
+  for (const Transfer &t : a.res.plan_fetch(kHost, want, sources, &unsourced))
+    if (!download(a, t.src - 1, t.elems, counts, why))
+      return false;
+  if (!unsourced.empty()) {
+    why = "elements " + unsourced.to_string() + " of '" + a.name +
+          "' are valid nowhere (lost with a failed device?)";
+    return false;
+  }
+  return true;
+}
+
+bool DataEnv::acquire(int device, const hce_region &region, Range range,
+                      std::vector<void *> &ptrs, TransferCounts &counts,
+                      std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ptrs.assign(size_t(region.num_maps), nullptr);
+  const bool host = devices_[device]->uses_host_memory();
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (!map.host)
+      continue;
+    Array &a = arrays_.at(map.host);
+    IntervalSet need = footprint(map, range.lb, range.ub);
+    if (host) {
+      ptrs[m] = map.host;
+      // Results other devices hold for these elements must come home first.
+      if (reads(map.kind) && !fetch_to_host(a, need, -1, counts, why))
+        return false;
+      continue;
+    }
+    if (!need.empty() && !ensure_window(a, device, need.hull(), why))
+      return false;
+    Window &w = a.windows[device];
+    ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) -
+                             w.lo * int64_t(a.elem_size)
+                       : map.host;
+    if (!reads(map.kind))
+      continue;
+    IntervalSet missing = a.res.plan_upload(device + 1, need);
+    counts.avoided += uint64_t(need.total_length() - missing.total_length()) *
+                      a.elem_size;
+    if (missing.empty())
+      continue;
+    // Alg. 1 generalised: only what is missing moves; what the host lacks
+    // comes from the device that wrote it (through the host).
+    if (!fetch_to_host(a, missing, device, counts, why) ||
+        !upload(a, device, missing, counts, why))
+      return false;
+  }
+  return true;
+}
+
+const char *co_name(CoMode mode) {
+  switch (mode) {
+  case CoMode::None:
+    return "none";
+  case CoMode::Incremental:
+    return "incremental";
+  case CoMode::Pipelined:
+    return "pipelined";
+  }
+  return "?";
+}
+
+bool DataEnv::release(int device, const hce_region &region, Range range,
+                      CoMode co, TransferCounts &counts, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const int holder = device + 1;
+  const bool host = devices_[device]->uses_host_memory();
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (!writes(map.kind) || !map.host)
+      continue;
+    Array &a = arrays_.at(map.host);
+    IntervalSet written = footprint(map, range.lb, range.ub);
+    // A write makes every other copy of these elements stale.
+    a.res.mark_written(host ? kHost : holder, written);
+    if (host)
+      continue;
+    // Outside a data region the results must come home anyway: now, so that
+    // the download of this chunk overlaps the next chunk's work.
+    bool eager = co == CoMode::None || a.data_refs == 0;
+    if (eager && !download(a, device, written, counts, why))
+      return false;
+  }
+  if (co == CoMode::None && !host) {
+    // Without CO nothing stays on the device for the next chunk.
+    for (int m = 0; m < region.num_maps; ++m)
+      if (region.maps[m].host)
+        arrays_.at(region.maps[m].host).res.release(holder);
+  }
+  return true;
+}
+
+bool DataEnv::evict(int device, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool ok = true;
+  for (auto &[key, a] : arrays_) {
+    IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
+    TransferCounts ignored;
+    if (!only_here.empty())
+      ok = download(a, device, only_here, ignored, why) && ok;
+    a.res.release(device + 1);
+    Window &w = a.windows[device];
+    if (w.buffer)
+      devices_[device]->release(w.buffer);
+    w = Window();
+  }
+  return ok;
+}
+
+void DataEnv::drop_device_copies(Array &a) {
+  for (size_t d = 0; d < a.windows.size(); ++d) {
+    if (a.windows[d].buffer)
+      devices_[d]->release(a.windows[d].buffer);
+    a.windows[d] = Window();
+    a.res.release(int(d) + 1);
+  }
+}
+
+bool DataEnv::flush_and_drop(Array &a, bool bring_home, std::string &why) {
+  bool ok = true;
+  if (bring_home) {
+    TransferCounts ignored;
+    // Everything some device holds that the host lacks.
+    ok = fetch_to_host(a, a.res.host_stale(a.res.universe()), -1, ignored, why);
+  }
+  drop_device_copies(a);
+  return ok;
+}
+
+bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<const void *> entered;
+  for (int m = 0; m < num_maps; ++m) {
+    if (maps[m].elem_size == 0 || !maps[m].host) {
+      why = "data map '" + std::string(maps[m].name ? maps[m].name : "?") +
+            "' has no storage";
+      return false;
+    }
+  }
+  for (int m = 0; m < num_maps; ++m) {
+    Array &a = array_for(maps[m]);
+    ++a.data_refs;
+    a.data_from = a.data_from || writes(maps[m].kind);
+    entered.push_back(maps[m].host);
+  }
+  data_stack_.push_back(std::move(entered));
+  return true;
+}
+
+bool DataEnv::data_end(std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (data_stack_.empty()) {
+    why = "hce_data_end without a matching hce_data_begin";
+    return false;
+  }
+  bool ok = true;
+  for (const void *key : data_stack_.back()) {
+    auto it = arrays_.find(key);
+    if (it == arrays_.end())
+      continue;
+    Array &a = it->second;
+    if (--a.data_refs > 0 || a.region_refs > 0)
+      continue;
+    // OpenMP target-data semantics: `from` arrays come home in full; `to`
+    // arrays are simply released (their device writes are discarded).
+    ok = flush_and_drop(a, a.data_from, why) && ok;
+    arrays_.erase(it);
+  }
+  data_stack_.pop_back();
+  return ok;
+}
+
+bool DataEnv::update(int num_maps, const hce_map *maps, bool to_devices,
+                     std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < num_maps; ++m) {
+    auto it = arrays_.find(maps[m].host);
+    if (it == arrays_.end())
+      continue; // not resident anywhere: the host copy is the only one
+    Array &a = it->second;
+    IntervalSet sec = footprint(maps[m], 0, 1);
+    if (to_devices) {
+      // The host copy is current: device copies of the section are stale.
+      a.res.mark_written(kHost, sec);
+    } else {
+      TransferCounts ignored;
+      if (!fetch_to_host(a, sec, -1, ignored, why))
+        return false;
+    }
+  }
+  return true;
+}
+
+IntervalSet DataEnv::valid_on(const void *host, int holder) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = arrays_.find(host);
+  if (it == arrays_.end())
+    return holder == kHost ? ArrayResidency(0).universe() : IntervalSet();
+  return it->second.res.valid(holder);
+}
+
+} // namespace hce

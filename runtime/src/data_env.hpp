@@ -1,0 +1,113 @@
+// Where each mapped array is valid (host and every device), the device
+// windows that hold it, and the transfers that keep it coherent.
+//
+// Every array is tracked as a set of valid element intervals per holder
+// (holder 0 is the host, holder d+1 is device d).  Before a device runs a
+// range, acquire() makes the range's footprint valid there by moving only
+// what is missing (the HCE paper's Algorithm 1, generalised from one interval
+// to any set); release() records the device's writes, which invalidates
+// those elements everywhere else, and brings them home now or later
+// (Algorithm 2, generalised).  Device memory is a window [lo, hi) of the
+// array; the pointer handed to variants is biased so that element e is at
+// base + e.
+#pragma once
+
+#include "data/interval_set.hpp"
+#include "data/transfer_plan.hpp"
+#include "device.hpp"
+#include "hce/hce.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+// Bytes one chunk moved, for statistics.
+struct TransferCounts {
+  uint64_t to_device = 0;
+  uint64_t from_device = 0;
+  uint64_t avoided = 0;
+};
+
+// The communication optimisation (the papers' "with CO" / "without CO").
+enum class CoMode {
+  None,        // every chunk uploads its whole footprint, results come home
+               // at once and the device keeps nothing
+  Incremental, // only what is missing moves; inside a data region results
+               // stay on the device until someone needs them
+  Pipelined,   // incremental, with upload / compute / download overlapped
+};
+
+const char *co_name(CoMode mode);
+
+class DataEnv {
+public:
+  explicit DataEnv(const std::vector<std::unique_ptr<Device>> &devices);
+  ~DataEnv();
+
+  // A co_exec region starts / ends.  Arrays mapped only by the region are
+  // dropped from the devices at its end after their results are home.
+  bool begin_region(const hce_region &region, std::string &why);
+  bool end_region(const hce_region &region, std::string &why);
+
+  // Makes the footprint of `range` valid on `device` and fills ptrs (one per
+  // map) with the base pointers its variant must use.
+  bool acquire(int device, const hce_region &region, Range range,
+               std::vector<void *> &ptrs, TransferCounts &counts,
+               std::string &why);
+  // Records that `device` wrote the footprint of `range`.
+  bool release(int device, const hce_region &region, Range range, CoMode co,
+               TransferCounts &counts, std::string &why);
+  // Forgets everything `device` holds (after a failure): its valid data that
+  // exists nowhere else is lost, so it must first be fetched; returns false
+  // if that fails too.
+  bool evict(int device, std::string &why);
+
+  // #pragma hce data / update.
+  bool data_begin(int num_maps, const hce_map *maps, std::string &why);
+  bool data_end(std::string &why);
+  bool update(int num_maps, const hce_map *maps, bool to_devices,
+              std::string &why);
+
+  // Elements of the array at `host` valid on holder h (tests, stats).
+  IntervalSet valid_on(const void *host, int holder) const;
+
+private:
+  struct Window {
+    void *buffer = nullptr;
+    int64_t lo = 0, hi = 0; // elements held
+  };
+  struct Array {
+    explicit Array(int num_devices) : res(num_devices) {}
+    std::string name;
+    char *host = nullptr;
+    size_t elem_size = 0;
+    ArrayResidency res;          // valid elements per holder
+    std::vector<Window> windows; // per device
+    int region_refs = 0;            // co_exec regions mapping it now
+    int data_refs = 0;              // enclosing data regions
+    bool data_from = false;         // some data region maps it from/tofrom
+  };
+
+  Array &array_for(const hce_map &map);
+  bool ensure_window(Array &a, int device, Interval need, std::string &why);
+  bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
+                     TransferCounts &counts, std::string &why);
+  bool upload(Array &a, int device, const IntervalSet &what,
+              TransferCounts &counts, std::string &why);
+  bool download(Array &a, int device, const IntervalSet &what,
+                TransferCounts &counts, std::string &why);
+  void drop_device_copies(Array &a);
+  bool flush_and_drop(Array &a, bool bring_home, std::string &why);
+
+  const std::vector<std::unique_ptr<Device>> &devices_;
+  mutable std::mutex mutex_;
+  std::map<const void *, Array> arrays_;
+  std::vector<std::vector<const void *>> data_stack_; // arrays per data region
+};
+
+} // namespace hce

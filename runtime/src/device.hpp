@@ -1,0 +1,74 @@
+// A compute device as the runtime sees it: something that runs a region's
+// variant over a sub-range, and (for accelerators) owns memory that data
+// must be copied into and out of.
+#pragma once
+
+#include "hce/hce.h"
+#include "sched/scheduler.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace hce {
+
+enum class DeviceKind { Cpu, Sim, Cuda, Omp };
+
+const char *kind_name(DeviceKind kind);
+
+// What one chunk execution needs: the region, the normalised range, the base
+// pointer of every map on this device and the reduction slots to fill.
+struct ChunkContext {
+  const hce_region *region = nullptr;
+  Range range;
+  void *const *ptrs = nullptr;
+  void *red = nullptr;
+};
+
+class Device {
+public:
+  Device(DeviceKind kind, std::string name, int ordinal)
+      : kind_(kind), name_(std::move(name)), ordinal_(ordinal) {}
+  virtual ~Device() = default;
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  DeviceKind kind() const { return kind_; }
+  const std::string &name() const { return name_; }
+  int ordinal() const { return ordinal_; } // N of "sim:N", "cuda:N"
+  // True when the device works directly on host memory (no transfers).
+  bool uses_host_memory() const { return kind_ == DeviceKind::Cpu; }
+
+  // Whether this device has a variant of the region it can run.
+  virtual bool can_run(const hce_region &region) const = 0;
+  // Called once on the device's controller thread before any work.
+  virtual void on_controller_start() {}
+  // Runs the variant over ctx.range; returns false (with the reason in
+  // `why`) when the device failed, so the runtime can re-run the chunk
+  // elsewhere.
+  virtual bool compute(const ChunkContext &ctx, std::string &why) = 0;
+
+  // ---- device memory (accelerators only) ----
+  // nullptr when the device is out of memory.
+  virtual void *allocate(size_t bytes) { return nullptr; }
+  virtual void release(void *ptr) {}
+  virtual bool upload(void *dev_dst, const void *host_src, size_t bytes,
+                      std::string &why) {
+    return false;
+  }
+  virtual bool download(void *host_dst, const void *dev_src, size_t bytes,
+                        std::string &why) {
+    return false;
+  }
+  // Copy inside the device's own memory (used when a window grows).
+  virtual bool copy_device(void *dst, const void *src, size_t bytes,
+                           std::string &why) {
+    return false;
+  }
+
+private:
+  DeviceKind kind_;
+  std::string name_;
+  int ordinal_;
+};
+
+} // namespace hce

@@ -1,0 +1,31 @@
+#include "log.hpp"
+
+#include <mutex>
+#include <set>
+
+namespace hce {
+namespace {
+std::mutex log_mutex;
+
+void emit(const char *kind, const std::string &msg) {
+  std::lock_guard<std::mutex> lock(log_mutex);
+  std::fprintf(stderr, "hce: %s%s\n", kind, msg.c_str());
+  std::fflush(stderr);
+}
+} // namespace
+
+void notice(const std::string &msg) { emit("note: ", msg); }
+void warning(const std::string &msg) { emit("warning: ", msg); }
+void error(const std::string &msg) { emit("error: ", msg); }
+
+void notice_once(const std::string &key, const std::string &msg) {
+  static std::set<std::string> seen;
+  {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    if (!seen.insert(key).second)
+      return;
+  }
+  notice(msg);
+}
+
+} // namespace hce

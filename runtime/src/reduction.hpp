@@ -1,0 +1,28 @@
+// Reduction slots: each reduction of a region owns HCE_RED_SLOT_BYTES bytes
+// holding a value of its HCE_TYPE_*.  Variants fill per-chunk slots preset to
+// the operator's identity; the runtime folds chunks into a per-device slot
+// and devices into the user's variable (OpenMP semantics: the original value
+// takes part).
+#pragma once
+
+#include "hce/hce.h"
+
+#include <string>
+#include <vector>
+
+namespace hce {
+
+// Checks op/type combinations (no bitwise ops on floating point).
+bool reduction_valid(const hce_reduction &red, std::string &why);
+// Sets the slot to the identity of red.op for red.type.
+void reduction_identity(const hce_reduction &red, void *slot);
+// acc = acc OP value, both slots of red.type.
+void reduction_combine(const hce_reduction &red, void *acc, const void *value);
+
+// Slots for all reductions of a region, preset to their identities.
+std::vector<unsigned char> reduction_slots(const hce_region &region);
+// Folds `from` slots into `into` slots.
+void reduction_combine_all(const hce_region &region, void *into,
+                           const void *from);
+
+} // namespace hce

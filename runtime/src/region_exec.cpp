@@ -1,0 +1,393 @@
+#include "region_exec.hpp"
+
+#include "chunk_loop.hpp"
+#include "clock.hpp"
+#include "data_env.hpp"
+#include "device_selection.hpp"
+#include "log.hpp"
+#include "reduction.hpp"
+#include "runtime.hpp"
+#include "trace.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace hce {
+namespace {
+
+std::string region_name(const hce_region &r) {
+  return r.name && *r.name ? r.name : "<unnamed region>";
+}
+
+std::string range_text(Range r) {
+  return "[" + std::to_string(r.lb) + ", " + std::to_string(r.ub) + ")";
+}
+
+// The devices (indices into Runtime::devices) the region runs on.
+bool select_region_devices(Runtime &rt, const hce_region &r,
+                           std::vector<int> &out, std::string &why) {
+  const auto &devs = rt.devices();
+  std::vector<int> selected;
+  for (int d = 0; d < int(devs.size()); ++d)
+    if (d != 0 || rt.cpu_selected())
+      selected.push_back(d);
+  if (r.devices && *r.devices) {
+    auto specs = parse_device_list(r.devices, why);
+    if (!specs) {
+      why = "devices(" + std::string(r.devices) + "): " + why;
+      return false;
+    }
+    std::vector<int> keep;
+    for (const DeviceSpec &spec : *specs) {
+      bool found = false;
+      for (int d : selected) {
+        if (spec_matches(spec, kind_name(devs[d]->kind()), devs[d]->ordinal())) {
+          found = true;
+          if (std::find(keep.begin(), keep.end(), d) == keep.end())
+            keep.push_back(d);
+        }
+      }
+      if (!found)
+        notice_once(region_name(r) + "/" + spec.name(),
+                    "region " + region_name(r) + ": device '" + spec.name() +
+                        "' of devices(...) is not available; not used");
+    }
+    std::sort(keep.begin(), keep.end());
+    selected = keep;
+  }
+  for (int d : selected) {
+    if (devs[d]->can_run(r))
+      out.push_back(d);
+    else
+      notice_once(region_name(r) + "/novariant/" + devs[d]->name(),
+                  "region " + region_name(r) + " has no variant for " +
+                      devs[d]->name() + "; it runs without it");
+  }
+  if (out.empty())
+    out.push_back(0); // the CPU is always there
+  return true;
+}
+
+// ratio(cpu=0.3, sim:0=0.7): named devices get their share, the rest split
+// what is left equally; the result sums to 1.
+bool parse_ratios(const hce_region &r, const Runtime &rt,
+                  const std::vector<int> &devs, std::vector<double> &out,
+                  std::string &why) {
+  out.clear();
+  if (!r.ratios || !*r.ratios)
+    return true;
+  std::vector<double> given(devs.size(), -1);
+  std::string text = r.ratios;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos)
+      comma = text.size();
+    std::string item = text.substr(pos, comma - pos);
+    pos = comma + 1;
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    size_t eq = item.find('=');
+    char *end = nullptr;
+    double v = eq == std::string::npos
+                   ? -1
+                   : std::strtod(item.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || !end || *end || v < 0) {
+      why = "ratio(" + text + "): expected device=number, got '" + item + "'";
+      return false;
+    }
+    std::string dev = item.substr(0, eq);
+    for (size_t i = 0; i < devs.size(); ++i)
+      if (rt.devices()[devs[i]]->name() == dev ||
+          (dev == "cuda" && rt.devices()[devs[i]]->name() == "cuda:0"))
+        given[i] = v;
+  }
+  double sum = 0;
+  int unset = 0;
+  for (double g : given) {
+    if (g >= 0)
+      sum += g;
+    else
+      ++unset;
+  }
+  double rest = unset ? std::max(0.0, 1.0 - sum) / unset : 0;
+  out.resize(devs.size());
+  double total = 0;
+  for (size_t i = 0; i < devs.size(); ++i)
+    total += out[i] = given[i] >= 0 ? given[i] : rest;
+  if (total <= 0) {
+    out.clear(); // nothing usable: equal shares
+    return true;
+  }
+  for (double &x : out)
+    x /= total;
+  return true;
+}
+
+// A device whose measured share of the throughput is below HCE_MIN_SHARE
+// (default 2%) costs more in chunk overheads and in the imbalance of its last
+// chunk than it adds: it is left out of the region, so co-execution is never
+// slower than the devices that matter.  Every 16 executions it is tried
+// again, in case the load changed.
+void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
+  constexpr int64_t kRetryAfter = 16;
+  const char *env = std::getenv("HCE_MIN_SHARE");
+  const double min_share = env && *env ? std::atof(env) : 0.02;
+  for (auto it = site.dropped_at.begin(); it != site.dropped_at.end();) {
+    if (site.stats.executions - it->second >= kRetryAfter) {
+      site.throughput.erase(it->first); // measure it afresh
+      it = site.dropped_at.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (devs.size() < 2 || min_share <= 0)
+    return;
+  double total = 0;
+  for (int d : devs) {
+    auto it = site.throughput.find(rt.devices()[d]->name());
+    if (it == site.throughput.end())
+      return; // not every device measured yet
+    total += it->second;
+  }
+  if (total <= 0)
+    return;
+  std::vector<int> keep;
+  for (int d : devs) {
+    const std::string &dev = rt.devices()[d]->name();
+    double share = site.throughput[dev] / total;
+    if (share >= min_share) {
+      keep.push_back(d);
+      continue;
+    }
+    if (!site.dropped_at.count(dev))
+      notice_once("slow/" + site.name + "/" + dev,
+                  "region " + site.name + ": " + dev + " does " +
+                      std::to_string(int(share * 1000) / 10.0).substr(0, 4) +
+                      "% of the work, too little to pay for its overheads; "
+                      "it is left out of this region");
+    site.dropped_at.emplace(dev, site.stats.executions);
+  }
+  if (!keep.empty())
+    devs = keep;
+}
+
+CoMode co_mode(const hce_region &r) {
+  const char *env = std::getenv("HCE_CO");
+  if (env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "none") == 0))
+    return CoMode::None;
+  std::string co = r.co ? r.co : "";
+  if (co == "none" || co == "off")
+    return CoMode::None;
+  if (co == "pipelined")
+    return CoMode::Pipelined;
+  return CoMode::Incremental;
+}
+
+std::string schedule_name(const hce_region &r) {
+  const char *env = std::getenv("HCE_SCHEDULE");
+  if (env && *env)
+    return env;
+  return r.schedule && *r.schedule ? r.schedule : "auto";
+}
+
+bool validate(const hce_region &r, std::string &why) {
+  if (r.iterations < 0) {
+    why = "negative iteration count " + std::to_string(r.iterations);
+    return false;
+  }
+  if (!r.cpu) {
+    why = "no CPU variant";
+    return false;
+  }
+  if (r.num_maps < 0 || (r.num_maps > 0 && !r.maps) || r.num_reductions < 0 ||
+      (r.num_reductions > 0 && !r.reductions)) {
+    why = "malformed map or reduction list";
+    return false;
+  }
+  for (int i = 0; i < r.num_reductions; ++i)
+    if (!reduction_valid(r.reductions[i], why))
+      return false;
+  if (r.alpha < 0 || r.alpha >= 1) {
+    why = "alpha(" + std::to_string(r.alpha) + ") must be in [0, 1)";
+    return false;
+  }
+  if (r.chunk < 0) {
+    why = "chunk(" + std::to_string(r.chunk) + ") must not be negative";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int execute_region(const hce_region &r, std::string &why) {
+  const std::string name = region_name(r);
+  auto fail = [&](const std::string &what) {
+    why = "region " + name + ": " + what;
+    return 1;
+  };
+  if (!validate(r, why))
+    return fail(why);
+  Runtime &rt = Runtime::get();
+  if (!rt.init_error().empty())
+    return fail(rt.init_error());
+  std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
+
+  std::vector<int> devs;
+  if (!select_region_devices(rt, r, devs, why))
+    return fail(why);
+  SiteState &site = rt.site(r);
+  drop_too_slow(site, rt, devs);
+  std::vector<std::string> dev_names;
+  for (int d : devs)
+    dev_names.push_back(rt.devices()[d]->name());
+  const std::string sched_name = schedule_name(r);
+  if (!site.scheduler || site.schedule != sched_name || site.devices != dev_names) {
+    site.scheduler = make_scheduler(sched_name);
+    if (!site.scheduler) {
+      std::string known;
+      for (const auto &n : scheduler_names())
+        known += (known.empty() ? "" : ", ") + n;
+      return fail("unknown schedule '" + sched_name + "' (known: " + known + ")");
+    }
+    site.schedule = sched_name;
+    site.devices = dev_names;
+  }
+
+  SchedParams params;
+  params.iterations = r.iterations;
+  params.num_devices = int(devs.size());
+  params.initial_chunk = r.chunk;
+  params.alpha = r.alpha > 0 ? r.alpha : 0.1;
+  if (!parse_ratios(r, rt, devs, params.ratios, why))
+    return fail(why);
+  for (int d : devs)
+    params.is_host.push_back(rt.devices()[d]->uses_host_memory());
+  const CoMode co = co_mode(r);
+  params.lookahead = false; // the sim pipeline runs chunks one at a time
+
+  const double t0 = now_seconds();
+  if (!rt.data().begin_region(r, why))
+    return fail(why);
+  site.scheduler->begin(params);
+
+  // One worker per device: make the chunk's data valid there, run the
+  // variant, record its writes; each keeps its own reduction partials.
+  DataEnv &data = rt.data();
+  std::vector<ChunkWorker> workers(devs.size());
+  std::vector<std::vector<unsigned char>> partials(devs.size(), reduction_slots(r));
+  std::vector<TransferCounts> bytes(devs.size());
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const int d = devs[i];
+    Device &dev = *rt.devices()[d];
+    workers[i].device = d;
+    workers[i].run = [&, i, d](Range range, std::string &err) {
+      std::vector<void *> ptrs;
+      std::vector<unsigned char> red = reduction_slots(r);
+      double start = now_seconds();
+      if (!data.acquire(d, r, range, ptrs, bytes[i], err))
+        return false;
+      double computed = now_seconds();
+      trace_event(dev.name(), "upload", range_text(range), start, computed);
+      ChunkContext ctx{&r, range, ptrs.data(), red.data()};
+      if (!dev.compute(ctx, err))
+        return false;
+      double released = now_seconds();
+      trace_event(dev.name(), "compute", range_text(range), computed, released);
+      if (!data.release(d, r, range, co, bytes[i], err))
+        return false;
+      trace_event(dev.name(), "download", range_text(range), released, now_seconds());
+      // Only a chunk that completed contributes to the reductions.
+      reduction_combine_all(r, partials[i].data(), red.data());
+      return true;
+    };
+    workers[i].on_failure = [&, d]() -> std::string {
+      std::string err;
+      if (!data.evict(d, err))
+        return "cannot recover the data held by " + rt.devices()[d]->name() +
+               ": " + err;
+      return "";
+    };
+  }
+  ChunkLoopResult loop =
+      run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
+  if (!loop.fatal.empty()) {
+    std::string ignored;
+    data.end_region(r, ignored);
+    return fail(loop.fatal);
+  }
+
+  // Chunks of failed devices run again on the CPU, on host memory.
+  std::vector<unsigned char> retry_red = reduction_slots(r);
+  int64_t retried = 0;
+  for (Range range : loop.failed) {
+    std::vector<void *> ptrs;
+    TransferCounts counts;
+    std::vector<unsigned char> red = reduction_slots(r);
+    if (!data.acquire(0, r, range, ptrs, counts, why))
+      return fail(why);
+    ChunkContext ctx{&r, range, ptrs.data(), red.data()};
+    if (!rt.devices()[0]->compute(ctx, why) ||
+        !data.release(0, r, range, co, counts, why))
+      return fail(why);
+    reduction_combine_all(r, retry_red.data(), red.data());
+    retried += range.size();
+  }
+
+  if (!data.end_region(r, why))
+    return fail(why);
+  const double wall = now_seconds() - t0;
+
+  // Reductions: the user's value OP every device's partial result.
+  for (int k = 0; k < r.num_reductions; ++k) {
+    const hce_reduction &red = r.reductions[k];
+    static const size_t sizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+    unsigned char acc[HCE_RED_SLOT_BYTES] = {};
+    std::memcpy(acc, red.var, sizes[red.type]);
+    auto fold = [&](const std::vector<unsigned char> &slots) {
+      reduction_combine(red, acc, slots.data() + size_t(k) * HCE_RED_SLOT_BYTES);
+    };
+    for (const auto &p : partials)
+      fold(p);
+    fold(retry_red);
+    std::memcpy(red.var, acc, sizes[red.type]);
+  }
+
+  // Statistics.
+  RegionStats &st = site.stats;
+  st.schedule = sched_name;
+  st.executions += 1;
+  st.iterations += r.iterations;
+  st.wall_seconds += wall;
+  for (auto &[dev, ds] : st.devices)
+    ds.last_iterations = 0; // devices left out this time ran nothing
+  double first = -1, last = 0;
+  for (size_t i = 0; i < workers.size(); ++i) {
+    const ChunkWorker &w = workers[i];
+    DeviceStats &ds = st.device(rt.devices()[w.device]->name());
+    ds.iterations += w.iterations;
+    ds.last_iterations = w.iterations;
+    ds.chunks += w.chunks;
+    ds.busy_seconds += w.busy;
+    ds.last_finish = w.finish;
+    ds.bytes_to_device += bytes[i].to_device;
+    ds.bytes_from_device += bytes[i].from_device;
+    ds.bytes_avoided += bytes[i].avoided;
+    if (w.iterations > 0) {
+      first = first < 0 ? w.finish : std::min(first, w.finish);
+      last = std::max(last, w.finish);
+      if (w.busy > 0)
+        site.throughput[rt.devices()[w.device]->name()] = double(w.iterations) / w.busy;
+    }
+  }
+  if (retried) {
+    DeviceStats &ds = st.device(rt.devices()[0]->name());
+    ds.iterations += retried;
+    ds.last_iterations += retried;
+  }
+  st.balance = last > 0 && first >= 0 ? first / last : 1.0;
+  return 0;
+}
+
+} // namespace hce

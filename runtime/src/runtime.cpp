@@ -1,0 +1,196 @@
+#include "runtime.hpp"
+
+#include "cpu_device.hpp"
+#include "data_env.hpp"
+#include "device_selection.hpp"
+#include "log.hpp"
+#include "sim_device.hpp"
+#include "trace.hpp"
+#if HCE_WITH_CUDA
+#include "cuda/cuda_device.hpp"
+#endif
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace hce {
+namespace {
+
+Runtime *instance = nullptr;
+std::mutex instance_mutex;
+
+std::string env_or(const char *name, const char *fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+} // namespace
+
+Runtime &Runtime::get() {
+  std::lock_guard<std::mutex> lock(instance_mutex);
+  if (!instance) {
+    instance = new Runtime();
+    std::atexit([] { Runtime::shutdown(); });
+  }
+  return *instance;
+}
+
+void Runtime::shutdown() {
+  Runtime *rt = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(instance_mutex);
+    std::swap(rt, instance);
+  }
+  delete rt;
+}
+
+Runtime::Runtime() {
+  select_devices();
+  data_ = std::make_unique<DataEnv>(devices_);
+  for (auto &dev : devices_) {
+    Device *d = dev.get();
+    controllers_.push_back(
+        std::make_unique<Controller>([d] { d->on_controller_start(); }));
+  }
+}
+
+Runtime::~Runtime() {
+  std::vector<NamedStats> named;
+  for (const auto &s : sites_)
+    named.push_back({s->name, &s->stats});
+  report_stats_from_env(named);
+  trace_flush();
+  controllers_.clear();
+  data_.reset();
+  devices_.clear();
+}
+
+void Runtime::select_devices() {
+  std::string why;
+  std::string text = env_or("HCE_DEVICES", "");
+  std::vector<DeviceSpec> specs;
+  if (text.empty()) {
+    specs.push_back({"cpu", -1});
+    specs.push_back({"cuda", -1}); // every GPU found, none is fine
+  } else if (auto parsed = parse_device_list(text, why)) {
+    specs = *parsed;
+  } else {
+    init_error_ = "HCE_DEVICES: " + why;
+    specs.push_back({"cpu", -1});
+  }
+
+  // Accelerators first, so the CPU knows how many cores their controller
+  // threads need.
+  std::vector<std::unique_ptr<Device>> accel;
+#if HCE_WITH_CUDA
+  std::vector<CudaDevice *> cuda;
+#endif
+  const std::string sim_text = env_or("HCE_SIM", "");
+  for (const DeviceSpec &spec : specs) {
+    if (spec.kind == "sim") {
+      auto params = parse_sim_params(sim_text, spec.ordinal, why);
+      if (!params) {
+        init_error_ = why;
+        continue;
+      }
+      accel.push_back(std::make_unique<SimDevice>(spec.ordinal, *params));
+    } else if (spec.kind == "cuda") {
+#if HCE_WITH_CUDA
+      // cuda:N for GPU N, "cuda" for every GPU; no GPU (or a broken driver)
+      // means one notice, never an error.
+      std::string cuda_why;
+      bool quiet = false;
+      const int gpus = cuda_device_count(cuda_why, &quiet);
+      if (gpus == 0) {
+        if (!text.empty() || !quiet)
+          notice_once("no-cuda", "no cuda devices (" + cuda_why + "); '" +
+                                     spec.name() + "' is not used");
+        continue;
+      }
+      if (spec.ordinal >= gpus) {
+        notice_once("no-" + spec.name(),
+                    "'" + spec.name() + "' does not exist (" + std::to_string(gpus) +
+                        " CUDA device" + (gpus == 1 ? "" : "s") +
+                        " found); not used");
+        continue;
+      }
+      const int first = spec.ordinal < 0 ? 0 : spec.ordinal;
+      const int last = spec.ordinal < 0 ? gpus - 1 : spec.ordinal;
+      for (int n = first; n <= last; ++n) {
+        bool have = false;
+        for (const auto &a : accel)
+          have = have || (a->kind() == DeviceKind::Cuda && a->ordinal() == n);
+        if (have)
+          continue;
+        std::string dev_why;
+        if (auto dev = CudaDevice::create(n, dev_why)) {
+          cuda.push_back(dev.get());
+          accel.push_back(std::move(dev));
+        } else {
+          notice_once("broken-cuda:" + std::to_string(n),
+                      "cuda:" + std::to_string(n) + " cannot be used (" +
+                          dev_why + "); not used");
+        }
+      }
+#else
+      if (!text.empty())
+        notice_once("no-cuda", "no cuda devices in this build or machine; '" +
+                                   spec.name() + "' is not used");
+#endif
+    } else if (spec.kind == "omp") {
+      notice_once("no-" + spec.kind,
+                  "no " + spec.kind + " devices in this build or machine; '" +
+                      spec.name() + "' is not used");
+    }
+  }
+#if HCE_WITH_CUDA
+  CudaDevice::enable_peer_access(cuda);
+#endif
+  bool want_cpu = std::any_of(specs.begin(), specs.end(),
+                              [](const DeviceSpec &s) { return s.kind == "cpu"; });
+  if (!want_cpu && accel.empty()) {
+    notice("none of the devices in HCE_DEVICES='" + text +
+           "' is available; running on the CPU");
+    want_cpu = true;
+  }
+  // The CPU device always exists (it is where failed chunks are re-run);
+  // `cpu_selected_` says whether it takes part in co-execution.
+  int threads = std::max(1, omp_get_max_threads() - int(accel.size()));
+  devices_.push_back(std::make_unique<CpuDevice>(threads));
+  cpu_selected_ = want_cpu;
+  for (auto &a : accel)
+    devices_.push_back(std::move(a));
+}
+
+SiteState &Runtime::site(const hce_region &region) {
+  if (region.site && *region.site)
+    return *static_cast<SiteState *>(*region.site);
+  std::string name = region.name ? region.name : "region";
+  SiteState *state = nullptr;
+  if (!region.site) {
+    auto it = sites_by_name_.find(name);
+    if (it != sites_by_name_.end())
+      state = it->second;
+  }
+  if (!state) {
+    sites_.push_back(std::make_unique<SiteState>());
+    state = sites_.back().get();
+    state->name = name;
+    if (!region.site)
+      sites_by_name_[name] = state;
+  }
+  if (region.site)
+    *region.site = state;
+  return *state;
+}
+
+std::vector<const SiteState *> Runtime::sites() const {
+  std::vector<const SiteState *> out;
+  for (const auto &s : sites_)
+    out.push_back(s.get());
+  return out;
+}
+
+} // namespace hce

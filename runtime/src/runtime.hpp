@@ -1,0 +1,70 @@
+// The process-wide runtime: the selected devices with their controller
+// threads, what each source region has learnt so far, and the statistics.
+// Created on first use, torn down at exit.
+#pragma once
+
+#include "controller.hpp"
+#include "device.hpp"
+#include "sched/scheduler.hpp"
+#include "stats.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+class DataEnv;
+
+// What the runtime keeps for one source region between executions.
+struct SiteState {
+  std::string name;
+  std::string schedule;             // scheduler name in use
+  std::vector<std::string> devices; // device names of the last execution
+  std::unique_ptr<Scheduler> scheduler;
+  RegionStats stats;
+  // Iterations per second of each device in the last execution it worked in.
+  std::map<std::string, double> throughput;
+  // Devices left out as too slow to help, with the execution that did it.
+  std::map<std::string, int64_t> dropped_at;
+};
+
+class Runtime {
+public:
+  // The runtime, initialised on first call.  Never null.
+  static Runtime &get();
+  // Shuts down (joins controllers, releases device memory). Idempotent.
+  static void shutdown();
+
+  // Error from initialisation (bad HCE_DEVICES, ...), empty when fine.
+  const std::string &init_error() const { return init_error_; }
+  const std::vector<std::unique_ptr<Device>> &devices() const { return devices_; }
+  // Device 0 is always the CPU; it takes part in co-execution only when
+  // selected, but failed chunks are always re-run there.
+  bool cpu_selected() const { return cpu_selected_; }
+  Controller &controller(int device) { return *controllers_[device]; }
+  DataEnv &data() { return *data_; }
+
+  SiteState &site(const hce_region &region);
+  std::vector<const SiteState *> sites() const;
+  std::mutex &exec_mutex() { return exec_mutex_; }
+
+  ~Runtime();
+
+private:
+  Runtime();
+  void select_devices();
+
+  std::string init_error_;
+  bool cpu_selected_ = true;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::unique_ptr<Controller>> controllers_;
+  std::unique_ptr<DataEnv> data_;
+  std::vector<std::unique_ptr<SiteState>> sites_; // in order of first use
+  std::map<std::string, SiteState *> sites_by_name_; // regions with no site slot
+  std::mutex exec_mutex_; // one region executes at a time
+};
+
+} // namespace hce

@@ -1,0 +1,78 @@
+// The interface every inter-device scheduler implements.
+//
+// A scheduler is a passive object driven by the device controller threads
+// (always under one lock, so implementations need no synchronisation):
+//
+//   begin(params)            once per execution of the region
+//   next(d)      -> Run      device d runs [lb, ub) next
+//                -> Wait     d must wait until another device reports
+//                            (e.g. FDETS waits for the whole chunk to finish)
+//                -> Done     d gets no more work in this execution
+//   complete(d, range, t)    d finished `range` in t seconds (transfers
+//                            included, as the papers measure T_curr.i)
+//   drop(d)                  d failed or was excluded: give it no more work
+//                            (its unfinished chunk is re-run by the runtime)
+//
+// The same object lives across executions of one source region, so a
+// scheduler can learn from the previous execution (fastest chunk, last
+// ratios) as the papers describe.  Iterations are normalised to [0, W).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hce {
+
+struct Range {
+  int64_t lb = 0;
+  int64_t ub = 0;
+  int64_t size() const { return ub - lb; }
+  bool empty() const { return ub <= lb; }
+  friend bool operator==(const Range &, const Range &) = default;
+};
+
+struct SchedParams {
+  int64_t iterations = 0;     // W
+  int num_devices = 0;        // p
+  int64_t initial_chunk = 0;  // W/n; 0 means W/128 (at least 1)
+  double alpha = 0.1;         // FDETS/ADETS threshold
+  std::vector<double> ratios; // initial partition ratios R_i, sum 1; empty = equal
+  // Per-device: true for the host CPU device (HGuided and LogFit treat it
+  // differently from accelerators).
+  std::vector<bool> is_host;
+  // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
+  // has one chunk in flight, to start its upload early.
+  bool lookahead = false;
+};
+
+struct Decision {
+  enum Kind { Run, Wait, Done } kind = Done;
+  Range range;
+  static Decision run(int64_t lb, int64_t ub) { return {Run, {lb, ub}}; }
+  static Decision wait() { return {Wait, {}}; }
+  static Decision done() { return {Done, {}}; }
+};
+
+class Scheduler {
+public:
+  virtual ~Scheduler() = default;
+  virtual std::string_view name() const = 0;
+  virtual void begin(const SchedParams &params) = 0;
+  virtual Decision next(int device) = 0;
+  virtual void complete(int device, Range range, double seconds) = 0;
+  virtual void drop(int device) = 0;
+  // The partition ratios the scheduler would use now (for stats and for the
+  // incremental-transfer planner); empty if it has none.
+  virtual std::vector<double> current_ratios() const { return {}; }
+};
+
+// Creates the scheduler called `name` (static, quick, split, hguided, logfit,
+// fdets, adets, auto); nullptr for an unknown name.
+std::unique_ptr<Scheduler> make_scheduler(std::string_view name);
+// The names make_scheduler accepts, in a stable order.
+const std::vector<std::string> &scheduler_names();
+
+} // namespace hce

@@ -1,0 +1,185 @@
+#include "sim_device.hpp"
+
+#include "clock.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace hce {
+namespace {
+
+void sleep_until_elapsed(double start, double seconds) {
+  double left = start + seconds - now_seconds();
+  if (left > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(left));
+}
+
+bool parse_number(const std::string &s, double &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end && *end == '\0';
+}
+
+// Applies "key:value,key:value" to `p`; false and `why` on a bad pair.
+bool apply_sim_params(const std::string &who, const std::string &list,
+                      SimParams &p, std::string &why) {
+  size_t pos = 0;
+  while (pos < list.size()) {
+    size_t comma = list.find(',', pos);
+    if (comma == std::string::npos)
+      comma = list.size();
+    std::string kv = list.substr(pos, comma - pos);
+    pos = comma + 1;
+    size_t colon = kv.find(':');
+    double v = 0;
+    if (colon == std::string::npos || !parse_number(kv.substr(colon + 1), v)) {
+      why = "HCE_SIM: malformed parameter '" + kv + "' for " + who +
+            " (expected key:number)";
+      return false;
+    }
+    std::string key = kv.substr(0, colon);
+    if (key == "speed" && v > 0)
+      p.speed = v;
+    else if (key == "bw" && v > 0)
+      p.bandwidth = v;
+    else if (key == "lat" && v >= 0)
+      p.latency = v;
+    else if (key == "mem" && v >= 0)
+      p.capacity = v;
+    else if (key == "threads" && v >= 1)
+      p.threads = static_cast<int>(v);
+    else if (key == "fail_compute" && v >= 1)
+      p.fail_compute = static_cast<long>(v);
+    else if (key == "fail_upload" && v >= 1)
+      p.fail_upload = static_cast<long>(v);
+    else if (key == "fail_download" && v >= 1)
+      p.fail_download = static_cast<long>(v);
+    else {
+      why = "HCE_SIM: unknown or out-of-range parameter '" + kv + "' for " + who;
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<SimParams> parse_sim_params(const std::string &text, int ordinal,
+                                          std::string &why) {
+  // Entries are "sim:N=..." (one device) or "sim=..." (every sim device),
+  // separated by ';'.  Every entry is validated, only matching ones apply.
+  SimParams mine;
+  const std::string want = "sim:" + std::to_string(ordinal);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t semi = text.find(';', pos);
+    if (semi == std::string::npos)
+      semi = text.size();
+    std::string entry = text.substr(pos, semi - pos);
+    pos = semi + 1;
+    if (entry.empty())
+      continue;
+    size_t eq = entry.find('=');
+    if (eq == std::string::npos) {
+      why = "HCE_SIM entry '" + entry +
+            "' has no '=' (expected sim:N=key:value,...)";
+      return std::nullopt;
+    }
+    std::string who = entry.substr(0, eq);
+    SimParams scratch;
+    bool applies = who == want || who == "sim";
+    if (!apply_sim_params(who, entry.substr(eq + 1), applies ? mine : scratch,
+                          why))
+      return std::nullopt;
+  }
+  return mine;
+}
+
+SimDevice::SimDevice(int ordinal, SimParams params)
+    : Device(DeviceKind::Sim, "sim:" + std::to_string(ordinal), ordinal),
+      params_(params) {}
+
+SimDevice::~SimDevice() {
+  for (auto &[ptr, bytes] : blocks_)
+    std::free(ptr);
+}
+
+void SimDevice::on_controller_start() { omp_set_num_threads(params_.threads); }
+
+bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
+  if (params_.fail_compute && ++computes_ == params_.fail_compute) {
+    why = "injected kernel failure (fail_compute:" +
+          std::to_string(params_.fail_compute) + ")";
+    return false;
+  }
+  double start = now_seconds();
+  ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
+                  ctx.red);
+  double took = now_seconds() - start;
+  sleep_until_elapsed(start, took / params_.speed);
+  return true;
+}
+
+void *SimDevice::allocate(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (params_.capacity > 0 && double(used_ + bytes) > params_.capacity)
+    return nullptr;
+  void *p = std::malloc(bytes ? bytes : 1);
+  if (!p)
+    return nullptr;
+  std::memset(p, 0xFF, bytes); // poison: a missing upload reads NaN / -1
+  blocks_[p] = bytes;
+  used_ += bytes;
+  return p;
+}
+
+void SimDevice::release(void *ptr) {
+  if (!ptr)
+    return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = blocks_.find(ptr);
+  if (it == blocks_.end())
+    return;
+  used_ -= it->second;
+  blocks_.erase(it);
+  std::free(ptr);
+}
+
+bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
+                         long &counter, long fail_at, const char *what,
+                         std::string &why) {
+  if (fail_at && ++counter == fail_at) {
+    why = std::string("injected ") + what + " failure";
+    return false;
+  }
+  double start = now_seconds();
+  std::memcpy(dst, src, bytes);
+  sleep_until_elapsed(start, params_.latency + double(bytes) / params_.bandwidth);
+  return true;
+}
+
+bool SimDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
+                       std::string &why) {
+  return transfer(dev_dst, host_src, bytes, uploads_, params_.fail_upload,
+                  "upload", why);
+}
+
+bool SimDevice::download(void *host_dst, const void *dev_src, size_t bytes,
+                         std::string &why) {
+  return transfer(host_dst, dev_src, bytes, downloads_, params_.fail_download,
+                  "download", why);
+}
+
+bool SimDevice::copy_device(void *dst, const void *src, size_t bytes,
+                            std::string &) {
+  std::memmove(dst, src, bytes);
+  return true;
+}
+
+} // namespace hce

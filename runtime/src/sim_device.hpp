@@ -1,0 +1,77 @@
+// sim:N, a simulated accelerator: memory of its own (poisoned with 0xFF
+// bytes on allocation, so a missing upload shows up as NaN / -1 in results),
+// transfers by memcpy charged with a modelled latency and bandwidth, compute
+// by the CPU variant on the controller thread slowed to a speed factor.  It
+// lets every scheduler, transfer and fault path be tested without a GPU.
+//
+// Parameters come from HCE_SIM, e.g.
+//   HCE_SIM="sim:0=speed:4,bw:12e9,lat:10e-6,mem:1e9;sim:1=speed:0.5"
+// speed    relative compute speed; the time of a chunk is stretched to
+//          measured/speed (a speed above 1 cannot make the host faster, so
+//          it only matters relative to other sim devices)      default 1
+// bw       bytes/second of each transfer                      default 12e9
+// lat      seconds of latency per transfer                    default 10e-6
+// mem      capacity in bytes (0 = unlimited)                  default 0
+// threads  OpenMP threads running the variant                 default 1
+// fail_compute:K / fail_upload:K / fail_download:K
+//          the K-th such operation (1-based) fails once: fault injection
+#pragma once
+
+#include "device.hpp"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace hce {
+
+struct SimParams {
+  double speed = 1.0;
+  double bandwidth = 12e9;
+  double latency = 10e-6;
+  double capacity = 0; // bytes, 0 = unlimited
+  int threads = 1;
+  long fail_compute = 0, fail_upload = 0, fail_download = 0;
+};
+
+// Parameters of sim:`ordinal` from an HCE_SIM string; nullopt and `why` on a
+// malformed string.
+std::optional<SimParams> parse_sim_params(const std::string &text, int ordinal,
+                                          std::string &why);
+
+class SimDevice final : public Device {
+public:
+  SimDevice(int ordinal, SimParams params);
+  ~SimDevice() override;
+
+  const SimParams &params() const { return params_; }
+  size_t bytes_allocated() const { return used_; }
+
+  bool can_run(const hce_region &region) const override {
+    return region.cpu != nullptr;
+  }
+  void on_controller_start() override;
+  bool compute(const ChunkContext &ctx, std::string &why) override;
+  void *allocate(size_t bytes) override;
+  void release(void *ptr) override;
+  bool upload(void *dev_dst, const void *host_src, size_t bytes,
+              std::string &why) override;
+  bool download(void *host_dst, const void *dev_src, size_t bytes,
+                std::string &why) override;
+  bool copy_device(void *dst, const void *src, size_t bytes,
+                   std::string &why) override;
+
+private:
+  bool transfer(void *dst, const void *src, size_t bytes, long &counter,
+                long fail_at, const char *what, std::string &why);
+
+  SimParams params_;
+  std::mutex mutex_;
+  std::map<void *, size_t> blocks_;
+  size_t used_ = 0;
+  long computes_ = 0, uploads_ = 0, downloads_ = 0;
+};
+
+} // namespace hce

@@ -1,0 +1,49 @@
+// Per-region statistics (HCE_STATS) and their table / JSON forms.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+struct DeviceStats {
+  int64_t iterations = 0;
+  int64_t chunks = 0;
+  double busy_seconds = 0;
+  double last_finish = 0; // seconds since the execution started (last one)
+  uint64_t bytes_to_device = 0;
+  uint64_t bytes_from_device = 0;
+  uint64_t bytes_avoided = 0; // footprint bytes already valid, not moved
+  int64_t last_iterations = 0; // in the last execution
+};
+
+struct RegionStats {
+  std::string schedule;
+  int64_t executions = 0;
+  int64_t iterations = 0;
+  double wall_seconds = 0;
+  // EngineCL's balance of the last execution: first / last device finish.
+  double balance = 1.0;
+  std::vector<std::string> device_order;
+  std::map<std::string, DeviceStats> devices;
+  DeviceStats &device(const std::string &name) {
+    if (!devices.count(name))
+      device_order.push_back(name);
+    return devices[name];
+  }
+};
+
+struct NamedStats {
+  std::string name;
+  const RegionStats *stats;
+};
+
+std::string stats_table(const std::vector<NamedStats> &regions);
+std::string stats_json(const std::vector<NamedStats> &regions);
+// Acts on HCE_STATS: "1" prints the table to stderr, anything else is a
+// path the JSON is written to.
+void report_stats_from_env(const std::vector<NamedStats> &regions);
+
+} // namespace hce

@@ -1,0 +1,18 @@
+// HCE_TRACE=path.json: a Chrome trace-event file (Perfetto opens it) with one
+// track per device and stream; events are kept in memory and written at
+// exit.
+#pragma once
+
+#include <string>
+
+namespace hce {
+
+bool trace_enabled();
+// A complete event on `device`'s `stream` track ("compute", "upload",
+// "download") from start to end seconds (now_seconds clock).
+void trace_event(const std::string &device, const char *stream,
+                 const std::string &name, double start, double end);
+// Writes the file (called at shutdown).  Returns false if it cannot.
+bool trace_flush();
+
+} // namespace hce

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what HCE needs (Debian 12 packages), configures and builds into
+# build/.  Idempotent: packages already there are not reinstalled and an
+# existing build is updated incrementally.
+#   HCE_BUILD_DIR   build folder (default: build/ at the repository root)
+#   HCE_CMAKE_ARGS  extra CMake arguments
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${HCE_BUILD_DIR:-$root/build}"
+
+packages=(cmake ninja-build python3 g++ clang-19 libclang-19-dev libclang-cpp19-dev
+          llvm-19-dev llvm-19-tools libomp-19-dev libzstd-dev zlib1g-dev libedit-dev
+          libxml2-dev libffi-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
+          libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# CUDA is optional: nvcc from the usual place when it exists.
+cuda_args=()
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  cuda_args+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+fi
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: nvcc not found; building without CUDA"
+fi
+
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_HOST_COMPILER=g++ \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
+    "${cuda_args[@]}" ${HCE_CMAKE_ARGS:-}
+fi
+cmake --build "$build" -j "$(nproc)"

@@ -1,0 +1,166 @@
+/* A stand-in for libhce used by the lit tests to run translated programs
+ * without the real runtime. hce_co_exec_or_exit runs the CPU variant over a
+ * few uneven chunks of [0, W). Like an accelerator with its own memory, each
+ * chunk gets private, poisoned copies of its mapped arrays holding only the
+ * footprint the region declares for that chunk (the base pointer is biased
+ * so that element e still lives at ptr + e*elem_size): a wrong footprint
+ * makes the program's results wrong. Reductions start from the operator's
+ * identity in every chunk and are combined into the user's variable. */
+#include <hce/hce.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t lo_of(const hce_map *m, int64_t lb, int64_t ub) {
+  int64_t a = m->scale * lb + m->offset, b = m->scale * (ub - 1) + m->offset;
+  return a < b ? a : b;
+}
+static int64_t hi_of(const hce_map *m, int64_t lb, int64_t ub) {
+  int64_t a = m->scale * lb + m->offset, b = m->scale * (ub - 1) + m->offset;
+  return (a > b ? a : b) + m->len;
+}
+
+static void preset(const hce_reduction *r, void *slot) {
+  memset(slot, 0, 8);
+  switch (r->type) {
+#define SET(T, V) *(T *)slot = (T)(V)
+#define IDENT(T, MINV, MAXV)                                                  \
+  switch (r->op) {                                                            \
+  case HCE_RED_MUL: case HCE_RED_LAND: SET(T, 1); break;                      \
+  case HCE_RED_BAND: SET(T, ~(T)0); break;                                    \
+  case HCE_RED_MIN: SET(T, MAXV); break;                                      \
+  case HCE_RED_MAX: SET(T, MINV); break;                                      \
+  default: SET(T, 0);                                                         \
+  }
+  case HCE_TYPE_I32: IDENT(int32_t, INT32_MIN, INT32_MAX); break;
+  case HCE_TYPE_U32: IDENT(uint32_t, 0, UINT32_MAX); break;
+  case HCE_TYPE_I64: IDENT(int64_t, INT64_MIN, INT64_MAX); break;
+  case HCE_TYPE_U64: IDENT(uint64_t, 0, UINT64_MAX); break;
+  case HCE_TYPE_I8: IDENT(int8_t, INT8_MIN, INT8_MAX); break;
+  case HCE_TYPE_U8: IDENT(uint8_t, 0, UINT8_MAX); break;
+  case HCE_TYPE_I16: IDENT(int16_t, INT16_MIN, INT16_MAX); break;
+  case HCE_TYPE_U16: IDENT(uint16_t, 0, UINT16_MAX); break;
+#undef IDENT
+#define FIDENT(T)                                                             \
+  switch (r->op) {                                                            \
+  case HCE_RED_MUL: SET(T, 1); break;                                         \
+  case HCE_RED_MIN: SET(T, INFINITY); break;                                  \
+  case HCE_RED_MAX: SET(T, -INFINITY); break;                                 \
+  default: SET(T, 0);                                                         \
+  }
+  case HCE_TYPE_F32: FIDENT(float); break;
+  case HCE_TYPE_F64: FIDENT(double); break;
+  }
+}
+
+#define COMBINE_INT(T)                                                        \
+  {                                                                           \
+    T *d = (T *)r->var, s = *(const T *)slot;                                 \
+    switch (r->op) {                                                          \
+    case HCE_RED_ADD: *d += s; break;                                         \
+    case HCE_RED_MUL: *d *= s; break;                                         \
+    case HCE_RED_MIN: if (s < *d) *d = s; break;                              \
+    case HCE_RED_MAX: if (s > *d) *d = s; break;                              \
+    case HCE_RED_BAND: *d &= s; break;                                        \
+    case HCE_RED_BOR: *d |= s; break;                                         \
+    case HCE_RED_BXOR: *d ^= s; break;                                        \
+    case HCE_RED_LAND: *d = *d && s; break;                                   \
+    case HCE_RED_LOR: *d = *d || s; break;                                    \
+    }                                                                         \
+  }
+#define COMBINE_FLT(T)                                                        \
+  {                                                                           \
+    T *d = (T *)r->var, s = *(const T *)slot;                                 \
+    switch (r->op) {                                                          \
+    case HCE_RED_ADD: *d += s; break;                                         \
+    case HCE_RED_MUL: *d *= s; break;                                         \
+    case HCE_RED_MIN: if (s < *d) *d = s; break;                              \
+    case HCE_RED_MAX: if (s > *d) *d = s; break;                              \
+    case HCE_RED_LAND: *d = *d && s; break;                                   \
+    case HCE_RED_LOR: *d = *d || s; break;                                    \
+    default: abort();                                                         \
+    }                                                                         \
+  }
+
+static void combine(const hce_reduction *r, const void *slot) {
+  switch (r->type) {
+  case HCE_TYPE_I8: COMBINE_INT(int8_t); break;
+  case HCE_TYPE_U8: COMBINE_INT(uint8_t); break;
+  case HCE_TYPE_I16: COMBINE_INT(int16_t); break;
+  case HCE_TYPE_U16: COMBINE_INT(uint16_t); break;
+  case HCE_TYPE_I32: COMBINE_INT(int32_t); break;
+  case HCE_TYPE_U32: COMBINE_INT(uint32_t); break;
+  case HCE_TYPE_I64: COMBINE_INT(int64_t); break;
+  case HCE_TYPE_U64: COMBINE_INT(uint64_t); break;
+  case HCE_TYPE_F32: COMBINE_FLT(float); break;
+  case HCE_TYPE_F64: COMBINE_FLT(double); break;
+  }
+}
+
+int hce_co_exec(const hce_region *r) {
+  int64_t W = r->iterations;
+  if (!r->cpu || W < 0 || (r->num_maps && !r->maps))
+    return 1;
+  if (getenv("MOCK_HCE_VERBOSE")) {
+    printf("region %s: W=%lld schedule=%s devices=%s co=%s ratios=%s "
+           "chunk=%lld alpha=%g\n",
+           r->name, (long long)W, r->schedule ? r->schedule : "(null)",
+           r->devices ? r->devices : "(null)", r->co ? r->co : "(null)",
+           r->ratios ? r->ratios : "(null)", (long long)r->chunk, r->alpha);
+    for (int m = 0; m < r->num_maps; ++m)
+      printf("  map %s kind=%d elem=%zu scale=%lld offset=%lld len=%lld "
+             "blocks=%lld\n",
+             r->maps[m].name, r->maps[m].kind, r->maps[m].elem_size,
+             (long long)r->maps[m].scale, (long long)r->maps[m].offset,
+             (long long)r->maps[m].len, (long long)r->maps[m].blocks);
+    for (int i = 0; i < r->num_reductions; ++i)
+      printf("  reduction %s op=%d type=%d\n", r->reductions[i].name,
+             r->reductions[i].op, r->reductions[i].type);
+  }
+  /* Uneven chunks: 1, then 1/3 of the rest, then the rest. */
+  int64_t cuts[4] = {0, W > 0 ? 1 : 0, 0, W};
+  cuts[2] = cuts[1] + (W - cuts[1]) / 3;
+  void *ptrs[64];
+  char *bufs[64];
+  unsigned char slots[64 * HCE_RED_SLOT_BYTES];
+  if (r->num_maps > 64 || r->num_reductions > 64)
+    return 1;
+  for (int c = 0; c < 3; ++c) {
+    int64_t lb = cuts[c], ub = cuts[c + 1];
+    if (lb >= ub)
+      continue;
+    for (int m = 0; m < r->num_maps; ++m) {
+      const hce_map *mp = &r->maps[m];
+      int64_t lo = lo_of(mp, lb, ub), hi = hi_of(mp, lb, ub);
+      size_t es = mp->elem_size, n = (size_t)(hi - lo) * es;
+      bufs[m] = malloc(n ? n : 1);
+      memset(bufs[m], 0xA5, n); /* poison */
+      if ((mp->kind & 3) == HCE_MAP_TO || (mp->kind & 3) == HCE_MAP_TOFROM)
+        memcpy(bufs[m], (char *)mp->host + lo * es, n);
+      ptrs[m] = bufs[m] - lo * (int64_t)es;
+    }
+    for (int i = 0; i < r->num_reductions; ++i)
+      preset(&r->reductions[i], slots + 8 * i);
+    r->cpu(lb, ub, ptrs, r->args, slots);
+    for (int i = 0; i < r->num_reductions; ++i)
+      combine(&r->reductions[i], slots + 8 * i);
+    for (int m = 0; m < r->num_maps; ++m) {
+      const hce_map *mp = &r->maps[m];
+      int64_t lo = lo_of(mp, lb, ub), hi = hi_of(mp, lb, ub);
+      size_t es = mp->elem_size;
+      if ((mp->kind & 3) == HCE_MAP_FROM || (mp->kind & 3) == HCE_MAP_TOFROM)
+        memcpy((char *)mp->host + lo * es, bufs[m], (size_t)(hi - lo) * es);
+      free(bufs[m]);
+    }
+  }
+  return 0;
+}
+
+void hce_co_exec_or_exit(const hce_region *r) {
+  if (hce_co_exec(r)) {
+    fprintf(stderr, "mock hce: region %s failed\n", r->name);
+    exit(1);
+  }
+}

@@ -1,0 +1,635 @@
+// The cuda:N device.
+//
+//  - CudaFallback.*: asking for a GPU that is not there (no GPU, no driver,
+//    or a CUDA-less build) gives one notice and a correct CPU run.  These run
+//    everywhere.
+//  - CudaDetect.*: detection agrees with the CUDA runtime (CUDA builds).
+//  - CudaDevice.*, CudaRegion.*, CudaData.*: the device itself, regions
+//    with hand-written CUDA variants (cuda_variants.cu) on cuda only and
+//    cpu+cuda for every scheduler, Jacobi in a data region, memory caps.
+//    They need nvcc at build time and skip (only) when the machine has no
+//    CUDA device.
+#include "runtime.hpp"
+#include "sched/scheduler.hpp"
+#include "test_support.hpp"
+
+#if HCE_WITH_CUDA
+#include "cuda/cuda_device.hpp"
+#endif
+#if HCE_TEST_CUDA_VARIANTS
+#include "cuda_variants.hpp"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+// Number of CUDA devices the runtime sees (0 in a CUDA-less build), and why
+// there are none.
+int gpu_count(std::string *why = nullptr) {
+#if HCE_WITH_CUDA
+  std::string w;
+  int n = hce::cuda_device_count(w);
+  if (why)
+    *why = w;
+  return n;
+#else
+  if (why)
+    *why = "runtime built without CUDA";
+  return 0;
+#endif
+}
+
+size_t count_of(const std::string &text, const std::string &what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+    ++n;
+  return n;
+}
+
+// ---- matrix addition over rows: the HCE paper's Fig. 9 loop -----------------
+
+struct RowArgs {
+  int64_t n;
+};
+
+void matadd_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const double *A = static_cast<const double *>(ptrs[0]);
+  const double *B = static_cast<const double *>(ptrs[1]);
+  double *C = static_cast<double *>(ptrs[2]);
+  const int64_t n = static_cast<const RowArgs *>(args)->n;
+#pragma omp parallel for
+  for (int64_t i = lb; i < ub; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      C[i * n + j] = A[i * n + j] + B[i * n + j];
+}
+
+hce_cuda_variant matadd_gpu() {
+#if HCE_TEST_CUDA_VARIANTS
+  return hce_test_matadd_cuda;
+#else
+  return nullptr;
+#endif
+}
+
+struct MatAdd {
+  int64_t m, n;
+  std::vector<double> a, b, c;
+  hce_map maps[3];
+  RowArgs args;
+  void *site = nullptr;
+  hce_region region{};
+
+  MatAdd(int64_t m_, int64_t n_, const char *schedule, unsigned seed = 1)
+      : m(m_), n(n_), a(hce_test::random_vector(size_t(m * n), seed)),
+        b(hce_test::random_vector(size_t(m * n), seed + 1)),
+        c(size_t(m * n), -7.0) {
+    maps[0] = hce_test::row_map("A", a.data(), HCE_MAP_TO, n);
+    maps[1] = hce_test::row_map("B", b.data(), HCE_MAP_TO, n);
+    maps[2] = hce_test::row_map("C", c.data(), HCE_MAP_FROM, n);
+    args.n = n;
+    region.name = "cuda_matadd";
+    region.schedule = schedule;
+    region.iterations = m;
+    region.num_maps = 3;
+    region.maps = maps;
+    region.args = &args;
+    region.args_size = sizeof args;
+    region.cpu = matadd_cpu;
+    region.cuda = matadd_gpu();
+    region.site = &site;
+  }
+  // Index of the first wrong element, -1 when all are right.
+  int64_t first_wrong() const {
+    for (int64_t k = 0; k < m * n; ++k)
+      if (c[size_t(k)] != a[size_t(k)] + b[size_t(k)])
+        return k;
+    return -1;
+  }
+};
+
+// ---- no GPU: one notice, CPU run ----------------------------------------------
+
+// The GPU that is certainly absent: cuda:0 on a machine without one.
+std::string absent_gpu() { return "cuda:" + std::to_string(gpu_count()); }
+
+// Runs in a fresh process (threadsafe death test): notices are printed once
+// per process, so only a fresh one can show there is exactly one.
+[[noreturn]] void fallback_child() {
+  const std::string spec = absent_gpu();
+  testing::internal::CaptureStderr();
+  bool correct = true;
+  int64_t cpu_iters = 0;
+  for (int round = 0; round < 2; ++round) {
+    hce_test::use_devices("cpu," + spec); // restarts the runtime
+    for (int rep = 0; rep < 2; ++rep) {
+      MatAdd t(97, 13, "fdets", 3 + unsigned(rep));
+      correct = correct && hce_co_exec(&t.region) == 0 && t.first_wrong() < 0;
+      cpu_iters += hce_last_iterations(&t.site, "cpu");
+    }
+  }
+  const int devices = hce_num_devices();
+  std::string err = testing::internal::GetCapturedStderr();
+  size_t notices = count_of(err, "hce: note:");
+  size_t errors = count_of(err, "error");
+  size_t naming = count_of(err, "'" + spec + "'");
+  std::fprintf(stderr, "[child] stderr was: %s\n", err.c_str());
+  std::fprintf(stderr, "notices=%zu naming=%zu errors=%zu correct=%d cpu_iters=%lld devices=%d\n",
+               notices, naming, errors, int(correct), (long long)cpu_iters,
+               devices);
+  std::exit(0);
+}
+
+TEST(CudaFallback, AbsentGpuGivesOneNoticeAndACorrectCpuRun) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(fallback_child(), testing::ExitedWithCode(0),
+              "notices=1 naming=1 errors=0 correct=1 cpu_iters=388 devices=1");
+}
+
+TEST(CudaFallback, OnlyAbsentGpuRequestedRunsOnCpu) {
+  const std::string spec = absent_gpu();
+  hce_test::use_devices(spec);
+  testing::internal::CaptureStderr();
+  MatAdd t(120, 9, "static");
+  int rc = hce_co_exec(&t.region);
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(rc, 0) << err;
+  EXPECT_EQ(t.first_wrong(), -1);
+  EXPECT_EQ(hce_last_iterations(&t.site, "cpu"), 120);
+  EXPECT_EQ(count_of(err, "hce: error"), 0u) << err;
+  EXPECT_EQ(hce_num_devices(), 1);
+}
+
+TEST(CudaFallback, DefaultSelectionIsCpuPlusEveryGpu) {
+  hce_test::use_devices("");
+  testing::internal::CaptureStderr();
+  MatAdd t(64, 5, "static");
+  int rc = hce_co_exec(&t.region);
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(rc, 0) << err;
+  EXPECT_EQ(t.first_wrong(), -1);
+  EXPECT_EQ(hce_num_devices(), 1 + gpu_count());
+  EXPECT_STREQ(hce_device_name(0), "cpu");
+  for (int i = 0; i < gpu_count(); ++i)
+    EXPECT_EQ(std::string(hce_device_name(1 + i)), "cuda:" + std::to_string(i));
+  EXPECT_EQ(count_of(err, "hce: error"), 0u) << err;
+}
+
+#if HCE_WITH_CUDA
+TEST(CudaDetect, CountAndReasonAreConsistent) {
+  std::string why;
+  bool quiet = false;
+  int n = hce::cuda_device_count(why, &quiet);
+  EXPECT_GE(n, 0);
+  if (n == 0)
+    EXPECT_FALSE(why.empty());
+  else
+    EXPECT_TRUE(why.empty()) << why;
+#if HCE_TEST_CUDA_VARIANTS
+  EXPECT_EQ(n, hce_test_cuda_device_count());
+#endif
+}
+
+TEST(CudaDetect, PinPolicyNames) {
+  unsetenv("HCE_CUDA_PIN");
+  EXPECT_EQ(hce::pin_policy_from_env(), hce::PinPolicy::Region);
+  for (const char *p : {"region", "keep", "stage", "off"}) {
+    setenv("HCE_CUDA_PIN", p, 1);
+    EXPECT_STREQ(hce::pin_policy_name(hce::pin_policy_from_env()), p);
+  }
+  unsetenv("HCE_CUDA_PIN");
+}
+#endif
+
+#if HCE_TEST_CUDA_VARIANTS
+
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    std::string why_;                                                          \
+    if (gpu_count(&why_) == 0)                                                 \
+      GTEST_SKIP() << "no CUDA device on this machine (" << why_ << ")";      \
+  } while (0)
+
+hce::CudaDevice *cuda_device(int ordinal) {
+  for (const auto &d : hce::Runtime::get().devices())
+    if (d->kind() == hce::DeviceKind::Cuda && d->ordinal() == ordinal)
+      return dynamic_cast<hce::CudaDevice *>(d.get());
+  return nullptr;
+}
+
+// Restarts the runtime on `devices` with the given extra environment.
+void restart(const std::string &devices, const char *pin = nullptr,
+             const char *limit = nullptr) {
+  if (pin)
+    setenv("HCE_CUDA_PIN", pin, 1);
+  else
+    unsetenv("HCE_CUDA_PIN");
+  if (limit)
+    setenv("HCE_CUDA_MEM_LIMIT", limit, 1);
+  else
+    unsetenv("HCE_CUDA_MEM_LIMIT");
+  hce_test::use_devices(devices);
+}
+
+class CudaGpu : public testing::Test {
+protected:
+  void TearDown() override {
+    unsetenv("HCE_CUDA_PIN");
+    unsetenv("HCE_CUDA_MEM_LIMIT");
+    hce_finalize();
+  }
+};
+
+using CudaDeviceTest = CudaGpu;
+using CudaRegion = CudaGpu;
+using CudaData = CudaGpu;
+
+// ---- the device on its own ---------------------------------------------------------
+
+TEST_F(CudaDeviceTest, RoundTripUnderEveryPinPolicy) {
+  REQUIRE_GPU();
+  // 20 MiB (more than two staging slots) at an odd offset into the array.
+  const size_t n = (size_t(20) << 20) / sizeof(double) + 77;
+  std::vector<double> src = hce_test::random_vector(n + 5, 21);
+  for (const char *pin : {"region", "keep", "stage", "off"}) {
+    SCOPED_TRACE(pin);
+    restart("cuda:0", pin);
+    hce::CudaDevice *dev = cuda_device(0);
+    ASSERT_NE(dev, nullptr);
+    EXPECT_STREQ(hce::pin_policy_name(dev->pin_policy()), pin);
+    const size_t bytes = n * sizeof(double);
+    void *d = dev->allocate(bytes);
+    ASSERT_NE(d, nullptr);
+    std::string why;
+    ASSERT_TRUE(dev->upload(d, src.data() + 3, bytes, why)) << why;
+    // A second buffer through copy_device, then home.
+    void *d2 = dev->allocate(bytes);
+    ASSERT_NE(d2, nullptr);
+    ASSERT_TRUE(dev->copy_device(d2, d, bytes, why)) << why;
+    std::vector<double> back(n, 0.0);
+    ASSERT_TRUE(dev->download(back.data(), d2, bytes, why)) << why;
+    EXPECT_EQ(std::memcmp(back.data(), src.data() + 3, bytes), 0);
+    hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+    if (std::string(pin) == "region" || std::string(pin) == "keep") {
+      EXPECT_GE(st.registered_bytes, 2 * bytes);
+      EXPECT_EQ(st.staged_bytes, 0u);
+    } else if (std::string(pin) == "stage") {
+      EXPECT_EQ(st.registered_bytes, 0u);
+      EXPECT_GE(st.staged_bytes, 2 * bytes);
+    }
+    dev->release(d);
+    dev->release(d2);
+    st = hce::CudaDevice::pin_stats();
+    if (std::string(pin) == "region")
+      EXPECT_EQ(st.registered_bytes, 0u) << "registrations outlive the device memory";
+    if (std::string(pin) == "keep")
+      EXPECT_GT(st.registered_bytes, 0u);
+  }
+}
+
+TEST_F(CudaDeviceTest, AsyncCopiesOrderedByEvents) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  const size_t n = size_t(1) << 20;
+  std::vector<double> src = hce_test::random_vector(n, 5), dst(n, 0.0);
+  void *d = dev->allocate(n * sizeof(double));
+  ASSERT_NE(d, nullptr);
+  std::string why;
+  cudaEvent_t uploaded = dev->acquire_event(why);
+  ASSERT_NE(uploaded, nullptr) << why;
+  ASSERT_TRUE(dev->upload_async(d, src.data(), n * sizeof(double), why)) << why;
+  ASSERT_TRUE(dev->record(uploaded, hce::CudaDevice::Stream::Upload, why)) << why;
+  // The download stream waits for the upload on the device, not the host.
+  ASSERT_TRUE(dev->stream_wait(hce::CudaDevice::Stream::Download, uploaded, why)) << why;
+  ASSERT_TRUE(dev->download_async(dst.data(), d, n * sizeof(double), why)) << why;
+  ASSERT_TRUE(dev->synchronize(hce::CudaDevice::Stream::Download, why)) << why;
+  bool done = false;
+  ASSERT_TRUE(dev->event_done(uploaded, done, why)) << why;
+  EXPECT_TRUE(done);
+  EXPECT_EQ(dst, src);
+  dev->release_event(uploaded);
+  dev->release(d);
+}
+
+TEST_F(CudaDeviceTest, OutOfMemoryAndCapGiveNull) {
+  REQUIRE_GPU();
+  restart("cuda:0", nullptr, "1M");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  EXPECT_EQ(dev->memory_limit(), size_t(1) << 20);
+  EXPECT_EQ(dev->allocate(size_t(2) << 20), nullptr);
+  void *a = dev->allocate(size_t(512) << 10);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(dev->allocate(size_t(600) << 10), nullptr);
+  dev->release(a);
+  EXPECT_EQ(dev->bytes_allocated(), 0u);
+
+  restart("cuda:0");
+  dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  EXPECT_EQ(dev->allocate(size_t(1) << 52), nullptr); // 4 PiB: cudaMalloc fails
+  void *b = dev->allocate(4096);                       // and the error is cleared
+  ASSERT_NE(b, nullptr);
+  std::vector<double> x = hce_test::random_vector(512, 2), y(512);
+  std::string why;
+  ASSERT_TRUE(dev->upload(b, x.data(), 4096, why)) << why;
+  ASSERT_TRUE(dev->download(y.data(), b, 4096, why)) << why;
+  EXPECT_EQ(x, y);
+  dev->release(b);
+}
+
+TEST_F(CudaDeviceTest, PeerAccessIsRecordedBothWays) {
+  REQUIRE_GPU();
+  if (gpu_count() < 2)
+    GTEST_SKIP() << "one CUDA device: no peers";
+  restart("cuda");
+  hce::CudaDevice *d0 = cuda_device(0), *d1 = cuda_device(1);
+  ASSERT_TRUE(d0 && d1);
+  EXPECT_EQ(d0->has_peer_access(1), d1->has_peer_access(0));
+  // A peer copy is correct whatever the topology.
+  std::vector<double> x = hce_test::random_vector(1 << 16, 8), y(1 << 16);
+  const size_t bytes = x.size() * sizeof(double);
+  void *a = d0->allocate(bytes), *b = d1->allocate(bytes);
+  ASSERT_TRUE(a && b);
+  std::string why;
+  ASSERT_TRUE(d0->upload(a, x.data(), bytes, why)) << why;
+  ASSERT_TRUE(d1->copy_from_peer_async(b, *d0, a, bytes, why)) << why;
+  ASSERT_TRUE(d1->synchronize(hce::CudaDevice::Stream::Upload, why)) << why;
+  ASSERT_TRUE(d1->download(y.data(), b, bytes, why)) << why;
+  EXPECT_EQ(x, y);
+  d0->release(a);
+  d1->release(b);
+}
+
+// ---- regions -----------------------------------------------------------------------
+
+TEST_F(CudaRegion, MatrixAdditionOnCudaOnlyEveryScheduler) {
+  REQUIRE_GPU();
+  for (const std::string &s : hce::scheduler_names()) {
+    SCOPED_TRACE(s);
+    restart("cuda:0");
+    MatAdd t(1031, 67, s.c_str(), 11);
+    ASSERT_EQ(hce_co_exec(&t.region), 0);
+    EXPECT_EQ(t.first_wrong(), -1);
+    EXPECT_EQ(hce_last_iterations(&t.site, "cuda:0"), 1031);
+  }
+}
+
+TEST_F(CudaRegion, MatrixAdditionOnCpuAndCudaEveryScheduler) {
+  REQUIRE_GPU();
+  for (const std::string &s : hce::scheduler_names()) {
+    SCOPED_TRACE(s);
+    restart("cpu,cuda:0");
+    MatAdd t(2053, 129, s.c_str(), 13);
+    for (int rep = 0; rep < 2; ++rep) { // the second run learns from the first
+      std::fill(t.c.begin(), t.c.end(), -7.0);
+      ASSERT_EQ(hce_co_exec(&t.region), 0);
+      EXPECT_EQ(t.first_wrong(), -1);
+      EXPECT_EQ(hce_last_iterations(&t.site, "cpu") +
+                    hce_last_iterations(&t.site, "cuda:0"),
+                2053);
+    }
+  }
+}
+
+TEST_F(CudaRegion, MatrixAdditionOnEveryDetectedDevice) {
+  REQUIRE_GPU();
+  restart("");
+  MatAdd t(4099, 255, "hguided", 17);
+  ASSERT_EQ(hce_co_exec(&t.region), 0);
+  EXPECT_EQ(t.first_wrong(), -1);
+  int64_t total = hce_last_iterations(&t.site, "cpu");
+  for (int g = 0; g < gpu_count(); ++g)
+    total += hce_last_iterations(&t.site, ("cuda:" + std::to_string(g)).c_str());
+  EXPECT_EQ(total, 4099);
+}
+
+void sum_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *red) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  double s = *static_cast<double *>(red);
+#pragma omp parallel for reduction(+ : s)
+  for (int64_t i = lb; i < ub; ++i)
+    s += x[i];
+  *static_cast<double *>(red) = s;
+}
+
+TEST_F(CudaRegion, SumReductionOnCpuAndCudaEveryScheduler) {
+  REQUIRE_GPU();
+  const int64_t n = 1000003;
+  std::vector<double> x = hce_test::random_vector(size_t(n), 31);
+  double ref = 2.5;
+  for (double v : x)
+    ref += v;
+  for (const std::string &s : hce::scheduler_names()) {
+    for (const char *devs : {"cuda:0", "cpu,cuda:0"}) {
+      SCOPED_TRACE(s + " on " + devs);
+      restart(devs);
+      double sum = 2.5;
+      hce_map map{"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
+      hce_reduction red{"sum", &sum, HCE_RED_ADD, HCE_TYPE_F64};
+      hce_region r{};
+      r.name = "cuda_sum";
+      r.schedule = s.c_str();
+      r.iterations = n;
+      r.num_maps = 1;
+      r.maps = &map;
+      r.num_reductions = 1;
+      r.reductions = &red;
+      r.cpu = sum_cpu;
+      r.cuda = hce_test_sum_cuda;
+      ASSERT_EQ(hce_co_exec(&r), 0);
+      EXPECT_NEAR(sum, ref, 1e-9 * double(n));
+    }
+  }
+}
+
+TEST_F(CudaRegion, FailingVariantIsRerunOnCpu) {
+  REQUIRE_GPU();
+  restart("cpu,cuda:0");
+  MatAdd t(300, 31, "static", 19);
+  t.region.cuda = hce_test_failing_cuda;
+  testing::internal::CaptureStderr();
+  int rc = hce_co_exec(&t.region);
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(rc, 0) << err;
+  EXPECT_EQ(t.first_wrong(), -1);
+  EXPECT_NE(err.find("cuda:0"), std::string::npos) << err;
+  EXPECT_NE(err.find("returned 7"), std::string::npos) << err;
+}
+
+// ---- Jacobi in a data region ----------------------------------------------------------
+
+void sweep_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const double *a = static_cast<const double *>(ptrs[0]);
+  double *b = static_cast<double *>(ptrs[1]);
+  const int64_t n = static_cast<const RowArgs *>(args)->n;
+#pragma omp parallel for
+  for (int64_t k = lb; k < ub; ++k) {
+    int64_t i = k + 1;
+    for (int64_t j = 0; j < n; ++j)
+      b[i * n + j] = (a[(i - 1) * n + j] + a[i * n + j] + a[(i + 1) * n + j]) / 3.0;
+  }
+}
+
+void copy_back_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  double *a = static_cast<double *>(ptrs[0]);
+  const double *b = static_cast<const double *>(ptrs[1]);
+  const int64_t n = static_cast<const RowArgs *>(args)->n;
+#pragma omp parallel for
+  for (int64_t k = lb; k < ub; ++k)
+    for (int64_t j = 0; j < n; ++j)
+      a[(k + 1) * n + j] = b[(k + 1) * n + j];
+}
+
+std::vector<double> jacobi_reference(std::vector<double> a, int64_t m, int64_t n,
+                                     int steps) {
+  std::vector<double> b = a;
+  for (int t = 0; t < steps; ++t) {
+    for (int64_t i = 1; i < m - 1; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        b[size_t(i * n + j)] = (a[size_t((i - 1) * n + j)] + a[size_t(i * n + j)] +
+                                a[size_t((i + 1) * n + j)]) / 3.0;
+    for (int64_t i = 1; i < m - 1; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        a[size_t(i * n + j)] = b[size_t(i * n + j)];
+  }
+  return a;
+}
+
+struct Moved {
+  uint64_t to = 0, from = 0, avoided = 0;
+  int64_t gpu_iterations = 0;
+};
+
+Moved run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
+                 const char *schedule) {
+  std::vector<double> b = a;
+  RowArgs args{n};
+  hce_map data_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0}};
+  hce_map sweep_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_TO, n, 0, 3 * n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0}};
+  hce_map copy_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_TO, n, n, n, 1, 0}};
+  void *site1 = nullptr, *site2 = nullptr;
+  hce_region r1{}, r2{};
+  r1.name = "cuda_sweep";
+  r2.name = "cuda_copy";
+  for (hce_region *r : {&r1, &r2}) {
+    r->schedule = schedule;
+    r->iterations = m - 2;
+    r->num_maps = 2;
+    r->args = &args;
+    r->args_size = sizeof args;
+  }
+  r1.maps = sweep_maps;
+  r1.cpu = sweep_cpu;
+  r1.cuda = hce_test_sweep_cuda;
+  r1.site = &site1;
+  r2.maps = copy_maps;
+  r2.cpu = copy_back_cpu;
+  r2.cuda = hce_test_copy_back_cuda;
+  r2.site = &site2;
+  Moved moved;
+  EXPECT_EQ(hce_data_begin(2, data_maps), 0);
+  for (int t = 0; t < steps; ++t) {
+    EXPECT_EQ(hce_co_exec(&r1), 0);
+    EXPECT_EQ(hce_co_exec(&r2), 0);
+    moved.gpu_iterations += hce_last_iterations(&site1, "cuda:0");
+  }
+  EXPECT_EQ(hce_data_end(), 0);
+  for (const hce::SiteState *s : hce::Runtime::get().sites())
+    for (const auto &[name, d] : s->stats.devices) {
+      moved.to += d.bytes_to_device;
+      moved.from += d.bytes_from_device;
+      moved.avoided += d.bytes_avoided;
+    }
+  return moved;
+}
+
+int64_t first_mismatch(const std::vector<double> &x, const std::vector<double> &ref) {
+  for (size_t k = 0; k < x.size(); ++k)
+    if (!(std::fabs(x[k] - ref[k]) <= 1e-12 * (1 + std::fabs(ref[k]))))
+      return int64_t(k);
+  return -1;
+}
+
+TEST_F(CudaData, JacobiOnCpuAndCudaMatchesSequentialEveryScheduler) {
+  REQUIRE_GPU();
+  const int64_t m = 514, n = 96;
+  const int steps = 8;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 41);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  for (const std::string &s : hce::scheduler_names()) {
+    SCOPED_TRACE(s);
+    restart("cpu,cuda:0");
+    std::vector<double> a = a0;
+    run_jacobi(a, m, n, steps, s.c_str());
+    EXPECT_EQ(first_mismatch(a, ref), -1);
+  }
+}
+
+TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {
+  REQUIRE_GPU();
+  const int64_t m = 1026, n = 256;
+  const int steps = 20;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 43);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+
+  restart("cpu,cuda:0");
+  std::vector<double> a = a0;
+  Moved with_co = run_jacobi(a, m, n, steps, "static");
+  EXPECT_EQ(first_mismatch(a, ref), -1) << "incremental";
+  EXPECT_GT(with_co.gpu_iterations, 0);
+
+  restart("cpu,cuda:0");
+  setenv("HCE_CO", "off", 1);
+  a = a0;
+  Moved without = run_jacobi(a, m, n, steps, "static");
+  unsetenv("HCE_CO");
+  EXPECT_EQ(first_mismatch(a, ref), -1) << "HCE_CO=off";
+
+  const uint64_t w = with_co.to + with_co.from, wo = without.to + without.from;
+  EXPECT_GT(wo, 0u);
+  EXPECT_LE(w * 10, wo) << "incremental moved " << w << " bytes, HCE_CO=off " << wo;
+  EXPECT_GT(with_co.avoided, 0u);
+}
+
+TEST_F(CudaData, MemoryCapStillGivesTheRightResult) {
+  REQUIRE_GPU();
+  // Rows of 128 bytes; 32 KiB of device memory holds a few dozen rows of the
+  // two arrays, so windows shrink and chunks that cannot fit go to the CPU.
+  const int64_t m = 2002, n = 16;
+  const int steps = 3;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 47);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  for (const char *devs : {"cpu,cuda:0", "cuda:0"}) {
+    SCOPED_TRACE(devs);
+    restart(devs, nullptr, "32768");
+    hce::CudaDevice *dev = cuda_device(0);
+    ASSERT_NE(dev, nullptr);
+    EXPECT_EQ(dev->memory_limit(), 32768u);
+    std::vector<double> a = a0;
+    testing::internal::CaptureStderr();
+    Moved moved = run_jacobi(a, m, n, steps, "fdets");
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(first_mismatch(a, ref), -1) << err;
+    if (std::string(devs) == "cuda:0") // alone, it must have done some rows
+      EXPECT_GT(moved.gpu_iterations, 0) << err;
+    EXPECT_EQ(dev->bytes_allocated(), 0u);
+  }
+}
+
+#endif // HCE_TEST_CUDA_VARIANTS
+
+} // namespace

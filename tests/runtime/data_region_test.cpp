@@ -1,0 +1,182 @@
+// Data regions, incremental transfers and the "with / without CO" contrast,
+// on a 1-D Jacobi sweep over rows with a one-row halo: the access pattern of
+// Jacobi-2D, FDTD and Heat-3D.
+#include "runtime.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Args {
+  int64_t n; // row length
+};
+
+// b[i] = (a[i-1] + a[i] + a[i+1]) / 3 row-wise, for i = 1 .. M-2 (k = i-1).
+void sweep(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const double *a = static_cast<const double *>(ptrs[0]);
+  double *b = static_cast<double *>(ptrs[1]);
+  const int64_t n = static_cast<const Args *>(args)->n;
+#pragma omp parallel for
+  for (int64_t k = lb; k < ub; ++k) {
+    int64_t i = k + 1;
+    for (int64_t j = 0; j < n; ++j)
+      b[i * n + j] = (a[(i - 1) * n + j] + a[i * n + j] + a[(i + 1) * n + j]) / 3.0;
+  }
+}
+
+// a[i] = b[i] for i = 1 .. M-2.
+void copy_back(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  double *a = static_cast<double *>(ptrs[0]);
+  const double *b = static_cast<const double *>(ptrs[1]);
+  const int64_t n = static_cast<const Args *>(args)->n;
+#pragma omp parallel for
+  for (int64_t k = lb; k < ub; ++k)
+    for (int64_t j = 0; j < n; ++j)
+      a[(k + 1) * n + j] = b[(k + 1) * n + j];
+}
+
+std::vector<double> reference(std::vector<double> a, int64_t m, int64_t n, int steps) {
+  std::vector<double> b = a;
+  for (int t = 0; t < steps; ++t) {
+    for (int64_t i = 1; i < m - 1; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        b[size_t(i * n + j)] = (a[size_t((i - 1) * n + j)] + a[size_t(i * n + j)] +
+                                a[size_t((i + 1) * n + j)]) / 3.0;
+    for (int64_t i = 1; i < m - 1; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        a[size_t(i * n + j)] = b[size_t(i * n + j)];
+  }
+  return a;
+}
+
+struct Totals {
+  uint64_t to = 0, from = 0, avoided = 0;
+};
+
+// Runs `steps` Jacobi steps inside a data region; returns bytes moved.
+Totals run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
+                  const char *schedule, const char *co) {
+  std::vector<double> b = a;
+  Args args{n};
+  hce_map data_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0}};
+  // Iteration k is row i = k+1: footprint of a is rows i-1..i+1, of b row i.
+  hce_map sweep_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_TO, n, 0, 3 * n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0}};
+  hce_map copy_maps[2] = {
+      {"a", a.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0},
+      {"b", b.data(), sizeof(double), HCE_MAP_TO, n, n, n, 1, 0}};
+  static void *site1, *site2;
+  site1 = site2 = nullptr;
+  hce_region r1{}, r2{};
+  r1.name = "sweep";
+  r2.name = "copy";
+  for (hce_region *r : {&r1, &r2}) {
+    r->schedule = schedule;
+    r->co = co;
+    r->iterations = m - 2;
+    r->num_maps = 2;
+    r->args = &args;
+  }
+  r1.maps = sweep_maps;
+  r1.cpu = sweep;
+  r1.site = &site1;
+  r2.maps = copy_maps;
+  r2.cpu = copy_back;
+  r2.site = &site2;
+  EXPECT_EQ(hce_data_begin(2, data_maps), 0);
+  for (int t = 0; t < steps; ++t) {
+    EXPECT_EQ(hce_co_exec(&r1), 0);
+    EXPECT_EQ(hce_co_exec(&r2), 0);
+  }
+  EXPECT_EQ(hce_data_end(), 0);
+  Totals tot;
+  for (const hce::SiteState *s : hce::Runtime::get().sites())
+    for (const auto &[name, d] : s->stats.devices) {
+      tot.to += d.bytes_to_device;
+      tot.from += d.bytes_from_device;
+      tot.avoided += d.bytes_avoided;
+    }
+  return tot;
+}
+
+TEST(DataRegion, JacobiMatchesSequentialOnThreeDevices) {
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
+  const int64_t m = 130, n = 24;
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 11);
+  std::vector<double> ref = reference(a, m, n, 6);
+  run_jacobi(a, m, n, 6, "static", nullptr);
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+}
+
+TEST(DataRegion, IncrementalMovesAFractionOfWithoutCo) {
+  const int64_t m = 258, n = 64;
+  const int steps = 20;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 5);
+  std::vector<double> ref = reference(a0, m, n, steps);
+
+  hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0");
+  std::vector<double> a = a0;
+  Totals with_co = run_jacobi(a, m, n, steps, "static", "incremental");
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "with CO, element " << k;
+
+  hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0");
+  a = a0;
+  Totals without = run_jacobi(a, m, n, steps, "static", "none");
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "without CO, element " << k;
+
+  uint64_t moved_with = with_co.to + with_co.from;
+  uint64_t moved_without = without.to + without.from;
+  EXPECT_GT(moved_without, 0u);
+  EXPECT_LE(moved_with * 10, moved_without)
+      << "with CO " << moved_with << " bytes, without " << moved_without;
+  EXPECT_GT(with_co.avoided, 0u);
+}
+
+TEST(DataRegion, FailedKernelIsRerunAndResultStaysCorrect) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,fail_compute:1");
+  const int64_t m = 66, n = 8;
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 3);
+  std::vector<double> ref = reference(a, m, n, 3);
+  testing::internal::CaptureStderr();
+  run_jacobi(a, m, n, 3, "static", nullptr);
+  std::string err = testing::internal::GetCapturedStderr();
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+  EXPECT_NE(err.find("sim:0 failed"), std::string::npos) << err;
+  EXPECT_NE(err.find("injected kernel failure"), std::string::npos) << err;
+}
+
+TEST(DataRegion, FailedUploadIsRerunAndResultStaysCorrect) {
+  hce_test::use_devices("sim:0,sim:1", "sim:1=bw:1e12,lat:0,fail_upload:2");
+  const int64_t m = 50, n = 8;
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 4);
+  std::vector<double> ref = reference(a, m, n, 4);
+  testing::internal::CaptureStderr();
+  run_jacobi(a, m, n, 4, "static", nullptr);
+  std::string err = testing::internal::GetCapturedStderr();
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+  EXPECT_NE(err.find("injected upload failure"), std::string::npos) << err;
+}
+
+TEST(DataRegion, SmallDeviceMemoryStillGivesTheRightResult) {
+  // sim:0 can hold only a few rows: its window shrinks or it is dropped.
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,mem:4096");
+  const int64_t m = 200, n = 16;
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 9);
+  std::vector<double> ref = reference(a, m, n, 2);
+  testing::internal::CaptureStderr();
+  run_jacobi(a, m, n, 2, "static", nullptr);
+  testing::internal::GetCapturedStderr();
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+}
+
+} // namespace

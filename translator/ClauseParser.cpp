@@ -1,0 +1,534 @@
+//===- ClauseParser.cpp - Clauses of #pragma hce co_exec ------------------===//
+#include "ClauseParser.h"
+#include "ClauseLexer.h"
+
+#include <cstdlib>
+#include <initializer_list>
+
+namespace hce {
+
+namespace {
+
+class Parser {
+public:
+  Parser(std::string_view Text, ClauseSet &Out, ClauseError &Err)
+      : Text(Text), Toks(lexClauseText(Text)), Out(Out), Err(Err) {}
+
+  bool run();
+
+private:
+  std::string_view Text;
+  std::vector<ClauseToken> Toks;
+  ClauseSet &Out;
+  ClauseError &Err;
+  size_t I = 0;
+  bool SeenChunk = false;
+
+  bool atEnd() const { return I >= Toks.size(); }
+  size_t here() const { return atEnd() ? Text.size() : Toks[I].Offset; }
+  bool isPunct(std::string_view P) const {
+    return !atEnd() && Toks[I].Kind == TokKind::Punct && Toks[I].Text == P;
+  }
+  bool isIdent() const {
+    return !atEnd() && Toks[I].Kind == TokKind::Identifier;
+  }
+  std::string describeHere() const {
+    if (atEnd())
+      return "end of pragma";
+    return "'" + std::string(Toks[I].Text) + "'";
+  }
+  bool fail(size_t Off, std::string Msg) {
+    Err.Offset = Off;
+    Err.Message = std::move(Msg);
+    return false;
+  }
+  bool expectPunct(std::string_view P, std::string_view Context) {
+    if (isPunct(P)) {
+      ++I;
+      return true;
+    }
+    return fail(here(), "expected '" + std::string(P) + "' " +
+                            std::string(Context) + ", found " + describeHere());
+  }
+
+  /// Scans an expression up to (not including) a top-level token in \p Stops.
+  bool scanExpr(std::initializer_list<std::string_view> Stops,
+                std::string_view What, ClauseExpr &E);
+  bool parseClause();
+  bool parseSchedule(size_t ClauseOff);
+  bool parseMap(size_t ClauseOff);
+  bool parseSection(Section &S);
+  bool parseReduction(size_t ClauseOff);
+  bool parseVarList(std::vector<NamedVar> &Vars, std::string_view Clause);
+  bool parseDevice(std::string &Dev);
+  bool parseDevices(size_t ClauseOff);
+  bool parseRatio(size_t ClauseOff);
+  bool parseWordArg(std::string &Word, std::string_view Clause);
+};
+
+bool Parser::scanExpr(std::initializer_list<std::string_view> Stops,
+                      std::string_view What, ClauseExpr &E) {
+  size_t Begin = I;
+  std::vector<char> Nest;
+  int PendingQuestion = 0;
+  for (; !atEnd(); ++I) {
+    const ClauseToken &T = Toks[I];
+    if (T.Kind == TokKind::Invalid)
+      return fail(T.Offset, "unterminated literal or comment");
+    if (T.Kind != TokKind::Punct)
+      continue;
+    if (Nest.empty()) {
+      bool Stop = false;
+      for (std::string_view S : Stops)
+        if (T.Text == S && !(S == ":" && PendingQuestion > 0))
+          Stop = true;
+      if (Stop)
+        break;
+    }
+    if (T.Text == "(" || T.Text == "[" || T.Text == "{") {
+      Nest.push_back(T.Text[0]);
+    } else if (T.Text == ")" || T.Text == "]" || T.Text == "}") {
+      char Open = T.Text == ")" ? '(' : T.Text == "]" ? '[' : '{';
+      if (Nest.empty() || Nest.back() != Open)
+        return fail(T.Offset, "unbalanced '" + std::string(T.Text) + "' in " +
+                                  std::string(What));
+      Nest.pop_back();
+    } else if (Nest.empty() && T.Text == "?") {
+      ++PendingQuestion;
+    } else if (Nest.empty() && T.Text == ":" && PendingQuestion > 0) {
+      --PendingQuestion;
+    }
+  }
+  if (atEnd())
+    return fail(Text.size(),
+                "unexpected end of pragma in " + std::string(What));
+  if (I == Begin)
+    return fail(here(), "expected " + std::string(What));
+  E.Text = joinTokens(Toks, Begin, I);
+  E.Offset = Toks[Begin].Offset;
+  return true;
+}
+
+bool Parser::run() {
+  while (!atEnd()) {
+    if (isPunct(",")) { // OpenMP allows commas between clauses
+      ++I;
+      continue;
+    }
+    if (!parseClause())
+      return false;
+  }
+  return true;
+}
+
+bool Parser::parseClause() {
+  if (!isIdent()) {
+    if (!atEnd() && Toks[I].Kind == TokKind::Invalid)
+      return fail(Toks[I].Offset, "unterminated literal or comment");
+    return fail(here(), "expected a clause name, found " + describeHere());
+  }
+  std::string Name(Toks[I].Text);
+  size_t Off = Toks[I].Offset;
+  ++I;
+  static const char *const Known[] = {
+      "schedule", "map",     "reduction", "chunk", "alpha",
+      "ratio",    "devices", "co",        "name",  "private"};
+  bool IsKnown = false;
+  for (const char *K : Known)
+    if (Name == K)
+      IsKnown = true;
+  if (!IsKnown)
+    return fail(Off, "unknown clause '" + Name + "' in '#pragma hce co_exec'");
+  if (!expectPunct("(", "after '" + Name + "'"))
+    return false;
+
+  auto Duplicate = [&]() {
+    return fail(Off, "duplicate '" + Name + "' clause");
+  };
+  if (Name == "schedule")
+    return parseSchedule(Off);
+  if (Name == "map")
+    return parseMap(Off);
+  if (Name == "reduction")
+    return parseReduction(Off);
+  if (Name == "private") {
+    if (!parseVarList(Out.Privates, "private"))
+      return false;
+    return expectPunct(")", "to close 'private'");
+  }
+  if (Name == "chunk" || Name == "alpha") {
+    std::optional<ClauseExpr> &Slot = Name == "chunk" ? Out.Chunk : Out.Alpha;
+    if (Slot)
+      return Duplicate();
+    ClauseExpr E;
+    if (!scanExpr({")", ","}, "an expression in '" + Name + "'", E))
+      return false;
+    if (!isPunct(")"))
+      return fail(here(), "expected ')' to close '" + Name + "', found " +
+                              describeHere());
+    ++I;
+    Slot = E;
+    return true;
+  }
+  if (Name == "devices") {
+    if (!Out.Devices.empty())
+      return Duplicate();
+    return parseDevices(Off);
+  }
+  if (Name == "ratio") {
+    if (!Out.Ratios.empty())
+      return Duplicate();
+    return parseRatio(Off);
+  }
+  if (Name == "co") {
+    if (!Out.Co.empty())
+      return Duplicate();
+    size_t WOff = here();
+    if (!parseWordArg(Out.Co, "co"))
+      return false;
+    if (Out.Co != "none" && Out.Co != "incremental" && Out.Co != "pipelined")
+      return fail(WOff, "unknown communication optimisation '" + Out.Co +
+                            "'; expected none, incremental or pipelined");
+    return true;
+  }
+  // name("...")
+  if (Out.Name)
+    return Duplicate();
+  if (!atEnd() && Toks[I].Kind == TokKind::Invalid)
+    return fail(Toks[I].Offset, "unterminated literal or comment");
+  if (atEnd() || Toks[I].Kind != TokKind::String)
+    return fail(here(),
+                "expected a string literal in 'name', found " + describeHere());
+  std::string S(Toks[I].Text);
+  ++I;
+  // Adjacent string literals concatenate, as in C.
+  while (!atEnd() && Toks[I].Kind == TokKind::String) {
+    S.pop_back();
+    S += Toks[I].Text.substr(1);
+    ++I;
+  }
+  if (S.size() < 2 || S[0] != '"')
+    return fail(Off, "expected a plain string literal in 'name'");
+  Out.Name = S;
+  return expectPunct(")", "to close 'name'");
+}
+
+bool Parser::parseWordArg(std::string &Word, std::string_view Clause) {
+  if (!isIdent())
+    return fail(here(), "expected a name in '" + std::string(Clause) +
+                            "', found " + describeHere());
+  Word = std::string(Toks[I].Text);
+  ++I;
+  return expectPunct(")", "to close '" + std::string(Clause) + "'");
+}
+
+bool Parser::parseSchedule(size_t ClauseOff) {
+  if (!Out.Schedule.empty())
+    return fail(ClauseOff, "duplicate 'schedule' clause");
+  size_t WOff = here();
+  std::string Kind;
+  if (!isIdent())
+    return fail(here(), "expected a scheduler name in 'schedule', found " +
+                            describeHere());
+  Kind = std::string(Toks[I].Text);
+  ++I;
+  if (!isKnownSchedule(Kind))
+    return fail(WOff, "unknown schedule '" + Kind +
+                          "'; expected static, quick, split, hguided, logfit, "
+                          "fdets, adets or auto");
+  if (isPunct(","))
+    return fail(here(), "'schedule' takes only the scheduler name; give the "
+                        "chunk with 'chunk(...)'");
+  if (!expectPunct(")", "to close 'schedule'"))
+    return false;
+  Out.Schedule = Kind;
+  Out.ScheduleOffset = WOff;
+  return true;
+}
+
+bool Parser::parseMap(size_t ClauseOff) {
+  MapClause M;
+  M.Offset = ClauseOff;
+  // Is there a top-level ':' before the closing ')'? Then modifiers come
+  // first.
+  bool HasModifiers = false;
+  {
+    int Depth = 0;
+    for (size_t J = I; J < Toks.size(); ++J) {
+      std::string_view T = Toks[J].Text;
+      if (Toks[J].Kind != TokKind::Punct)
+        continue;
+      if (T == "(" || T == "[" || T == "{")
+        ++Depth;
+      else if (T == ")" || T == "]" || T == "}") {
+        if (Depth == 0)
+          break;
+        --Depth;
+      } else if (T == ":" && Depth == 0) {
+        HasModifiers = true;
+        break;
+      }
+    }
+  }
+  if (HasModifiers) {
+    bool HaveType = false;
+    while (true) {
+      if (!isIdent())
+        return fail(here(), "expected a map type (to, from, tofrom, alloc) "
+                            "or 'always', found " +
+                                describeHere());
+      std::string W(Toks[I].Text);
+      size_t WOff = Toks[I].Offset;
+      ++I;
+      if (W == "always") {
+        if (M.Always)
+          return fail(WOff, "duplicate 'always' modifier");
+        M.Always = true;
+      } else if (W == "to" || W == "from" || W == "tofrom" || W == "alloc") {
+        if (HaveType)
+          return fail(WOff, "more than one map type in 'map'");
+        HaveType = true;
+        M.Kind = W == "to"      ? MapKind::To
+                 : W == "from"  ? MapKind::From
+                 : W == "alloc" ? MapKind::Alloc
+                                : MapKind::ToFrom;
+      } else {
+        return fail(WOff, "unknown map type or modifier '" + W +
+                              "'; expected to, from, tofrom, alloc or always");
+      }
+      if (isPunct(",")) {
+        ++I;
+        continue;
+      }
+      if (isPunct(":")) {
+        ++I;
+        break;
+      }
+      return fail(here(),
+                  "expected ',' or ':' in 'map', found " + describeHere());
+    }
+    if (!HaveType && M.Always)
+      return fail(ClauseOff, "'always' needs a map type (to, from, tofrom)");
+  }
+  while (true) {
+    Section S;
+    if (!parseSection(S))
+      return false;
+    M.Sections.push_back(std::move(S));
+    if (isPunct(",")) {
+      ++I;
+      continue;
+    }
+    if (isPunct(")")) {
+      ++I;
+      break;
+    }
+    return fail(here(),
+                "expected ',' or ')' in 'map', found " + describeHere());
+  }
+  Out.Maps.push_back(std::move(M));
+  return true;
+}
+
+bool Parser::parseSection(Section &S) {
+  if (!isIdent())
+    return fail(here(),
+                "expected an array name in 'map', found " + describeHere());
+  S.Name = std::string(Toks[I].Text);
+  S.Offset = Toks[I].Offset;
+  ++I;
+  while (isPunct("[")) {
+    SectionDim D;
+    D.Offset = Toks[I].Offset;
+    ++I;
+    if (!isPunct(":")) {
+      if (isPunct("]"))
+        return fail(here(), "empty array section '[]'");
+      if (!scanExpr({":", "]"}, "a section start", D.Lo))
+        return false;
+    }
+    if (isPunct(":")) {
+      D.HasColon = true;
+      ++I;
+      if (!isPunct("]")) {
+        if (!scanExpr({"]", ":"}, "a section length", D.Len))
+          return false;
+        if (isPunct(":"))
+          return fail(here(), "array sections with a stride are not "
+                              "supported");
+      }
+    }
+    if (!expectPunct("]", "to close the array section"))
+      return false;
+    S.Dims.push_back(std::move(D));
+  }
+  return true;
+}
+
+bool Parser::parseVarList(std::vector<NamedVar> &Vars,
+                          std::string_view Clause) {
+  while (true) {
+    if (!isIdent())
+      return fail(here(), "expected a variable name in '" +
+                              std::string(Clause) + "', found " +
+                              describeHere());
+    Vars.push_back({std::string(Toks[I].Text), Toks[I].Offset});
+    ++I;
+    if (!isPunct(","))
+      return true;
+    ++I;
+  }
+}
+
+bool Parser::parseReduction(size_t ClauseOff) {
+  ReductionClause R;
+  R.Offset = ClauseOff;
+  if (atEnd())
+    return fail(here(), "expected a reduction operator");
+  const ClauseToken &T = Toks[I];
+  std::string_view Op = T.Text;
+  if (T.Kind == TokKind::Punct && Op == "+")
+    R.Op = RedOp::Add;
+  else if (T.Kind == TokKind::Punct && Op == "*")
+    R.Op = RedOp::Mul;
+  else if (T.Kind == TokKind::Identifier && Op == "min")
+    R.Op = RedOp::Min;
+  else if (T.Kind == TokKind::Identifier && Op == "max")
+    R.Op = RedOp::Max;
+  else if (T.Kind == TokKind::Punct && Op == "&")
+    R.Op = RedOp::BAnd;
+  else if (T.Kind == TokKind::Punct && Op == "|")
+    R.Op = RedOp::BOr;
+  else if (T.Kind == TokKind::Punct && Op == "^")
+    R.Op = RedOp::BXor;
+  else if (T.Kind == TokKind::Punct && Op == "&&")
+    R.Op = RedOp::LAnd;
+  else if (T.Kind == TokKind::Punct && Op == "||")
+    R.Op = RedOp::LOr;
+  else if (T.Kind == TokKind::Punct && Op == "-")
+    return fail(T.Offset, "reduction operator '-' is not supported; use '+'");
+  else
+    return fail(T.Offset, "unknown reduction operator " + describeHere() +
+                              "; expected +, *, min, max, &, |, ^, && or ||");
+  R.OpSpelling = std::string(Op);
+  ++I;
+  if (!expectPunct(":", "after the reduction operator"))
+    return false;
+  if (!parseVarList(R.Vars, "reduction"))
+    return false;
+  if (!expectPunct(")", "to close 'reduction'"))
+    return false;
+  Out.Reductions.push_back(std::move(R));
+  return true;
+}
+
+bool Parser::parseDevice(std::string &Dev) {
+  if (!isIdent())
+    return fail(here(), "expected a device (cpu, cuda[:N], omp[:N], "
+                        "sim[:N]), found " +
+                            describeHere());
+  std::string K(Toks[I].Text);
+  size_t Off = Toks[I].Offset;
+  ++I;
+  if (K != "cpu" && K != "cuda" && K != "omp" && K != "sim")
+    return fail(Off, "unknown device '" + K +
+                         "'; expected cpu, cuda[:N], omp[:N] or sim[:N]");
+  Dev = K;
+  if (isPunct(":")) {
+    if (K == "cpu")
+      return fail(Toks[I].Offset, "'cpu' takes no device number");
+    ++I;
+    if (atEnd() || Toks[I].Kind != TokKind::Number ||
+        Toks[I].Text.find_first_not_of("0123456789") != std::string_view::npos)
+      return fail(here(), "expected a device number after '" + K + ":'");
+    Dev += ":" + std::string(Toks[I].Text);
+    ++I;
+  }
+  return true;
+}
+
+bool Parser::parseDevices(size_t) {
+  while (true) {
+    std::string D;
+    size_t Off = here();
+    if (!parseDevice(D))
+      return false;
+    for (const std::string &E : Out.Devices)
+      if (E == D)
+        return fail(Off, "device '" + D + "' listed twice");
+    Out.Devices.push_back(D);
+    if (isPunct(",")) {
+      ++I;
+      continue;
+    }
+    return expectPunct(")", "to close 'devices'");
+  }
+}
+
+bool Parser::parseRatio(size_t) {
+  while (true) {
+    RatioEntry R;
+    R.Offset = here();
+    if (!parseDevice(R.Device))
+      return false;
+    for (const RatioEntry &E : Out.Ratios)
+      if (E.Device == R.Device)
+        return fail(R.Offset,
+                    "device '" + R.Device + "' given twice in 'ratio'");
+    if (!expectPunct("=", "after the device in 'ratio'"))
+      return false;
+    if (atEnd() || Toks[I].Kind != TokKind::Number)
+      return fail(here(),
+                  "expected a number in 'ratio', found " + describeHere());
+    R.Value = std::string(Toks[I].Text);
+    char *End = nullptr;
+    std::string V = R.Value;
+    double D = std::strtod(V.c_str(), &End);
+    if (End != V.c_str() + V.size() || !(D >= 0))
+      return fail(Toks[I].Offset,
+                  "invalid ratio '" + V + "'; expected a non-negative number");
+    ++I;
+    Out.Ratios.push_back(std::move(R));
+    if (isPunct(",")) {
+      ++I;
+      continue;
+    }
+    return expectPunct(")", "to close 'ratio'");
+  }
+}
+
+} // namespace
+
+bool isKnownSchedule(std::string_view N) {
+  return N == "static" || N == "quick" || N == "split" || N == "hguided" ||
+         N == "logfit" || N == "fdets" || N == "adets" || N == "auto";
+}
+
+std::string ClauseSet::devicesString() const {
+  std::string S;
+  for (const std::string &D : Devices) {
+    if (!S.empty())
+      S += ',';
+    S += D;
+  }
+  return S;
+}
+
+std::string ClauseSet::ratiosString() const {
+  std::string S;
+  for (const RatioEntry &R : Ratios) {
+    if (!S.empty())
+      S += ',';
+    S += R.Device + "=" + R.Value;
+  }
+  return S;
+}
+
+bool parseCoExecClauses(std::string_view Text, ClauseSet &Out,
+                        ClauseError &Err) {
+  Out = ClauseSet();
+  Parser P(Text, Out, Err);
+  return P.run();
+}
+
+} // namespace hce

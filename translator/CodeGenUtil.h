@@ -1,0 +1,34 @@
+//===- CodeGenUtil.h - Helpers shared by the emitters -----------*- C++ -*-===//
+#ifndef HCE_TRANSLATOR_CODEGENUTIL_H
+#define HCE_TRANSLATOR_CODEGENUTIL_H
+
+#include "Region.h"
+
+#include <string>
+
+namespace hce {
+
+/// "__hce_<what>_<index>".
+std::string genName(const char *What, const Region &R);
+
+/// `struct __hce_args_N { ... };`: the captured scalars, passed by value,
+/// plus the loop's normalised start and step.
+std::string argsStructDecl(const Region &R);
+
+/// The statements, inside a variant, that rebind mapped arrays, captured
+/// scalars and reduction variables to the variant's parameters. \p Indent is
+/// prepended to each line.
+std::string variantPrologue(const Region &R, const std::string &Indent);
+
+/// `#line N "file"` followed by a newline, or "" when disabled.
+std::string lineDirective(unsigned Line, const std::string &File, bool Enabled);
+
+/// A C string literal holding \p S.
+std::string cString(const std::string &S);
+
+const char *mapKindEnum(MapKind K);
+const char *redOpEnum(RedOp Op);
+
+} // namespace hce
+
+#endif

@@ -1,0 +1,55 @@
+//===- CpuVariantEmitter.cpp - The OpenMP CPU variant ---------------------===//
+#include "CpuVariantEmitter.h"
+#include "CodeGenUtil.h"
+
+namespace hce {
+
+std::string CpuVariantEmitter::hostDecls(const Region &R) const {
+  std::string S;
+  S += "static void " + genName("cpu", R) +
+       "(int64_t __hce_lb, int64_t __hce_ub, void *const *__hce_ptrs,\n"
+       "    const void *__hce_args, void *__hce_red) {\n";
+  S += variantPrologue(R, "  ");
+  S += "#pragma omp parallel for";
+  if (!R.Reductions.empty()) {
+    // One reduction clause per operator.
+    std::vector<bool> Done(R.Reductions.size());
+    for (size_t I = 0; I < R.Reductions.size(); ++I) {
+      if (Done[I])
+        continue;
+      S += " reduction(" + R.Reductions[I].OpSpelling + ": ";
+      for (size_t J = I; J < R.Reductions.size(); ++J) {
+        if (Done[J] || R.Reductions[J].Op != R.Reductions[I].Op)
+          continue;
+        if (J != I)
+          S += ", ";
+        S += R.Reductions[J].Name;
+        Done[J] = true;
+      }
+      S += ")";
+    }
+  }
+  S += "\n";
+  S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
+  for (const PrivateVar &P : R.Privates)
+    S += "    " + P.Decl + ";\n";
+  S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
+       ")(__hce_init + __hce_k * __hce_step);\n";
+  std::string Line = lineDirective(R.BodyLine, R.FileName, LineDirectives);
+  S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
+  S += R.BodyText + "\n";
+  S += "  }\n";
+  for (size_t I = 0; I < R.Reductions.size(); ++I) {
+    const ReductionVar &V = R.Reductions[I];
+    S += "  *(" + V.PtrType + ")((char *)__hce_red + " + std::to_string(8 * I) +
+         ") = " + V.Name + ";\n";
+  }
+  S += "}\n";
+  return S;
+}
+
+std::string CpuVariantEmitter::siteHook(const Region &R) const {
+  return "__hce_r.cpu = " + genName("cpu", R) + ";\n";
+}
+
+} // namespace hce

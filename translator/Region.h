@@ -1,0 +1,109 @@
+//===- Region.h - An analysed co_exec region --------------------*- C++ -*-===//
+//
+// Everything the emitters need to know about one `#pragma hce co_exec` loop,
+// as plain text and numbers: the emitters never look at the AST.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCE_TRANSLATOR_REGION_H
+#define HCE_TRANSLATOR_REGION_H
+
+#include "ClauseParser.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+/// The canonical loop `for (T i = Init; i Cmp Bound; i += Step)`.
+struct LoopInfo {
+  std::string VarName;
+  std::string VarType;        ///< printed type of the induction variable
+  std::string VarDecl;        ///< "int i"
+  bool DeclaredInInit = true; ///< false: `for (i = ...)` assigns an outer var
+  std::string InitText;
+  std::string BoundText;
+  std::string StepText; ///< signed step as an expression
+  std::optional<int64_t> StepConst;
+  /// Normalised comparison: "<", "<=", ">", ">=" ("!=" becomes < or >).
+  std::string Cmp;
+};
+
+/// A scalar read by the body, captured by value in the args struct.
+struct CapturedVar {
+  std::string Name;
+  std::string Decl;      ///< "int N": member of the args struct
+  std::string ConstDecl; ///< "const int N": its rebinding in a variant
+};
+
+/// A variable private to each iteration (private(...) clauses).
+struct PrivateVar {
+  std::string Name;
+  std::string Decl; ///< "int j"
+};
+
+/// One mapped array (1-D for now).
+struct MappedArray {
+  std::string Name;
+  std::string PtrDecl;     ///< "double *A"; empty if unused in body
+  std::string PtrType;     ///< "double *"
+  bool UsedInBody = false; ///< the variant rebinds it
+  MapKind Kind = MapKind::ToFrom;
+  bool Always = false;
+  /// Section start and length as expressions. LoText uses the loop variable
+  /// when PerIteration.
+  std::string LoText;
+  std::string LenText;
+  bool PerIteration = false;
+};
+
+struct ReductionVar {
+  std::string Name;
+  std::string Decl;    ///< "double sum"
+  std::string PtrType; ///< "double *"
+  RedOp Op = RedOp::Add;
+  std::string OpSpelling; ///< OpenMP spelling for the omp reduction clause
+  std::string TypeEnum;   ///< HCE_TYPE_*
+};
+
+/// An enumerator of a function-local enum, re-declared in the variants.
+struct LocalEnumerator {
+  std::string Name;
+  std::string Value;
+};
+
+struct Region {
+  unsigned Index = 0;
+  std::string FileName;    ///< as given on the command line (#line)
+  std::string DisplayName; ///< C string literal for hce_region.name
+  unsigned PragmaLine = 0;
+  ClauseSet Clauses;
+  LoopInfo Loop;
+  std::vector<CapturedVar> Captures;
+  std::vector<LocalEnumerator> Enumerators;
+  std::vector<PrivateVar> Privates;
+  std::vector<MappedArray> Maps;
+  std::vector<ReductionVar> Reductions;
+  std::string BodyText; ///< verbatim source of the loop body
+  unsigned BodyLine = 0;
+  unsigned BodyColumn = 1;
+  bool IsCXX = false;
+
+  /// Where the site block goes: from the pragma's '#' to the end of the loop.
+  clang::CharSourceRange SiteRange;
+  /// Line of the first line after the loop (for #line), 0 if the loop does
+  /// not end its line.
+  unsigned LineAfterSite = 0;
+  /// Where file-scope code goes: before the top-level declaration that holds
+  /// the loop.
+  clang::SourceLocation InsertLoc;
+  unsigned InsertLine = 0;
+  bool InsertAtLineStart = false;
+};
+
+} // namespace hce
+
+#endif

@@ -1,0 +1,490 @@
+//===- RegionBuilder.cpp - From pragma + loop to a Region -----------------===//
+#include "RegionBuilder.h"
+#include "AffineCheck.h"
+#include "BodyAnalysis.h"
+#include "LoopAnalysis.h"
+#include "SourceText.h"
+
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace hce {
+
+const ForStmt *regionLoop(const Stmt *Next) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(Next))
+    return F;
+  if (const auto *Dir = dyn_cast_or_null<OMPParallelForDirective>(Next))
+    if (const CapturedStmt *CS = Dir->getInnermostCapturedStmt())
+      return dyn_cast_or_null<ForStmt>(
+          CS->getCapturedStmt()->IgnoreContainers());
+  return nullptr;
+}
+
+namespace {
+
+const VarDecl *refVar(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+/// HCE_TYPE_* for a reduction variable's type, or empty.
+std::string reductionTypeEnum(QualType T, const ASTContext &Ctx) {
+  QualType C = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *BT = C->getAs<BuiltinType>()) {
+    if (BT->getKind() == BuiltinType::Float)
+      return "HCE_TYPE_F32";
+    if (BT->getKind() == BuiltinType::Double)
+      return "HCE_TYPE_F64";
+    if (BT->isInteger()) {
+      uint64_t Bits = Ctx.getTypeSize(C);
+      bool Signed = C->isSignedIntegerType();
+      if (Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64)
+        return std::string("HCE_TYPE_") + (Signed ? "I" : "U") +
+               std::to_string(Bits);
+    }
+  }
+  return "";
+}
+
+bool opFromSpelling(StringRef S, RedOp &Op) {
+  static const std::pair<const char *, RedOp> Ops[] = {
+      {"+", RedOp::Add},   {"*", RedOp::Mul},   {"min", RedOp::Min},
+      {"max", RedOp::Max}, {"&", RedOp::BAnd},  {"|", RedOp::BOr},
+      {"^", RedOp::BXor},  {"&&", RedOp::LAnd}, {"||", RedOp::LOr}};
+  for (const auto &P : Ops)
+    if (S == P.first) {
+      Op = P.second;
+      return true;
+    }
+  return false;
+}
+
+std::string ompReductionSpelling(const OMPReductionClause *C) {
+  DeclarationName N = C->getNameInfo().getName();
+  switch (N.getCXXOverloadedOperator()) {
+  case OO_Plus:
+    return "+";
+  case OO_Star:
+    return "*";
+  case OO_Amp:
+    return "&";
+  case OO_Pipe:
+    return "|";
+  case OO_Caret:
+    return "^";
+  case OO_AmpAmp:
+    return "&&";
+  case OO_PipePipe:
+    return "||";
+  case OO_Minus:
+    return "-";
+  default:
+    break;
+  }
+  return N.getAsString();
+}
+
+} // namespace
+
+std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
+                                  Diag &D) {
+  const PragmaRecord &P = *In.Pragma;
+  SourceManager &SM = Ctx.getSourceManager();
+  Region R;
+  R.Index = In.Index;
+  R.Clauses = P.Clauses;
+  R.IsCXX = Ctx.getLangOpts().CPlusPlus;
+  PresumedLoc PL = SM.getPresumedLoc(P.HashLoc);
+  R.FileName = PL.getFilename();
+  R.PragmaLine = PL.getLine();
+  if (R.Clauses.Name)
+    R.DisplayName = *R.Clauses.Name;
+  else
+    R.DisplayName = "\"" + llvm::sys::path::filename(R.FileName).str() + ":" +
+                    std::to_string(R.PragmaLine) + "\"";
+
+  // --- the loop -----------------------------------------------------------
+  const ForStmt *For = nullptr;
+  std::vector<std::pair<std::string, const VarDecl *>> OmpReductions;
+  std::vector<const VarDecl *> OmpPrivates;
+  if (const auto *Dir = dyn_cast_or_null<OMPExecutableDirective>(In.Next)) {
+    if (!isa<OMPParallelForDirective>(Dir)) {
+      D.error(Dir->getBeginLoc(),
+              "only '#pragma omp parallel for' may appear between '#pragma "
+              "hce co_exec' and its loop");
+      return std::nullopt;
+    }
+    For = regionLoop(Dir);
+    for (const OMPClause *C : Dir->clauses()) {
+      if (const auto *PC = dyn_cast<OMPPrivateClause>(C)) {
+        for (const Expr *E : PC->varlists())
+          if (const VarDecl *VD = refVar(E))
+            OmpPrivates.push_back(VD);
+      } else if (const auto *RC = dyn_cast<OMPReductionClause>(C)) {
+        std::string Op = ompReductionSpelling(RC);
+        for (const Expr *E : RC->varlists())
+          if (const VarDecl *VD = refVar(E))
+            OmpReductions.push_back({Op, VD});
+      } else if (isa<OMPLastprivateClause>(C) || isa<OMPLinearClause>(C)) {
+        D.error(C->getBeginLoc(), "this clause of '#pragma omp parallel for' "
+                                  "is not supported in a co_exec loop");
+        return std::nullopt;
+      }
+    }
+  } else {
+    For = dyn_cast_or_null<ForStmt>(In.Next);
+  }
+  if (!For) {
+    D.error(P.DirectiveLoc,
+            "'#pragma hce co_exec' must be followed by a 'for' loop");
+    if (In.Next)
+      D.note(In.Next->getBeginLoc(), "this statement is not a 'for' loop");
+    return std::nullopt;
+  }
+  if (In.Func && In.Func->isDependentContext()) {
+    D.error(P.DirectiveLoc, "co_exec loops in templates are not supported yet");
+    return std::nullopt;
+  }
+
+  std::optional<CanonicalLoop> L = analyzeLoop(For, Ctx, D);
+  if (!L)
+    return std::nullopt;
+  R.Loop = L->Info;
+  const std::string &LoopVar = R.Loop.VarName;
+
+  BodyFacts Facts = analyzeBody(For->getBody(), L->Var, Ctx, D);
+  if (!Facts.Ok)
+    return std::nullopt;
+
+  bool Ok = true;
+  auto Err = [&](SourceLocation Loc, const std::string &Msg) {
+    D.error(Loc, Msg);
+    Ok = false;
+  };
+
+  std::map<std::string, const NonLocalUse *> UseByName;
+  for (const NonLocalUse &U : Facts.Uses)
+    UseByName[U.Var->getName().str()] = &U;
+  auto UseOf = [&](const std::string &N) -> const NonLocalUse * {
+    auto It = UseByName.find(N);
+    return It == UseByName.end() ? nullptr : It->second;
+  };
+  auto Nameable = [&](QualType T, const std::string &VarName,
+                      SourceLocation Loc) {
+    std::string Why;
+    if (isNameableType(T, Ctx, Why))
+      return true;
+    Err(Loc, "cannot capture '" + VarName + "' in a co_exec loop: " + Why);
+    return false;
+  };
+
+  std::set<std::string> Special; // reduction, private or mapped names
+
+  // --- reductions ---------------------------------------------------------
+  auto AddReduction = [&](const std::string &Name, RedOp Op,
+                          const std::string &Spelling, SourceLocation Loc) {
+    for (const ReductionVar &E : R.Reductions)
+      if (E.Name == Name) {
+        Err(Loc, "'" + Name + "' appears in more than one reduction");
+        return;
+      }
+    const NonLocalUse *U = UseOf(Name);
+    if (!U) {
+      D.warning(Loc, "reduction variable '" + Name +
+                         "' is not used in the loop; ignored");
+      return;
+    }
+    Special.insert(Name);
+    QualType T = U->Var->getType();
+    std::string Enum = reductionTypeEnum(T, Ctx);
+    if (Enum.empty() || T->isReferenceType()) {
+      Err(Loc, "reduction variable '" + Name + "' has type '" +
+                   T.getAsString(printingPolicy(Ctx)) +
+                   "'; expected an integer, float or double");
+      return;
+    }
+    if (T.isConstQualified()) {
+      Err(Loc, "reduction variable '" + Name + "' is const");
+      return;
+    }
+    ReductionVar RV;
+    RV.Name = Name;
+    Nameable(T, Name, Loc);
+    RV.Decl = declString(T.getUnqualifiedType(), Name, Ctx);
+    RV.PtrType =
+        declString(Ctx.getPointerType(T.getUnqualifiedType()), "", Ctx);
+    RV.Op = Op;
+    RV.OpSpelling = Spelling;
+    RV.TypeEnum = Enum;
+    R.Reductions.push_back(RV);
+    Special.insert(Name);
+  };
+  for (const ReductionClause &RC : R.Clauses.Reductions)
+    for (const NamedVar &V : RC.Vars)
+      AddReduction(V.Name, RC.Op, RC.OpSpelling, P.locAt(V.Offset));
+  for (const auto &[Spelling, VD] : OmpReductions) {
+    std::string Name = VD->getName().str();
+    if (Special.count(Name))
+      continue; // the hce clause wins
+    RedOp Op;
+    if (!opFromSpelling(Spelling, Op)) {
+      Err(VD->getLocation(), "reduction operator '" + Spelling +
+                                 "' of '#pragma omp parallel for' is not "
+                                 "supported in a co_exec loop");
+      continue;
+    }
+    AddReduction(Name, Op, Spelling, P.DirectiveLoc);
+  }
+
+  // --- privates -----------------------------------------------------------
+  auto AddPrivate = [&](const std::string &Name, SourceLocation Loc) {
+    if (Special.count(Name)) {
+      for (const PrivateVar &PV : R.Privates)
+        if (PV.Name == Name)
+          return;
+      Err(Loc, "'" + Name + "' cannot be both private and a reduction");
+      return;
+    }
+    const NonLocalUse *U = UseOf(Name);
+    if (!U)
+      return; // nothing to privatise
+    if (U->Var->getType()->isArrayType() ||
+        U->Var->getType()->isReferenceType()) {
+      Err(Loc, "private arrays and references are not supported");
+      return;
+    }
+    PrivateVar PV;
+    PV.Name = Name;
+    Nameable(U->Var->getType(), Name, Loc);
+    PV.Decl = declString(U->Var->getType().getUnqualifiedType(), Name, Ctx);
+    R.Privates.push_back(PV);
+    Special.insert(Name);
+  };
+  for (const NamedVar &V : R.Clauses.Privates)
+    AddPrivate(V.Name, P.locAt(V.Offset));
+  for (const VarDecl *VD : OmpPrivates)
+    AddPrivate(VD->getName().str(), VD->getLocation());
+
+  // --- maps ---------------------------------------------------------------
+  for (const MapClause &MC : R.Clauses.Maps) {
+    for (const Section &S : MC.Sections) {
+      SourceLocation Loc = P.locAt(S.Offset);
+      if (S.Name == LoopVar) {
+        Err(Loc, "cannot map the loop variable '" + LoopVar + "'");
+        continue;
+      }
+      bool Dup = false;
+      for (const MappedArray &M : R.Maps)
+        Dup |= M.Name == S.Name;
+      if (Dup || Special.count(S.Name)) {
+        Err(Loc, "'" + S.Name +
+                     "' appears in more than one map, reduction "
+                     "or private clause");
+        continue;
+      }
+      Special.insert(S.Name); // no "not mapped" cascade if rejected below
+      if (S.Dims.size() > 1) {
+        Err(P.locAt(S.Dims[1].Offset),
+            "multi-dimensional array sections are not supported yet; map "
+            "the flattened array (A[i*N:N])");
+        continue;
+      }
+      MappedArray M;
+      M.Name = S.Name;
+      M.Kind = MC.Kind;
+      M.Always = MC.Always;
+      const NonLocalUse *U = UseOf(S.Name);
+      QualType VT;
+      if (U) {
+        VT = U->Var->getType();
+        if (VT->isReferenceType())
+          VT = VT.getNonReferenceType();
+        QualType Elem;
+        if (VT->isPointerType() && !VT->isFunctionPointerType())
+          Elem = VT->getPointeeType();
+        else if (const ArrayType *AT = Ctx.getAsArrayType(VT))
+          Elem = AT->getElementType();
+        if (Elem.isNull()) {
+          Err(Loc, "cannot map '" + S.Name +
+                       "': it is not a pointer or an "
+                       "array");
+          continue;
+        }
+        if (Elem->isArrayType() || Elem->isPointerType() ||
+            Elem->isVoidType() || Elem->isFunctionType()) {
+          Err(Loc, "cannot map '" + S.Name + "' of type '" +
+                       VT.getAsString(printingPolicy(Ctx)) +
+                       "': only one-dimensional arrays of data are supported "
+                       "yet");
+          continue;
+        }
+        M.UsedInBody = true;
+        Nameable(Elem, S.Name, Loc);
+        M.PtrDecl = declString(Ctx.getPointerType(Elem), S.Name, Ctx);
+        M.PtrType = declString(Ctx.getPointerType(Elem), "", Ctx);
+        if (U->PointerWrite.isValid())
+          Err(U->PointerWrite, "the mapped pointer '" + S.Name +
+                                   "' must not be modified in the loop");
+        if (U->ElementWritten && MC.Kind == MapKind::To)
+          D.warning(Loc, "'" + S.Name +
+                             "' is written in the loop but mapped "
+                             "'to': its new values will not reach "
+                             "the host");
+      } else {
+        D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
+      }
+      // Length of the whole dimension, if known.
+      std::optional<std::string> DimLen;
+      if (!VT.isNull())
+        if (const auto *CAT = Ctx.getAsConstantArrayType(VT))
+          DimLen = std::to_string(CAT->getSize().getZExtValue());
+      if (S.Dims.empty()) {
+        M.LoText = "0";
+        if (!DimLen) {
+          Err(Loc, "the length of '" + S.Name +
+                       "' is unknown; write a section such as " + S.Name +
+                       "[0:n]");
+          continue;
+        }
+        M.LenText = *DimLen;
+      } else {
+        const SectionDim &Dim = S.Dims[0];
+        M.LoText = Dim.Lo.empty() ? "0" : Dim.Lo.Text;
+        if (!Dim.HasColon) {
+          M.LenText = "1";
+        } else if (Dim.Len.empty()) {
+          if (!Dim.Lo.empty() && mentionsIdentifier(Dim.Lo.Text, LoopVar)) {
+            Err(P.locAt(Dim.Offset), "a section that uses the loop variable "
+                                     "needs an explicit length");
+            continue;
+          }
+          if (!DimLen) {
+            Err(P.locAt(Dim.Offset),
+                "the length of '" + S.Name +
+                    "' is unknown; give the section length explicitly");
+            continue;
+          }
+          M.LenText = Dim.Lo.empty() ? *DimLen
+                                     : "(" + *DimLen + ") - (" + M.LoText + ")";
+        } else {
+          M.LenText = Dim.Len.Text;
+          if (mentionsIdentifier(Dim.Len.Text, LoopVar)) {
+            Err(P.locAt(Dim.Len.Offset),
+                "the section length must not depend on the loop variable '" +
+                    LoopVar + "'");
+            continue;
+          }
+        }
+        if (!Dim.Lo.empty()) {
+          std::string Why;
+          Affinity A = classifyAffine(Dim.Lo.Text, LoopVar, &Why);
+          if (A == Affinity::NonAffine) {
+            Err(P.locAt(Dim.Lo.Offset),
+                "the section start '" + Dim.Lo.Text +
+                    "' is not affine in the loop variable '" + LoopVar + "'" +
+                    (Why.empty() ? "" : " (" + Why + ")"));
+            continue;
+          }
+          M.PerIteration = A != Affinity::Invariant;
+        }
+      }
+      R.Maps.push_back(M);
+      Special.insert(S.Name);
+    }
+  }
+
+  // --- everything else the body uses --------------------------------------
+  for (const NonLocalUse &U : Facts.Uses) {
+    std::string Name = U.Var->getName().str();
+    if (Special.count(Name))
+      continue;
+    QualType T = U.Var->getType();
+    if ((T->isPointerType() && !T->isFunctionPointerType()) ||
+        T->isArrayType()) {
+      Err(U.FirstUse, "'" + Name +
+                          "' is used in the co_exec loop but not mapped; add "
+                          "it to a map clause, e.g. map(tofrom: " +
+                          Name + "[lo:len])");
+      continue;
+    }
+    if (U.ScalarWrite.isValid()) {
+      Err(U.ScalarWrite,
+          "racy write: '" + Name + "' is " +
+              (U.ScalarWriteHow == "address taken"
+                   ? std::string("shared by all iterations and its address "
+                                 "is taken")
+                   : "shared by all iterations and " + U.ScalarWriteHow +
+                         " here") +
+              "; declare it inside the loop or list it in reduction(...) or "
+              "private(...)");
+      continue;
+    }
+    if (T->isReferenceType()) {
+      Err(U.FirstUse, "reference variable '" + Name +
+                          "' cannot be captured by a co_exec loop");
+      continue;
+    }
+    CapturedVar C;
+    C.Name = Name;
+    if (!Nameable(T, Name, U.FirstUse))
+      continue;
+    C.Decl = declString(T.getUnqualifiedType(), Name, Ctx);
+    C.ConstDecl = declString(T.getUnqualifiedType().withConst(), Name, Ctx);
+    R.Captures.push_back(C);
+  }
+  for (const EnumConstantDecl *EC : Facts.LocalEnumerators) {
+    llvm::SmallString<32> Value;
+    EC->getInitVal().toString(Value, 10);
+    R.Enumerators.push_back({EC->getName().str(), Value.str().str()});
+  }
+  if (!Ok)
+    return std::nullopt;
+
+  // --- texts and places ---------------------------------------------------
+  const Stmt *Body = For->getBody();
+  CharSourceRange BodyR = stmtFileRange(Body, Ctx);
+  std::optional<std::string> BodyT =
+      BodyR.isValid() ? rangeText(BodyR, Ctx) : std::nullopt;
+  CharSourceRange ForR = stmtFileRange(For, Ctx);
+  if (!BodyT || ForR.isInvalid()) {
+    D.error(For->getBeginLoc(), "cannot take the source text of this loop "
+                                "(does a macro expand to part of it?)");
+    return std::nullopt;
+  }
+  R.BodyText = *BodyT;
+  PresumedLoc BodyPL = SM.getPresumedLoc(BodyR.getBegin());
+  R.BodyLine = BodyPL.getLine();
+  R.BodyColumn = BodyPL.getColumn();
+
+  SourceLocation End = ForR.getEnd();
+  {
+    bool Invalid = false;
+    const char *C = SM.getCharacterData(End, &Invalid);
+    unsigned Extra = 0;
+    while (!Invalid &&
+           (C[Extra] == ' ' || C[Extra] == '\t' || C[Extra] == '\r'))
+      ++Extra;
+    if (!Invalid && C[Extra] == '\n') {
+      R.LineAfterSite = SM.getPresumedLoc(End).getLine() + 1;
+      End = End.getLocWithOffset(Extra + 1);
+    }
+  }
+  R.SiteRange = CharSourceRange::getCharRange(P.HashLoc, End);
+
+  SourceLocation Ins = SM.getExpansionLoc(In.TopLevel->getBeginLoc());
+  R.InsertLoc = Ins;
+  PresumedLoc IPL = SM.getPresumedLoc(Ins);
+  R.InsertLine = IPL.getLine();
+  R.InsertAtLineStart = IPL.getColumn() == 1;
+  return R;
+}
+
+} // namespace hce

@@ -1,0 +1,148 @@
+//===- SiteEmitter.cpp - The code that replaces a co_exec loop ------------===//
+#include "SiteEmitter.h"
+#include "CodeGenUtil.h"
+
+namespace hce {
+
+namespace {
+
+/// Trip count W for `for (i = init; i Cmp bound; i += step)`.
+std::string tripCount(const LoopInfo &L) {
+  bool Known = L.StepConst.has_value();
+  if (L.Cmp == "<")
+    return std::string(Known ? "" : "__hce_step > 0 && ") +
+           "__hce_init < __hce_bound ? (__hce_bound - __hce_init + "
+           "__hce_step - 1) / __hce_step : 0";
+  if (L.Cmp == "<=")
+    return std::string(Known ? "" : "__hce_step > 0 && ") +
+           "__hce_init <= __hce_bound ? (__hce_bound - __hce_init) / "
+           "__hce_step + 1 : 0";
+  if (L.Cmp == ">")
+    return std::string(Known ? "" : "__hce_step < 0 && ") +
+           "__hce_init > __hce_bound ? (__hce_init - __hce_bound - "
+           "__hce_step - 1) / -__hce_step : 0";
+  // ">="
+  return std::string(Known ? "" : "__hce_step < 0 && ") +
+         "__hce_init >= __hce_bound ? (__hce_init - __hce_bound) / "
+         "-__hce_step + 1 : 0";
+}
+
+} // namespace
+
+std::string emitSite(const Region &R, const std::string &Indent,
+                     const std::vector<const VariantEmitter *> &Emitters,
+                     bool LineDirectives) {
+  const std::string I1 = Indent + "  ";
+  const std::string I2 = I1 + "  ";
+  const LoopInfo &L = R.Loop;
+  std::string S;
+  S += "{ /* hce co_exec region " + std::to_string(R.Index) + " */\n";
+  S += I1 + "static void *" + genName("site", R) + ";\n";
+  S += I1 + "struct " + genName("args", R) + " __hce_a;\n";
+  S += I1 + "hce_region __hce_r = {0};\n";
+  if (!R.Maps.empty())
+    S += I1 + "hce_map __hce_m[" + std::to_string(R.Maps.size()) + "];\n";
+  if (!R.Reductions.empty())
+    S += I1 + "hce_reduction __hce_red[" + std::to_string(R.Reductions.size()) +
+         "];\n";
+  S += I1 + "const int64_t __hce_init = (int64_t)(" + L.InitText + ");\n";
+  S += I1 + "const int64_t __hce_bound = (int64_t)(" + L.BoundText + ");\n";
+  S += I1 + "const int64_t __hce_step = " +
+       (L.StepConst ? L.StepText : "(int64_t)(" + L.StepText + ")") + ";\n";
+  S += I1 + "const int64_t __hce_W = " + tripCount(L) + ";\n";
+  S += I1 + "__hce_a.__hce_init = __hce_init;\n";
+  S += I1 + "__hce_a.__hce_step = __hce_step;\n";
+  for (const CapturedVar &C : R.Captures)
+    S += I1 + "__hce_a." + C.Name + " = " + C.Name + ";\n";
+  for (const PrivateVar &P : R.Privates) // now only used by the variants
+    S += I1 + "(void)" + P.Name + ";\n";
+
+  for (size_t M = 0; M < R.Maps.size(); ++M) {
+    const MappedArray &A = R.Maps[M];
+    std::string E = "__hce_m[" + std::to_string(M) + "].";
+    S += I1 + "{ /* map " + A.Name + "[" + A.LoText + " : " + A.LenText +
+         "] */\n";
+    if (A.PerIteration) {
+      S += I2 + "int64_t __hce_lo0, __hce_lo1;\n";
+      S += I2 + "{ " + L.VarDecl + " = (" + L.VarType +
+           ")(__hce_init); __hce_lo0 = (int64_t)(" + A.LoText + "); }\n";
+      S += I2 + "{ " + L.VarDecl + " = (" + L.VarType +
+           ")(__hce_init + __hce_step); __hce_lo1 = (int64_t)(" + A.LoText +
+           "); }\n";
+    }
+    S += I2 + E + "name = " + cString(A.Name) + ";\n";
+    S += I2 + E + "host = (void *)" + A.Name + ";\n";
+    S += I2 + E + "elem_size = sizeof((" + A.Name + ")[0]);\n";
+    S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
+         (A.Always ? " | HCE_MAP_ALWAYS" : "") + ";\n";
+    if (A.PerIteration) {
+      S += I2 + E + "scale = __hce_lo1 - __hce_lo0;\n";
+      S += I2 + E + "offset = __hce_lo0;\n";
+    } else {
+      S += I2 + E + "scale = 0;\n";
+      S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
+    }
+    S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
+    S += I2 + E + "blocks = 1;\n";
+    S += I2 + E + "stride = 0;\n";
+    S += I1 + "}\n";
+  }
+
+  for (size_t V = 0; V < R.Reductions.size(); ++V) {
+    const ReductionVar &Red = R.Reductions[V];
+    std::string E = "__hce_red[" + std::to_string(V) + "].";
+    S += I1 + E + "name = " + cString(Red.Name) + ";\n";
+    S += I1 + E + "var = (void *)&" + Red.Name + ";\n";
+    S += I1 + E + "op = " + redOpEnum(Red.Op) + ";\n";
+    S += I1 + E + "type = " + Red.TypeEnum + ";\n";
+  }
+
+  const ClauseSet &C = R.Clauses;
+  S += I1 + "__hce_r.name = " + R.DisplayName + ";\n";
+  if (!C.Schedule.empty())
+    S += I1 + "__hce_r.schedule = " + cString(C.Schedule) + ";\n";
+  if (!C.Devices.empty())
+    S += I1 + "__hce_r.devices = " + cString(C.devicesString()) + ";\n";
+  if (!C.Co.empty())
+    S += I1 + "__hce_r.co = " + cString(C.Co) + ";\n";
+  if (!C.Ratios.empty())
+    S += I1 + "__hce_r.ratios = " + cString(C.ratiosString()) + ";\n";
+  S += I1 + "__hce_r.iterations = __hce_W;\n";
+  if (C.Chunk)
+    S += I1 + "__hce_r.chunk = (int64_t)(" + C.Chunk->Text + ");\n";
+  if (C.Alpha)
+    S += I1 + "__hce_r.alpha = (double)(" + C.Alpha->Text + ");\n";
+  S += I1 + "__hce_r.num_maps = " + std::to_string(R.Maps.size()) + ";\n";
+  S += I1 + "__hce_r.maps = " + (R.Maps.empty() ? "0" : "__hce_m") + ";\n";
+  S += I1 + "__hce_r.num_reductions = " + std::to_string(R.Reductions.size()) +
+       ";\n";
+  S += I1 +
+       "__hce_r.reductions = " + (R.Reductions.empty() ? "0" : "__hce_red") +
+       ";\n";
+  S += I1 + "__hce_r.args = &__hce_a;\n";
+  S += I1 + "__hce_r.args_size = sizeof(__hce_a);\n";
+  for (const VariantEmitter *VE : Emitters) {
+    std::string H = VE->siteHook(R);
+    // Indent every line that is not a preprocessor directive.
+    size_t Pos = 0;
+    while (Pos < H.size()) {
+      size_t NL = H.find('\n', Pos);
+      std::string Line = H.substr(Pos, NL == std::string::npos ? NL : NL - Pos);
+      S += (Line.empty() || Line[0] == '#' ? "" : I1) + Line + "\n";
+      Pos = NL == std::string::npos ? H.size() : NL + 1;
+    }
+  }
+  S += I1 + "__hce_r.site = &" + genName("site", R) + ";\n";
+  S += I1 + "hce_co_exec_or_exit(&__hce_r);\n";
+  if (!L.DeclaredInInit)
+    S += I1 + L.VarName + " = (" + L.VarType +
+         ")(__hce_init + __hce_W * __hce_step);\n";
+  S += Indent + "}";
+  if (R.LineAfterSite) {
+    S += "\n";
+    S += lineDirective(R.LineAfterSite, R.FileName, LineDirectives);
+  }
+  return S;
+}
+
+} // namespace hce

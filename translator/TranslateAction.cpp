@@ -1,0 +1,246 @@
+//===- TranslateAction.cpp - The translator as a FrontendAction -----------===//
+#include "TranslateAction.h"
+#include "ClauseLexer.h"
+#include "CodeGenUtil.h"
+#include "CpuVariantEmitter.h"
+#include "Diagnostics.h"
+#include "RegionBuilder.h"
+#include "SiteEmitter.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+using namespace clang;
+
+namespace hce {
+
+namespace {
+
+struct StmtSite {
+  unsigned Offset; // file offset of the statement's first character
+  const Stmt *S;
+  const Decl *Top;
+  const FunctionDecl *Func;
+};
+
+/// Collects the statements of the main file in pre-order, with the
+/// top-level declaration and the function that hold each.
+class StmtCollector : public RecursiveASTVisitor<StmtCollector> {
+public:
+  explicit StmtCollector(SourceManager &SM) : SM(SM) {}
+  std::vector<StmtSite> Sites;
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    const Decl *SavedTop = Top;
+    const FunctionDecl *SavedFunc = Func;
+    if (!Top && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+        !isa<LinkageSpecDecl>(D) && !isa<ExportDecl>(D))
+      Top = D;
+    if (auto *FD = dyn_cast<FunctionDecl>(D))
+      Func = FD;
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    Top = SavedTop;
+    Func = SavedFunc;
+    return R;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (!Top)
+      return true;
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    if (L.isValid() && SM.isInMainFile(L))
+      Sites.push_back({SM.getFileOffset(L), S, Top, Func});
+    return true;
+  }
+
+private:
+  SourceManager &SM;
+  const Decl *Top = nullptr;
+  const FunctionDecl *Func = nullptr;
+};
+
+class TranslateConsumer : public ASTConsumer {
+public:
+  TranslateConsumer(CompilerInstance &CI, const TranslateOptions &Opts,
+                    TranslationResult &Result,
+                    std::vector<PragmaRecord> &Records)
+      : CI(CI), Opts(Opts), Result(Result), Records(Records) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override;
+
+private:
+  CompilerInstance &CI;
+  const TranslateOptions &Opts;
+  TranslationResult &Result;
+  std::vector<PragmaRecord> &Records;
+};
+
+/// Whitespace before position \p L on its line.
+std::string indentOf(SourceManager &SM, SourceLocation L) {
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(SM.getFileID(L), &Invalid);
+  if (Invalid)
+    return "";
+  unsigned Off = SM.getFileOffset(L);
+  unsigned B = Off;
+  while (B > 0 && Buf[B - 1] != '\n')
+    --B;
+  std::string In;
+  for (unsigned I = B; I < Off && (Buf[I] == ' ' || Buf[I] == '\t'); ++I)
+    In += Buf[I];
+  return In;
+}
+
+void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+  Diag D(CI.getDiagnostics());
+  SourceManager &SM = Ctx.getSourceManager();
+  if (D.hasErrors())
+    return;
+  FileID Main = SM.getMainFileID();
+  StringRef MainText = SM.getBufferData(Main);
+
+  if (Records.empty()) {
+    Result.HostText = MainText.str();
+    Result.Done = true;
+    return;
+  }
+
+  StmtCollector Collector(SM);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  // Pair each pragma with the statement right after it.
+  std::vector<RegionInput> Inputs;
+  for (const PragmaRecord &P : Records) {
+    unsigned End = SM.getFileOffset(P.EndLoc);
+    const StmtSite *Best = nullptr;
+    for (const StmtSite &S : Collector.Sites)
+      if (S.Offset >= End && (!Best || S.Offset < Best->Offset))
+        Best = &S;
+    bool Adjacent = false;
+    if (Best) {
+      // Only whitespace and comments may separate them.
+      StringRef Gap = MainText.slice(End, Best->Offset);
+      Adjacent =
+          lexClauseText(std::string_view(Gap.data(), Gap.size())).empty();
+    }
+    if (!Adjacent) {
+      D.error(P.DirectiveLoc,
+              "'#pragma hce co_exec' must be followed by a 'for' loop");
+      continue;
+    }
+    RegionInput In;
+    In.Pragma = &P;
+    In.Next = Best->S;
+    In.TopLevel = Best->Top;
+    In.Func = Best->Func;
+    Inputs.push_back(In);
+  }
+  if (D.hasErrors())
+    return;
+
+  // No region may contain another.
+  for (const RegionInput &Outer : Inputs) {
+    const ForStmt *F = regionLoop(Outer.Next);
+    if (!F)
+      continue;
+    CharSourceRange R = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(F->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    if (R.isInvalid())
+      continue;
+    for (const RegionInput &Inner : Inputs)
+      if (&Inner != &Outer &&
+          SM.isPointWithin(Inner.Pragma->HashLoc, R.getBegin(), R.getEnd()))
+        D.error(Inner.Pragma->DirectiveLoc,
+                "nested co_exec regions are not supported");
+  }
+  if (D.hasErrors())
+    return;
+
+  std::vector<Region> Regions;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    Inputs[I].Index = static_cast<unsigned>(I);
+    if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D))
+      Regions.push_back(std::move(*R));
+  }
+  if (D.hasErrors())
+    return;
+
+  CpuVariantEmitter Cpu(Opts.LineDirectives);
+  std::vector<const VariantEmitter *> Emitters = {&Cpu};
+
+  Rewriter RW(SM, Ctx.getLangOpts());
+  SourceLocation FileStart = SM.getLocForStartOfFile(Main);
+  std::string FileName = Regions.front().FileName;
+  RW.InsertText(FileStart,
+                "#include <hce/hce.h>\n#include <stdint.h>\n" +
+                    lineDirective(1, FileName, Opts.LineDirectives),
+                /*InsertAfter=*/true);
+  for (const Region &R : Regions) {
+    std::string Shown = R.DisplayName.substr(0, 200);
+    for (size_t P; (P = Shown.find("*/")) != std::string::npos;)
+      Shown.replace(P, 2, "* /");
+    std::string Decls = "/* HCE co_exec region " + std::to_string(R.Index) +
+                        " (" + Shown + "): variants. */\n";
+    Decls += argsStructDecl(R);
+    for (const VariantEmitter *E : Emitters)
+      Decls += E->hostDecls(R);
+    Decls += lineDirective(R.InsertLine, R.FileName, Opts.LineDirectives);
+    if (!R.InsertAtLineStart)
+      Decls = "\n" + Decls;
+    RW.InsertText(R.InsertLoc, Decls, /*InsertAfter=*/true);
+
+    std::string Site = emitSite(R, indentOf(SM, R.SiteRange.getBegin()),
+                                Emitters, Opts.LineDirectives);
+    if (RW.ReplaceText(R.SiteRange, Site)) {
+      D.error(R.SiteRange.getBegin(), "cannot rewrite this loop");
+      return;
+    }
+  }
+
+  const RewriteBuffer *Buf = RW.getRewriteBufferFor(Main);
+  Result.HostText =
+      Buf ? std::string(Buf->begin(), Buf->end()) : MainText.str();
+  Result.NumRegions = static_cast<unsigned>(Regions.size());
+  Result.Done = true;
+}
+
+} // namespace
+
+bool TranslateAction::BeginSourceFileAction(CompilerInstance &CI) {
+  CI.getPreprocessor().AddPragmaHandler(new HcePragmaHandler(Records));
+  return true;
+}
+
+std::unique_ptr<ASTConsumer>
+TranslateAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
+  return std::make_unique<TranslateConsumer>(CI, Opts, Result, Records);
+}
+
+namespace {
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const TranslateOptions &Opts, TranslationResult &Result)
+      : Opts(Opts), Result(Result) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<TranslateAction>(Opts, Result);
+  }
+
+private:
+  TranslateOptions Opts;
+  TranslationResult &Result;
+};
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+makeTranslateActionFactory(const TranslateOptions &Opts,
+                           TranslationResult &Result) {
+  return std::make_unique<Factory>(Opts, Result);
+}
+
+} // namespace hce
