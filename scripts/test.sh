@@ -17,7 +17,7 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
     [ -f "$dir/CMakeCache.txt" ] ||
       cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-19 \
         -DCMAKE_CXX_COMPILER=clang++-19 -DHCE_BUILD_TRANSLATOR=OFF \
-        -DHCE_SANITIZE="$san" >/dev/null
+        -DHCE_SANITIZE="$san" -DHCE_ENABLE_CUDA=OFF >/dev/null
     cmake --build "$dir" --target hce_runtime_tests -j "$jobs"
     ASAN_OPTIONS=detect_leaks=1 TSAN_OPTIONS=halt_on_error=1 \
       ctest --test-dir "$dir" --output-on-failure -j "$jobs"

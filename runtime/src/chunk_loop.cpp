@@ -45,7 +45,7 @@ void controller_job(Runtime &rt, Shared &sh, ChunkWorker &w, int slot,
               range_text(dec.range) + ": " + why +
               "; re-running them on the CPU and using " + dev +
               " no more in this execution");
-      sh.result.failed.push_back(dec.range);
+      sh.result.failures += 1;
       sh.scheduler->drop(slot);
       sh.cv.notify_all();
       if (w.on_failure) {
@@ -57,6 +57,7 @@ void controller_job(Runtime &rt, Shared &sh, ChunkWorker &w, int slot,
       }
       break;
     }
+    sh.result.completed.add(dec.range.lb, dec.range.ub);
     w.iterations += dec.range.size();
     w.chunks += 1;
     w.busy += end - start;

@@ -3,6 +3,7 @@
 // asks the scheduler for chunks, runs them, and reports how long they took.
 #pragma once
 
+#include "data/interval_set.hpp"
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
 
@@ -25,9 +26,15 @@ struct ChunkWorker {
 };
 
 struct ChunkLoopResult {
-  std::vector<Range> failed; // chunks of devices that failed, to re-run
-  std::string fatal;         // unrecoverable error, empty when fine
+  IntervalSet completed; // iterations some device finished
+  size_t failures = 0;   // chunks a device failed on
+  std::string fatal;     // unrecoverable error, empty when fine
   double wall = 0;
+  // What still has to run: iterations [0, W) no device completed (failed
+  // chunks, and work no device was left to take after failures).
+  IntervalSet missing(int64_t iterations) const {
+    return completed.missing(IntervalSet(0, iterations));
+  }
 };
 
 // Runs `scheduler` (begun already) over `workers` on their controllers and

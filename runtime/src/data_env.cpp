@@ -82,7 +82,7 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
 }
 
 bool DataEnv::ensure_window(Array &a, int device, Interval need,
-                            std::string &why) {
+                            Interval limit, std::string &why) {
   Window &w = a.windows[device];
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
     return true;
@@ -92,8 +92,21 @@ bool DataEnv::ensure_window(Array &a, int device, Interval need,
     want.lo = std::min(want.lo, w.lo);
     want.hi = std::max(want.hi, w.hi);
   }
+  // Grow geometrically (by half the size on each side) within what the
+  // region can touch, so a device walking the array chunk by chunk does not
+  // reallocate and copy its window on every chunk.
+  Interval grown = want;
+  if (w.buffer) {
+    int64_t half = (want.hi - want.lo) / 2;
+    grown.lo = std::max(want.lo - half, std::min(limit.lo, want.lo));
+    grown.hi = std::min(want.hi + half, std::max(limit.hi, want.hi));
+  }
+  void *buf = dev.allocate(size_t(grown.hi - grown.lo) * a.elem_size);
+  if (buf)
+    want = grown;
+  else if (grown.lo != want.lo || grown.hi != want.hi)
+    buf = dev.allocate(size_t(want.hi - want.lo) * a.elem_size);
   size_t bytes = size_t(want.hi - want.lo) * a.elem_size;
-  void *buf = dev.allocate(bytes);
   if (!buf && w.buffer) {
     // Out of memory for the grown window: give up the old one (its valid
     // data that lives nowhere else goes home first) and hold only `need`.
@@ -204,7 +217,9 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
         return false;
       continue;
     }
-    if (!need.empty() && !ensure_window(a, device, need.hull(), why))
+    if (!need.empty() &&
+        !ensure_window(a, device, need.hull(),
+                       footprint_hull(shape_of(map), 0, region.iterations), why))
       return false;
     Window &w = a.windows[device];
     ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) -

@@ -94,7 +94,10 @@ private:
   };
 
   Array &array_for(const hce_map &map);
-  bool ensure_window(Array &a, int device, Interval need, std::string &why);
+  // Makes device's window of `a` cover `need`, growing within `limit` (what
+  // the region can touch at most).
+  bool ensure_window(Array &a, int device, Interval need, Interval limit,
+                     std::string &why);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);
   bool upload(Array &a, int device, const IntervalSet &what,

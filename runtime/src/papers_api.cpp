@@ -215,7 +215,13 @@ int hce_co_schedule(const char *sched_type, int initial_chunk) {
   params.num_devices = int(workers.size());
   s.scheduler->begin(params);
   ChunkLoopResult res = run_chunk_loop(rt, *s.scheduler, workers, "hce_co_schedule");
-  return res.fatal.empty() && res.failed.empty() ? 0 : 1;
+  IntervalSet missing = res.missing(params.iterations);
+  if (!res.fatal.empty() || !missing.empty()) {
+    error("hce_co_schedule: iterations " + missing.to_string() + " did not run" +
+          (res.fatal.empty() ? "" : ": " + res.fatal));
+    return 1;
+  }
+  return 0;
 }
 
 int hce_malloc_gpu(int num, void **dev_ptr, size_t bytes) {

@@ -125,14 +125,14 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
 }
 
 // A device whose measured share of the throughput is below HCE_MIN_SHARE
-// (default 2%) costs more in chunk overheads and in the imbalance of its last
+// (default 3%) costs more in chunk overheads and in the imbalance of its last
 // chunk than it adds: it is left out of the region, so co-execution is never
 // slower than the devices that matter.  Every 16 executions it is tried
 // again, in case the load changed.
 void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
   constexpr int64_t kRetryAfter = 16;
   const char *env = std::getenv("HCE_MIN_SHARE");
-  const double min_share = env && *env ? std::atof(env) : 0.02;
+  const double min_share = env && *env ? std::atof(env) : 0.03;
   for (auto it = site.dropped_at.begin(); it != site.dropped_at.end();) {
     if (site.stats.executions - it->second >= kRetryAfter) {
       site.throughput.erase(it->first); // measure it afresh
@@ -318,10 +318,12 @@ int execute_region(const hce_region &r, std::string &why) {
     return fail(loop.fatal);
   }
 
-  // Chunks of failed devices run again on the CPU, on host memory.
+  // Iterations no device completed (failed chunks, and work left when every
+  // device had failed) run on the CPU, on host memory.
   std::vector<unsigned char> retry_red = reduction_slots(r);
   int64_t retried = 0;
-  for (Range range : loop.failed) {
+  for (const Interval &iv : loop.missing(r.iterations)) {
+    Range range{iv.lo, iv.hi};
     std::vector<void *> ptrs;
     TransferCounts counts;
     std::vector<unsigned char> red = reduction_slots(r);

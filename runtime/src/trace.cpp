@@ -2,6 +2,7 @@
 
 #include "log.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -21,7 +22,8 @@ struct Event {
 
 struct Trace {
   std::mutex mutex;
-  bool loaded = false; // HCE_TRACE read since the last flush
+  std::atomic<bool> on{false}; // path non-empty: lets trace_event skip the lock
+  std::atomic<bool> loaded{false}; // HCE_TRACE read since the last flush
   std::string path;
   std::vector<Event> events;
   std::map<std::pair<std::string, std::string>, int> tracks; // -> tid
@@ -31,10 +33,13 @@ struct Trace {
 // each flush (hce_finalize), so a process can trace several sessions.
 Trace &trace() {
   static Trace *t = new Trace; // outlives every static destructor that may trace
+  if (t->loaded.load(std::memory_order_acquire))
+    return *t;
   std::lock_guard<std::mutex> lock(t->mutex);
   if (!t->loaded) {
     const char *p = std::getenv("HCE_TRACE");
     t->path = p ? p : "";
+    t->on = !t->path.empty();
     t->loaded = true;
   }
   return *t;
@@ -62,6 +67,8 @@ bool trace_enabled() {
 void trace_event(const std::string &device, const char *stream,
                  const std::string &name, double start, double end) {
   Trace &t = trace();
+  if (!t.on.load(std::memory_order_relaxed))
+    return;
   std::lock_guard<std::mutex> lock(t.mutex);
   if (t.path.empty())
     return;

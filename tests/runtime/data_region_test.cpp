@@ -179,4 +179,22 @@ TEST(DataRegion, SmallDeviceMemoryStillGivesTheRightResult) {
     ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
 }
 
+TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
+  // sim:0 alone fails early (out of memory): the chunk it failed on and all
+  // the work the scheduler never handed out must still run, on the CPU.
+  for (const char *schedule : {"fdets", "adets", "split", "hguided"}) {
+    SCOPED_TRACE(schedule);
+    hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0,mem:100");
+    const int64_t m = 300, n = 16;
+    std::vector<double> a = hce_test::random_vector(size_t(m * n), 21);
+    std::vector<double> ref = reference(a, m, n, 2);
+    testing::internal::CaptureStderr();
+    run_jacobi(a, m, n, 2, schedule, nullptr);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("out of memory on sim:0"), std::string::npos) << err;
+    for (size_t k = 0; k < a.size(); ++k)
+      ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+  }
+}
+
 } // namespace
