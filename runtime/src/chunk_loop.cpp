@@ -2,9 +2,14 @@
 
 #include "clock.hpp"
 #include "log.hpp"
+#include "trace.hpp"
 
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <optional>
+#include <semaphore>
 
 namespace hce {
 namespace {
@@ -18,55 +23,200 @@ struct Shared {
   std::condition_variable cv;
   Scheduler *scheduler = nullptr;
   ChunkLoopResult result;
+  double t0 = 0;
+  std::string label;
 };
 
-void controller_job(Runtime &rt, Shared &sh, ChunkWorker &w, int slot,
-                    const std::string &label, double t0) {
-  const std::string &dev = rt.devices()[w.device]->name();
-  std::unique_lock<std::mutex> lock(sh.mutex);
-  for (;;) {
-    if (!sh.result.fatal.empty())
-      break;
-    Decision dec = sh.scheduler->next(slot);
-    if (dec.kind == Decision::Done)
-      break;
-    if (dec.kind == Decision::Wait) {
-      sh.cv.wait(lock);
-      continue;
+// A chunk on its way through a device's stages.
+struct InFlight {
+  Range range;
+  int slot = 0;
+  double upload = 0, compute = 0; // seconds spent in each stage
+};
+
+// A blocking FIFO between two stages.
+class StageQueue {
+public:
+  void push(InFlight c) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      q_.push_back(c);
     }
-    lock.unlock();
+    cv_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+  std::optional<InFlight> pop() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return closed_ || !q_.empty(); });
+    if (q_.empty())
+      return std::nullopt;
+    InFlight c = q_.front();
+    q_.pop_front();
+    return c;
+  }
+
+private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<InFlight> q_;
+  bool closed_ = false;
+};
+
+class DeviceRun {
+public:
+  DeviceRun(Runtime &rt, Shared &sh, ChunkWorker &w, int slot)
+      : rt_(rt), sh_(sh), w_(w), slot_(slot),
+        dev_(rt.devices()[w.device]->name()) {}
+
+  void run() {
+    if (w_.pipelined)
+      run_pipelined();
+    else
+      run_sequential();
+    if (failed_ && w_.on_failure) {
+      std::string fatal = w_.on_failure();
+      std::lock_guard<std::mutex> lock(sh_.mutex);
+      if (!fatal.empty() && sh_.result.fatal.empty())
+        sh_.result.fatal = fatal;
+    }
+    sh_.cv.notify_all();
+  }
+
+private:
+  // Asks the scheduler for this device's next chunk; nullopt when done.
+  std::optional<Range> next_chunk() {
+    std::unique_lock<std::mutex> lock(sh_.mutex);
+    for (;;) {
+      if (!sh_.result.fatal.empty() || failed_)
+        return std::nullopt;
+      Decision dec = sh_.scheduler->next(slot_);
+      if (dec.kind == Decision::Done)
+        return std::nullopt;
+      if (dec.kind == Decision::Run)
+        return dec.range;
+      sh_.cv.wait(lock);
+    }
+  }
+
+  void fail(Range range, const std::string &why) {
+    std::lock_guard<std::mutex> lock(sh_.mutex);
+    if (!failed_)
+      warning(sh_.label + ": " + dev_ + " failed on iterations " +
+              range_text(range) + ": " + why +
+              "; re-running them on the CPU and using " + dev_ +
+              " no more in this execution");
+    failed_ = true;
+    sh_.result.failures += 1;
+    sh_.scheduler->drop(slot_);
+    sh_.cv.notify_all();
+  }
+
+  void complete(const InFlight &c, double download, double end) {
+    std::lock_guard<std::mutex> lock(sh_.mutex);
+    sh_.result.completed.add(c.range.lb, c.range.ub);
+    // In a pipeline the stages overlap: a chunk costs its slowest stage.
+    double seconds = w_.pipelined ? std::max({c.upload, c.compute, download})
+                                  : c.upload + c.compute + download;
+    w_.iterations += c.range.size();
+    w_.chunks += 1;
+    w_.busy += seconds;
+    w_.finish = end - sh_.t0;
+    sh_.scheduler->complete(slot_, c.range, seconds);
+    sh_.cv.notify_all();
+  }
+
+  // Runs one stage, timing and tracing it; false after a failure.
+  bool stage(const ChunkWorker::Stage &f, const char *stream, InFlight &c,
+             double &seconds) {
     std::string why;
     double start = now_seconds();
-    bool ok = w.run(dec.range, why);
+    bool ok = f(c.range, c.slot, why);
     double end = now_seconds();
-    lock.lock();
+    seconds = end - start;
     if (!ok) {
-      warning(label + ": " + dev + " failed on iterations " +
-              range_text(dec.range) + ": " + why +
-              "; re-running them on the CPU and using " + dev +
-              " no more in this execution");
-      sh.result.failures += 1;
-      sh.scheduler->drop(slot);
-      sh.cv.notify_all();
-      if (w.on_failure) {
-        lock.unlock();
-        std::string fatal = w.on_failure();
-        lock.lock();
-        if (!fatal.empty() && sh.result.fatal.empty())
-          sh.result.fatal = fatal;
-      }
-      break;
+      fail(c.range, why);
+      return false;
     }
-    sh.result.completed.add(dec.range.lb, dec.range.ub);
-    w.iterations += dec.range.size();
-    w.chunks += 1;
-    w.busy += end - start;
-    w.finish = end - t0;
-    sh.scheduler->complete(slot, dec.range, end - start);
-    sh.cv.notify_all();
+    trace_event(dev_, stream, range_text(c.range), start, end);
+    return true;
   }
-  sh.cv.notify_all();
-}
+
+  void run_sequential() {
+    while (auto range = next_chunk()) {
+      InFlight c{*range, 0};
+      double down = 0;
+      if (!stage(w_.upload, "upload", c, c.upload))
+        break;
+      if (!stage(w_.compute, "compute", c, c.compute) ||
+          !stage(w_.download, "download", c, down)) {
+        w_.abandon(c.slot);
+        break;
+      }
+      complete(c, down, now_seconds());
+    }
+  }
+
+  // Three threads, one per stream: this one uploads, `computer` computes,
+  // `downloader` downloads (the device's stream threads).  At most kPipelineDepth chunks are in flight,
+  // so chunk k's state slot (k mod depth) is free again when k+depth starts.
+  void run_pipelined() {
+    std::counting_semaphore<kPipelineDepth> free_slots(kPipelineDepth);
+    StageQueue to_compute, to_download;
+    Controller &computer = rt_.stream_thread(w_.device, 0);
+    Controller &downloader = rt_.stream_thread(w_.device, 1);
+    computer.post([&] {
+      while (auto c = to_compute.pop()) {
+        if (failed_ || !stage(w_.compute, "compute", *c, c->compute)) {
+          w_.abandon(c->slot);
+          free_slots.release();
+          continue;
+        }
+        to_download.push(*c);
+      }
+      to_download.close();
+    });
+    downloader.post([&] {
+      while (auto c = to_download.pop()) {
+        double down = 0;
+        if (failed_ || !stage(w_.download, "download", *c, down))
+          w_.abandon(c->slot);
+        else
+          complete(*c, down, now_seconds());
+        free_slots.release();
+      }
+    });
+    for (int k = 0;; ++k) {
+      free_slots.acquire();
+      auto range = next_chunk();
+      if (!range) {
+        free_slots.release();
+        break;
+      }
+      InFlight c{*range, k % kPipelineDepth};
+      if (!stage(w_.upload, "upload", c, c.upload)) {
+        free_slots.release();
+        break;
+      }
+      to_compute.push(c);
+    }
+    to_compute.close();
+    computer.wait();
+    downloader.wait();
+  }
+
+  Runtime &rt_;
+  Shared &sh_;
+  ChunkWorker &w_;
+  int slot_;
+  std::string dev_;
+  std::atomic<bool> failed_{false};
+};
 
 } // namespace
 
@@ -75,14 +225,16 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                const std::string &label) {
   Shared sh;
   sh.scheduler = &scheduler;
-  const double t0 = now_seconds();
+  sh.label = label;
+  sh.t0 = now_seconds();
+  std::vector<std::unique_ptr<DeviceRun>> runs;
   for (size_t i = 0; i < workers.size(); ++i)
-    rt.controller(workers[i].device).post([&, i] {
-      controller_job(rt, sh, workers[i], int(i), label, t0);
-    });
+    runs.push_back(std::make_unique<DeviceRun>(rt, sh, workers[i], int(i)));
+  for (size_t i = 0; i < workers.size(); ++i)
+    rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
   for (const ChunkWorker &w : workers)
     rt.controller(w.device).wait();
-  sh.result.wall = now_seconds() - t0;
+  sh.result.wall = now_seconds() - sh.t0;
   return std::move(sh.result);
 }
 

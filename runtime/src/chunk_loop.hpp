@@ -1,6 +1,12 @@
 // The controller loop shared by every way of co-executing a loop (generated
 // regions and the papers' hand-written API): each device's controller thread
 // asks the scheduler for chunks, runs them, and reports how long they took.
+//
+// A chunk has three stages: upload (make its data valid on the device),
+// compute, download (record its writes, bring results home).  A pipelined
+// device runs them on three threads, one per stream, so that the upload of
+// chunk k+1, the compute of chunk k and the download of chunk k-1 overlap:
+// Fig. 8 and Algorithm 4 of the HCE paper.
 #pragma once
 
 #include "data/interval_set.hpp"
@@ -13,12 +19,20 @@
 
 namespace hce {
 
+// At most this many chunks of one device are in flight (one per stage).
+constexpr int kPipelineDepth = 3;
+
 struct ChunkWorker {
   int device = 0; // index into Runtime::devices
-  // Runs one chunk on the device; false + why on a device failure.
-  std::function<bool(Range, std::string &why)> run;
-  // Called (outside the lock) after a failure, to rescue the device's data;
-  // returns "" or a fatal error.
+  bool pipelined = false;
+  // The stages of one chunk; `slot` in [0, kPipelineDepth) names the state
+  // the chunk keeps while in flight.  false + why on a device failure.
+  using Stage = std::function<bool(Range, int slot, std::string &why)>;
+  Stage upload, compute, download;
+  // A chunk that passed `upload` but will not complete.
+  std::function<void(int slot)> abandon;
+  // Called (outside the lock, after the device's stages have stopped) after
+  // a failure, to rescue the device's data; returns "" or a fatal error.
   std::function<std::string()> on_failure;
   // Filled in by the loop:
   int64_t iterations = 0, chunks = 0;

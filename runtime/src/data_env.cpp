@@ -81,9 +81,14 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
   return ok;
 }
 
-bool DataEnv::ensure_window(Array &a, int device, Interval need,
-                            Interval limit, std::string &why) {
+bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a,
+                            int device, Interval need, Interval limit,
+                            std::string &why) {
   Window &w = a.windows[device];
+  if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
+    return true;
+  // Chunks in flight use the window: it moves only when they are done.
+  cv_.wait(lock, [&] { return w.pins == 0; });
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
     return true;
   Device &dev = *devices_[device];
@@ -198,47 +203,146 @@ bool DataEnv::fetch_to_host(Array &a, const IntervalSet &want,
   return true;
 }
 
+void DataEnv::pin(Array &a, int device, ChunkHold *hold) {
+  ++a.windows[device].pins;
+  if (hold)
+    hold->pins.push_back({&a, device});
+}
+
+void DataEnv::unpin_all(std::vector<std::pair<Array *, int>> &pins) {
+  for (auto &[a, d] : pins)
+    --a->windows[d].pins;
+  pins.clear();
+  cv_.notify_all();
+}
+
+bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
+                         std::string &why) {
+  // The windows involved are pinned: their buffers cannot move meanwhile.
+  for (const Copy &c : copies) {
+    const Window &w = c.a->windows[c.device];
+    for (const Interval &iv : c.elems) {
+      size_t bytes = size_t(iv.length()) * c.a->elem_size;
+      char *dev_ptr =
+          static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * c.a->elem_size;
+      char *host_ptr = c.a->host + iv.lo * int64_t(c.a->elem_size);
+      bool ok = c.to_device ? devices_[c.device]->upload(dev_ptr, host_ptr, bytes, why)
+                            : devices_[c.device]->download(host_ptr, dev_ptr, bytes, why);
+      if (!ok)
+        return false;
+      (c.to_device ? counts.to_device : counts.from_device) += bytes;
+    }
+  }
+  return true;
+}
+
+// Plans, under the lock, the downloads that make `want` valid on the host
+// (from whichever device holds the only valid copy), pinning their sources.
+bool DataEnv::plan_fetch_to_host(Array &a, const IntervalSet &want,
+                                 int except_device, std::vector<Copy> &copies,
+                                 std::vector<std::pair<Array *, int>> &pins,
+                                 std::string &why) {
+  std::vector<int> sources;
+  for (size_t d = 0; d < devices_.size(); ++d)
+    if (int(d) != except_device && !devices_[d]->uses_host_memory())
+      sources.push_back(int(d) + 1);
+  IntervalSet unsourced;
+  for (Transfer &t : a.res.plan_fetch(kHost, want, sources, &unsourced)) {
+    pins.push_back({&a, t.src - 1});
+    ++a.windows[size_t(t.src - 1)].pins;
+    copies.push_back({&a, t.src - 1, std::move(t.elems), false});
+  }
+  if (!unsourced.empty()) {
+    why = "elements " + unsourced.to_string() + " of '" + a.name +
+          "' are valid nowhere (lost with a failed device?)";
+    return false;
+  }
+  return true;
+}
+
 bool DataEnv::acquire(int device, const hce_region &region, Range range,
-                      std::vector<void *> &ptrs, TransferCounts &counts,
-                      std::string &why) {
-  std::lock_guard<std::mutex> lock(mutex_);
+                      std::vector<void *> &ptrs, ChunkHold &hold,
+                      TransferCounts &counts, std::string &why) {
+  std::unique_lock<std::mutex> lock(mutex_);
   ptrs.assign(size_t(region.num_maps), nullptr);
   const bool host = devices_[device]->uses_host_memory();
+  std::vector<IntervalSet> need(size_t(region.num_maps));
+  // 1. Windows big enough for the chunk (before pinning any: a grow waits
+  //    for this device's other chunks to let go of the window).
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (!map.host)
+      continue;
+    need[m] = footprint(map, range.lb, range.ub);
+    if (!host && !need[m].empty() &&
+        !ensure_window(lock, arrays_.at(map.host), device, need[m].hull(),
+                       footprint_hull(shape_of(map), 0, region.iterations), why))
+      return false;
+  }
+  // 2. Plan: what the host lacks comes from the device that wrote it; then
+  //    only what is missing on this device moves (Alg. 1 generalised).
+  std::vector<Copy> fetches, uploads;
+  std::vector<std::pair<Array *, int>> fetch_pins;
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
     if (!map.host)
       continue;
     Array &a = arrays_.at(map.host);
-    IntervalSet need = footprint(map, range.lb, range.ub);
     if (host) {
       ptrs[m] = map.host;
-      // Results other devices hold for these elements must come home first.
-      if (reads(map.kind) && !fetch_to_host(a, need, -1, counts, why))
+      if (reads(map.kind) &&
+          !plan_fetch_to_host(a, need[m], -1, fetches, fetch_pins, why)) {
+        unpin_all(fetch_pins);
         return false;
+      }
       continue;
     }
-    if (!need.empty() &&
-        !ensure_window(a, device, need.hull(),
-                       footprint_hull(shape_of(map), 0, region.iterations), why))
-      return false;
     Window &w = a.windows[device];
-    ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) -
-                             w.lo * int64_t(a.elem_size)
+    ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size)
                        : map.host;
+    if (w.buffer)
+      pin(a, device, &hold);
     if (!reads(map.kind))
       continue;
-    IntervalSet missing = a.res.plan_upload(device + 1, need);
-    counts.avoided += uint64_t(need.total_length() - missing.total_length()) *
+    IntervalSet missing = a.res.plan_upload(device + 1, need[m]);
+    counts.avoided += uint64_t(need[m].total_length() - missing.total_length()) *
                       a.elem_size;
     if (missing.empty())
       continue;
-    // Alg. 1 generalised: only what is missing moves; what the host lacks
-    // comes from the device that wrote it (through the host).
-    if (!fetch_to_host(a, missing, device, counts, why) ||
-        !upload(a, device, missing, counts, why))
+    if (!plan_fetch_to_host(a, missing, device, fetches, fetch_pins, why)) {
+      unpin_all(fetch_pins);
+      unpin_all(hold.pins);
       return false;
+    }
+    // Valid from now on for this device's own later chunks, which run
+    // after this upload (the pipeline keeps chunks in order).
+    a.res.mark_valid(device + 1, missing);
+    uploads.push_back({&a, device, std::move(missing), true});
   }
-  return true;
+  lock.unlock();
+
+  // 3. The copies, outside the lock so devices move data concurrently.
+  bool ok = run_copies(fetches, counts, why);
+  lock.lock();
+  if (ok)
+    for (const Copy &c : fetches)
+      c.a->res.mark_valid(kHost, c.elems);
+  unpin_all(fetch_pins);
+  lock.unlock();
+  if (ok)
+    ok = run_copies(uploads, counts, why);
+  if (!ok) {
+    lock.lock();
+    for (const Copy &c : uploads) // may not have landed
+      c.a->res.invalidate(device + 1, c.elems);
+    unpin_all(hold.pins);
+  }
+  return ok;
+}
+
+void DataEnv::abandon(ChunkHold &hold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  unpin_all(hold.pins);
 }
 
 const char *co_name(CoMode mode) {
@@ -254,10 +358,12 @@ const char *co_name(CoMode mode) {
 }
 
 bool DataEnv::release(int device, const hce_region &region, Range range,
-                      CoMode co, TransferCounts &counts, std::string &why) {
-  std::lock_guard<std::mutex> lock(mutex_);
+                      CoMode co, ChunkHold &hold, TransferCounts &counts,
+                      std::string &why) {
+  std::unique_lock<std::mutex> lock(mutex_);
   const int holder = device + 1;
   const bool host = devices_[device]->uses_host_memory();
+  std::vector<Copy> downloads;
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
     if (!writes(map.kind) || !map.host)
@@ -266,27 +372,32 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
     IntervalSet written = footprint(map, range.lb, range.ub);
     // A write makes every other copy of these elements stale.
     a.res.mark_written(host ? kHost : holder, written);
-    if (host)
-      continue;
     // Outside a data region the results must come home anyway: now, so that
     // the download of this chunk overlaps the next chunk's work.
-    bool eager = co == CoMode::None || a.data_refs == 0;
-    if (eager && !download(a, device, written, counts, why))
-      return false;
+    if (!host && (co == CoMode::None || a.data_refs == 0))
+      downloads.push_back({&a, device, std::move(written), false});
   }
+  lock.unlock();
+  bool ok = run_copies(downloads, counts, why);
+  lock.lock();
+  if (ok)
+    for (const Copy &c : downloads)
+      c.a->res.mark_valid(kHost, c.elems);
   if (co == CoMode::None && !host) {
     // Without CO nothing stays on the device for the next chunk.
     for (int m = 0; m < region.num_maps; ++m)
       if (region.maps[m].host)
         arrays_.at(region.maps[m].host).res.release(holder);
   }
-  return true;
+  unpin_all(hold.pins);
+  return ok;
 }
 
 bool DataEnv::evict(int device, std::string &why) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   bool ok = true;
   for (auto &[key, a] : arrays_) {
+    cv_.wait(lock, [&] { return a.windows[device].pins == 0; });
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
     TransferCounts ignored;
     if (!only_here.empty())

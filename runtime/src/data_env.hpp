@@ -17,6 +17,7 @@
 #include "device.hpp"
 #include "hce/hce.h"
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -54,14 +55,26 @@ public:
   bool begin_region(const hce_region &region, std::string &why);
   bool end_region(const hce_region &region, std::string &why);
 
+  struct Array;
+  // The device windows one chunk in flight uses: they cannot move or be
+  // freed until the chunk is released or abandoned.
+  struct ChunkHold {
+    std::vector<std::pair<Array *, int>> pins;
+  };
+
   // Makes the footprint of `range` valid on `device` and fills ptrs (one per
-  // map) with the base pointers its variant must use.
+  // map) with the base pointers its variant must use.  Copies run outside
+  // the lock, so several devices (and the stages of one pipelined device)
+  // move data at the same time.
   bool acquire(int device, const hce_region &region, Range range,
-               std::vector<void *> &ptrs, TransferCounts &counts,
-               std::string &why);
-  // Records that `device` wrote the footprint of `range`.
-  bool release(int device, const hce_region &region, Range range, CoMode co,
+               std::vector<void *> &ptrs, ChunkHold &hold,
                TransferCounts &counts, std::string &why);
+  // Records that `device` wrote the footprint of `range`, brings results
+  // home as the CO mode says, and lets go of the chunk's windows.
+  bool release(int device, const hce_region &region, Range range, CoMode co,
+               ChunkHold &hold, TransferCounts &counts, std::string &why);
+  // A chunk that was acquired but will not be released (its device failed).
+  void abandon(ChunkHold &hold);
   // Forgets everything `device` holds (after a failure): its valid data that
   // exists nowhere else is lost, so it must first be fetched; returns false
   // if that fails too.
@@ -80,7 +93,17 @@ private:
   struct Window {
     void *buffer = nullptr;
     int64_t lo = 0, hi = 0; // elements held
+    int pins = 0;           // chunks in flight / copies using the buffer
   };
+  // One copy between the host and a device window, planned under the lock.
+  struct Copy {
+    Array *a;
+    int device;
+    IntervalSet elems;
+    bool to_device;
+  };
+public:
+  // One mapped array: where it is valid and the device windows holding it.
   struct Array {
     explicit Array(int num_devices) : res(num_devices) {}
     std::string name;
@@ -93,11 +116,21 @@ private:
     bool data_from = false;         // some data region maps it from/tofrom
   };
 
+private:
+
   Array &array_for(const hce_map &map);
   // Makes device's window of `a` cover `need`, growing within `limit` (what
-  // the region can touch at most).
-  bool ensure_window(Array &a, int device, Interval need, Interval limit,
-                     std::string &why);
+  // the region can touch at most); waits until no chunk pins the window.
+  bool ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
+                     Interval need, Interval limit, std::string &why);
+  void pin(Array &a, int device, ChunkHold *hold);
+  void unpin_all(std::vector<std::pair<Array *, int>> &pins);
+  bool plan_fetch_to_host(Array &a, const IntervalSet &want, int except_device,
+                          std::vector<Copy> &copies,
+                          std::vector<std::pair<Array *, int>> &pins,
+                          std::string &why);
+  bool run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
+                  std::string &why);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);
   bool upload(Array &a, int device, const IntervalSet &what,
@@ -109,6 +142,7 @@ private:
 
   const std::vector<std::unique_ptr<Device>> &devices_;
   mutable std::mutex mutex_;
+  std::condition_variable cv_; // a window's pins dropped
   std::map<const void *, Array> arrays_;
   std::vector<std::vector<const void *>> data_stack_; // arrays per data region
 };

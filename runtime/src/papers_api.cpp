@@ -192,10 +192,14 @@ int hce_co_schedule(const char *sched_type, int initial_chunk) {
     ChunkWorker w;
     w.device = d.runtime_index;
     const int begin = s.loop_begin;
-    w.run = [kernel = d.kernel, num = d.num, begin](Range r, std::string &) {
+    // The programmer's kernel moves its own data (Fig. 9): one stage.
+    auto nothing = [](Range, int, std::string &) { return true; };
+    w.upload = w.download = nothing;
+    w.compute = [kernel = d.kernel, num = d.num, begin](Range r, int, std::string &) {
       kernel(num, int(r.lb) + begin, int(r.ub) - 1 + begin);
       return true;
     };
+    w.abandon = [](int) {};
     workers.push_back(std::move(w));
     auto it = s.ratios.find({d.type, d.num});
     double ratio = it == s.ratios.end() ? 0 : it->second;

@@ -7,9 +7,9 @@
 #include "log.hpp"
 #include "reduction.hpp"
 #include "runtime.hpp"
-#include "trace.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,10 +18,6 @@ namespace {
 
 std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
-}
-
-std::string range_text(Range r) {
-  return "[" + std::to_string(r.lb) + ", " + std::to_string(r.ub) + ")";
 }
 
 // The devices (indices into Runtime::devices) the region runs on.
@@ -172,7 +168,7 @@ void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
     devs = keep;
 }
 
-CoMode co_mode(const hce_region &r) {
+CoMode co_mode(const hce_region &r, const std::string &schedule) {
   const char *env = std::getenv("HCE_CO");
   if (env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "none") == 0))
     return CoMode::None;
@@ -181,7 +177,11 @@ CoMode co_mode(const hce_region &r) {
     return CoMode::None;
   if (co == "pipelined")
     return CoMode::Pipelined;
-  return CoMode::Incremental;
+  if (co == "incremental")
+    return CoMode::Incremental;
+  // Default: ADETS runs with its three-way pipeline (HCE paper, Alg. 4),
+  // every other scheduler with incremental transfers (Alg. 3).
+  return schedule == "adets" ? CoMode::Pipelined : CoMode::Incremental;
 }
 
 std::string schedule_name(const hce_region &r) {
@@ -264,45 +264,52 @@ int execute_region(const hce_region &r, std::string &why) {
     return fail(why);
   for (int d : devs)
     params.is_host.push_back(rt.devices()[d]->uses_host_memory());
-  const CoMode co = co_mode(r);
-  params.lookahead = false; // the sim pipeline runs chunks one at a time
+  const CoMode co = co_mode(r, sched_name);
 
   const double t0 = now_seconds();
   if (!rt.data().begin_region(r, why))
     return fail(why);
-  site.scheduler->begin(params);
 
   // One worker per device: make the chunk's data valid there, run the
   // variant, record its writes; each keeps its own reduction partials.
+  // Accelerators pipeline their chunks when the CO mode says so.
   DataEnv &data = rt.data();
+  struct Slot {
+    std::vector<void *> ptrs;
+    DataEnv::ChunkHold hold;
+    std::vector<unsigned char> red;
+  };
+  std::vector<std::array<Slot, kPipelineDepth>> slots(devs.size());
   std::vector<ChunkWorker> workers(devs.size());
   std::vector<std::vector<unsigned char>> partials(devs.size(), reduction_slots(r));
   std::vector<TransferCounts> bytes(devs.size());
   for (size_t i = 0; i < devs.size(); ++i) {
     const int d = devs[i];
     Device &dev = *rt.devices()[d];
-    workers[i].device = d;
-    workers[i].run = [&, i, d](Range range, std::string &err) {
-      std::vector<void *> ptrs;
-      std::vector<unsigned char> red = reduction_slots(r);
-      double start = now_seconds();
-      if (!data.acquire(d, r, range, ptrs, bytes[i], err))
+    ChunkWorker &w = workers[i];
+    w.device = d;
+    w.pipelined = co == CoMode::Pipelined && !dev.uses_host_memory();
+    params.lookahead = params.lookahead || w.pipelined;
+    w.upload = [&, i, d](Range range, int k, std::string &err) {
+      Slot &s = slots[i][size_t(k)];
+      s.red = reduction_slots(r);
+      return data.acquire(d, r, range, s.ptrs, s.hold, bytes[i], err);
+    };
+    w.compute = [&, i](Range range, int k, std::string &err) {
+      Slot &s = slots[i][size_t(k)];
+      ChunkContext ctx{&r, range, s.ptrs.data(), s.red.data()};
+      return dev.compute(ctx, err);
+    };
+    w.download = [&, i, d](Range range, int k, std::string &err) {
+      Slot &s = slots[i][size_t(k)];
+      if (!data.release(d, r, range, co, s.hold, bytes[i], err))
         return false;
-      double computed = now_seconds();
-      trace_event(dev.name(), "upload", range_text(range), start, computed);
-      ChunkContext ctx{&r, range, ptrs.data(), red.data()};
-      if (!dev.compute(ctx, err))
-        return false;
-      double released = now_seconds();
-      trace_event(dev.name(), "compute", range_text(range), computed, released);
-      if (!data.release(d, r, range, co, bytes[i], err))
-        return false;
-      trace_event(dev.name(), "download", range_text(range), released, now_seconds());
       // Only a chunk that completed contributes to the reductions.
-      reduction_combine_all(r, partials[i].data(), red.data());
+      reduction_combine_all(r, partials[i].data(), s.red.data());
       return true;
     };
-    workers[i].on_failure = [&, d]() -> std::string {
+    w.abandon = [&, i](int k) { data.abandon(slots[i][size_t(k)].hold); };
+    w.on_failure = [&, d]() -> std::string {
       std::string err;
       if (!data.evict(d, err))
         return "cannot recover the data held by " + rt.devices()[d]->name() +
@@ -310,6 +317,7 @@ int execute_region(const hce_region &r, std::string &why) {
       return "";
     };
   }
+  site.scheduler->begin(params);
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
   if (!loop.fatal.empty()) {
@@ -319,23 +327,30 @@ int execute_region(const hce_region &r, std::string &why) {
   }
 
   // Iterations no device completed (failed chunks, and work left when every
-  // device had failed) run on the CPU, on host memory.
+  // device had failed) run on the CPU, on host memory, on its controller.
   std::vector<unsigned char> retry_red = reduction_slots(r);
   int64_t retried = 0;
-  for (const Interval &iv : loop.missing(r.iterations)) {
-    Range range{iv.lo, iv.hi};
-    std::vector<void *> ptrs;
-    TransferCounts counts;
-    std::vector<unsigned char> red = reduction_slots(r);
-    if (!data.acquire(0, r, range, ptrs, counts, why))
-      return fail(why);
-    ChunkContext ctx{&r, range, ptrs.data(), red.data()};
-    if (!rt.devices()[0]->compute(ctx, why) ||
-        !data.release(0, r, range, co, counts, why))
-      return fail(why);
-    reduction_combine_all(r, retry_red.data(), red.data());
-    retried += range.size();
-  }
+  std::string retry_error;
+  rt.controller(0).post([&] {
+    for (const Interval &iv : loop.missing(r.iterations)) {
+      Range range{iv.lo, iv.hi};
+      std::vector<void *> ptrs;
+      DataEnv::ChunkHold hold;
+      TransferCounts counts;
+      std::vector<unsigned char> red = reduction_slots(r);
+      if (!data.acquire(0, r, range, ptrs, hold, counts, retry_error))
+        return;
+      ChunkContext ctx{&r, range, ptrs.data(), red.data()};
+      if (!rt.devices()[0]->compute(ctx, retry_error) ||
+          !data.release(0, r, range, co, hold, counts, retry_error))
+        return;
+      reduction_combine_all(r, retry_red.data(), red.data());
+      retried += range.size();
+    }
+  });
+  rt.controller(0).wait();
+  if (!retry_error.empty())
+    return fail(retry_error);
 
   if (!data.end_region(r, why))
     return fail(why);

@@ -51,8 +51,16 @@ Runtime::Runtime() {
   data_ = std::make_unique<DataEnv>(devices_);
   for (auto &dev : devices_) {
     Device *d = dev.get();
-    controllers_.push_back(
-        std::make_unique<Controller>([d] { d->on_controller_start(); }));
+    auto start = [d] { d->on_controller_start(); };
+    controllers_.push_back(std::make_unique<Controller>(start));
+    // Accelerators get two more threads for their three-stream pipeline,
+    // created once so that per-thread runtime state (OpenMP, CUDA) is set
+    // up once.
+    std::array<std::unique_ptr<Controller>, 2> streams;
+    if (!d->uses_host_memory())
+      for (auto &s : streams)
+        s = std::make_unique<Controller>(start);
+    stream_threads_.push_back(std::move(streams));
   }
 }
 
@@ -62,6 +70,7 @@ Runtime::~Runtime() {
     named.push_back({s->name, &s->stats});
   report_stats_from_env(named);
   trace_flush();
+  stream_threads_.clear();
   controllers_.clear();
   data_.reset();
   devices_.clear();

@@ -8,6 +8,7 @@
 #include "sched/scheduler.hpp"
 #include "stats.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,11 @@ public:
   // selected, but failed chunks are always re-run there.
   bool cpu_selected() const { return cpu_selected_; }
   Controller &controller(int device) { return *controllers_[device]; }
+  // The compute (0) and download (1) stream threads of an accelerator's
+  // pipeline; its controller thread is the upload stream.
+  Controller &stream_thread(int device, int stream) {
+    return *stream_threads_[size_t(device)][size_t(stream)];
+  }
   DataEnv &data() { return *data_; }
 
   SiteState &site(const hce_region &region);
@@ -61,6 +67,7 @@ private:
   bool cpu_selected_ = true;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Controller>> controllers_;
+  std::vector<std::array<std::unique_ptr<Controller>, 2>> stream_threads_;
   std::unique_ptr<DataEnv> data_;
   std::vector<std::unique_ptr<SiteState>> sites_; // in order of first use
   std::map<std::string, SiteState *> sites_by_name_; // regions with no site slot
