@@ -82,7 +82,13 @@ const char *hce_device_name(int i) {
 int64_t hce_last_iterations(void *const *site, const char *device) {
   if (!site || !*site || !device)
     return 0;
-  const SiteState &s = *static_cast<const SiteState *>(*site);
+  const SiteState *state = nullptr;
+  for (const SiteState *s : Runtime::get().sites())
+    if (s == *site)
+      state = s; // a slot from before hce_finalize is stale
+  if (!state)
+    return 0;
+  const SiteState &s = *state;
   auto it = s.stats.devices.find(device);
   return it == s.stats.devices.end() ? 0 : it->second.last_iterations;
 }

@@ -97,14 +97,15 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a,
     want.lo = std::min(want.lo, w.lo);
     want.hi = std::max(want.hi, w.hi);
   }
-  // Grow geometrically (by half the size on each side) within what the
-  // region can touch, so a device walking the array chunk by chunk does not
-  // reallocate and copy its window on every chunk.
-  Interval grown = want;
+  // First try everything the region can touch: a window that never moves
+  // never stalls the pipeline.  Otherwise grow geometrically (by half the
+  // size on each side) within that, so a device walking the array chunk by
+  // chunk does not reallocate and copy its window on every chunk.
+  Interval grown = {std::min(limit.lo, want.lo), std::max(limit.hi, want.hi)};
   if (w.buffer) {
     int64_t half = (want.hi - want.lo) / 2;
-    grown.lo = std::max(want.lo - half, std::min(limit.lo, want.lo));
-    grown.hi = std::min(want.hi + half, std::max(limit.hi, want.hi));
+    grown.lo = std::max(want.lo - half, grown.lo);
+    grown.hi = std::min(want.hi + half, grown.hi);
   }
   void *buf = dev.allocate(size_t(grown.hi - grown.lo) * a.elem_size);
   if (buf)

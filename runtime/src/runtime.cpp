@@ -174,8 +174,13 @@ void Runtime::select_devices() {
 }
 
 SiteState &Runtime::site(const hce_region &region) {
-  if (region.site && *region.site)
-    return *static_cast<SiteState *>(*region.site);
+  // A slot filled by an earlier runtime (before hce_finalize) is stale.
+  if (region.site && *region.site) {
+    auto *state = static_cast<SiteState *>(*region.site);
+    for (const auto &s : sites_)
+      if (s.get() == state)
+        return *state;
+  }
   std::string name = region.name ? region.name : "region";
   SiteState *state = nullptr;
   if (!region.site) {

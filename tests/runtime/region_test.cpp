@@ -76,6 +76,19 @@ TEST(Region, MatrixAdditionOnCpuAndSim) {
   EXPECT_GT(hce_last_iterations(&t.site, "sim:0"), 0);
 }
 
+TEST(Region, SiteSlotFromBeforeFinalizeIsNotUsed) {
+  // Generated code keeps a static site slot; after hce_finalize the runtime
+  // it pointed into is gone and the next execution must start afresh.
+  hce_test::use_devices("cpu,sim:0");
+  MatAdd t(64, 8, "fdets");
+  ASSERT_EQ(hce_co_exec(&t.region), 0);
+  hce_test::use_devices("cpu,sim:0");
+  EXPECT_EQ(hce_last_iterations(&t.site, "cpu"), 0); // stale slot: no stats
+  t.c.assign(t.c.size(), 0.0);
+  ASSERT_EQ(hce_co_exec(&t.region), 0);
+  t.expect_correct();
+}
+
 TEST(Region, ZeroIterationsTouchesNothing) {
   hce_test::use_devices("cpu,sim:0");
   MatAdd t(0, 8, "static");

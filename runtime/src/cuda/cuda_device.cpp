@@ -418,6 +418,8 @@ CudaDevice::~CudaDevice() {
         pins_->block_released();
     }
     blocks_.clear();
+    capacity_.clear();
+    free_cached_locked();
     used_ = 0;
   }
   for (Staging *st : {&up_stage_, &down_stage_})
@@ -485,21 +487,49 @@ void *CudaDevice::allocate(size_t bytes) {
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  if (limit_ && used_ + bytes > limit_)
-    return nullptr;
   void *p = nullptr;
-  cudaError_t rc = cudaMalloc(&p, bytes ? bytes : 1);
-  if (rc != cudaSuccess) {
-    cudaGetLastError();
-    if (rc != cudaErrorMemoryAllocation)
-      warning("cudaMalloc(" + std::to_string(bytes) + ") failed on " + name() +
-              ": " + err_text(rc));
-    return nullptr;
+  size_t capacity = bytes ? bytes : 1;
+  // A cached block of about the right size (not more than twice) first:
+  // regions outside data regions free their windows at the end, and
+  // cudaMalloc/cudaFree of large blocks cost milliseconds.
+  auto hit = cached_.lower_bound(capacity);
+  if (hit != cached_.end() && hit->first <= 2 * capacity) {
+    capacity = hit->first;
+    p = hit->second;
+    cached_bytes_ -= capacity;
+    cached_.erase(hit);
+  } else {
+    if (limit_ && used_ + cached_bytes_ + capacity > limit_)
+      free_cached_locked();
+    if (limit_ && used_ + capacity > limit_)
+      return nullptr;
+    cudaError_t rc = cudaMalloc(&p, capacity);
+    if (rc == cudaErrorMemoryAllocation && !cached_.empty()) {
+      cudaGetLastError();
+      free_cached_locked();
+      rc = cudaMalloc(&p, capacity);
+    }
+    if (rc != cudaSuccess) {
+      cudaGetLastError();
+      if (rc != cudaErrorMemoryAllocation)
+        warning("cudaMalloc(" + std::to_string(bytes) + ") failed on " + name() +
+                ": " + err_text(rc));
+      return nullptr;
+    }
   }
   blocks_[p] = bytes;
-  used_ += bytes;
+  capacity_[p] = capacity;
+  used_ += capacity;
   pins_->block_allocated();
   return p;
+}
+
+void CudaDevice::free_cached_locked() {
+  for (auto &[size, p] : cached_)
+    if (cudaFree(p) != cudaSuccess)
+      cudaGetLastError();
+  cached_.clear();
+  cached_bytes_ = 0;
 }
 
 void CudaDevice::release(void *ptr) {
@@ -511,10 +541,21 @@ void CudaDevice::release(void *ptr) {
     auto it = blocks_.find(ptr);
     if (it == blocks_.end())
       return;
-    used_ -= it->second;
+    size_t capacity = capacity_[ptr];
+    used_ -= capacity;
     blocks_.erase(it);
-    if (cudaFree(ptr) != cudaSuccess) // synchronises with work using it
-      cudaGetLastError();
+    capacity_.erase(ptr);
+    // Work using the block was synchronised by its users: keep it for the
+    // next allocation of about that size (at most a few blocks).
+    cached_.emplace(capacity, ptr);
+    cached_bytes_ += capacity;
+    while (cached_.size() > kMaxCachedBlocks) {
+      auto smallest = cached_.begin();
+      cached_bytes_ -= smallest->first;
+      if (cudaFree(smallest->second) != cudaSuccess)
+        cudaGetLastError();
+      cached_.erase(smallest);
+    }
   }
   pins_->block_released();
 }

@@ -172,7 +172,12 @@ private:
   std::vector<int> peers_; // ordinals this device has peer access to
 
   mutable std::mutex mem_mutex_;
-  std::map<void *, size_t> blocks_;
+  std::map<void *, size_t> blocks_;   // live blocks: bytes asked for
+  std::map<void *, size_t> capacity_; // live blocks: bytes allocated
+  std::multimap<size_t, void *> cached_; // freed blocks kept for reuse
+  size_t cached_bytes_ = 0;
+  static constexpr size_t kMaxCachedBlocks = 8;
+  void free_cached_locked();
   size_t used_ = 0;
 
   // Pinned staging buffers: two slots per direction, each guarded by an

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: checks and times the CUDA backend.  Build here
+# first (scripts/build-gpu.sh), carry build-gpu/, then run
+#   bash bench/gpu_check.sh            (writes logs under $OUT when set)
+# It runs the CUDA-enabled runtime tests (correctness on the GPU) and the
+# transfer / pipeline / overhead benchmark, and prints short tables.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+b="$root/build-gpu"
+out="${OUT:-/tmp/hce-gpu}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$b/rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+echo "cores: $(nproc); date: $(date -u +%F)" | tee -a "$out/device.txt"
+echo "== runtime tests on the GPU"
+"$b/bin/hce_runtime_tests" --gtest_filter='Cuda*:Region*:DataRegion*:Pipeline*' \
+  >"$out/tests.log" 2>&1
+rc=$?
+grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/tests.log"
+echo "== benchmark"
+"$b/bin/hce_bench_cuda_pipeline" "${ROWS:-8192}" "${COLS:-8192}" "${REPS:-5}" 2>&1 | tee "$out/bench.md"
+exit $rc
