@@ -126,6 +126,8 @@ private:
     w_.iterations += c.range.size();
     w_.chunks += 1;
     w_.busy += seconds;
+    if (seconds > 0)
+      w_.best_rate = std::max(w_.best_rate, double(c.range.size()) / seconds);
     w_.finish = end - sh_.t0;
     sh_.scheduler->complete(slot_, c.range, seconds);
     sh_.cv.notify_all();

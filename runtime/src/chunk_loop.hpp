@@ -37,6 +37,7 @@ struct ChunkWorker {
   // Filled in by the loop:
   int64_t iterations = 0, chunks = 0;
   double busy = 0, finish = 0; // seconds; finish relative to the loop start
+  double best_rate = 0; // iterations/second of its fastest chunk
 };
 
 struct ChunkLoopResult {

@@ -394,8 +394,10 @@ int execute_region(const hce_region &r, std::string &why) {
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);
       last = std::max(last, w.finish);
-      if (w.busy > 0)
-        site.throughput[rt.devices()[w.device]->name()] = double(w.iterations) / w.busy;
+      // The fastest chunk says what the device can do; averages include
+      // one-time costs (pinning host memory, a cold pipeline).
+      if (w.best_rate > 0)
+        site.throughput[rt.devices()[w.device]->name()] = w.best_rate;
     }
   }
   if (retried) {

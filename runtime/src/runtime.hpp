@@ -26,7 +26,8 @@ struct SiteState {
   std::vector<std::string> devices; // device names of the last execution
   std::unique_ptr<Scheduler> scheduler;
   RegionStats stats;
-  // Iterations per second of each device in the last execution it worked in.
+  // Iterations per second of each device's fastest chunk in the last
+  // execution it worked in.
   std::map<std::string, double> throughput;
   // Devices left out as too slow to help, with the execution that did it.
   std::map<std::string, int64_t> dropped_at;
