@@ -126,8 +126,7 @@ private:
     w_.iterations += c.range.size();
     w_.chunks += 1;
     w_.busy += seconds;
-    if (seconds > 0)
-      w_.best_rate = std::max(w_.best_rate, double(c.range.size()) / seconds);
+    w_.chunk_times.push_back({c.range.size(), seconds});
     w_.finish = end - sh_.t0;
     sh_.scheduler->complete(slot_, c.range, seconds);
     sh_.cv.notify_all();
@@ -221,6 +220,17 @@ private:
 };
 
 } // namespace
+
+double ChunkWorker::capability() const {
+  int64_t largest = 0;
+  for (const auto &[n, t] : chunk_times)
+    largest = std::max(largest, n);
+  double best = 0;
+  for (const auto &[n, t] : chunk_times)
+    if (2 * n >= largest && t > 0)
+      best = std::max(best, double(n) / t);
+  return best;
+}
 
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,

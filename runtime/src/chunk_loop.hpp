@@ -37,7 +37,12 @@ struct ChunkWorker {
   // Filled in by the loop:
   int64_t iterations = 0, chunks = 0;
   double busy = 0, finish = 0; // seconds; finish relative to the loop start
-  double best_rate = 0; // iterations/second of its fastest chunk
+  // (iterations, seconds) of every chunk it completed.
+  std::vector<std::pair<int64_t, double>> chunk_times;
+  // What the device can do: the fastest rate among its chunks of at least
+  // half its largest chunk's size (tiny chunks measure overheads, the first
+  // one also one-time costs such as pinning host memory).  0 if none.
+  double capability() const;
 };
 
 struct ChunkLoopResult {

@@ -496,6 +496,16 @@ bool DataEnv::update(int num_maps, const hce_map *maps, bool to_devices,
   return true;
 }
 
+bool DataEnv::in_data_region(const hce_region &region) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m) {
+    auto it = arrays_.find(region.maps[m].host);
+    if (it != arrays_.end() && it->second.data_refs > 0)
+      return true;
+  }
+  return false;
+}
+
 IntervalSet DataEnv::valid_on(const void *host, int holder) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = arrays_.find(host);

@@ -86,6 +86,8 @@ public:
   bool update(int num_maps, const hce_map *maps, bool to_devices,
               std::string &why);
 
+  // True when some map of the region is resident in an enclosing data region.
+  bool in_data_region(const hce_region &region) const;
   // Elements of the array at `host` valid on holder h (tests, stats).
   IntervalSet valid_on(const void *host, int holder) const;
 

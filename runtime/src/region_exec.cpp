@@ -121,7 +121,7 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
 }
 
 // A device whose measured share of the throughput is below HCE_MIN_SHARE
-// (default 3%) costs more in chunk overheads and in the imbalance of its last
+// (default 3%) in two executions in a row costs more in chunk overheads and in the imbalance of its last
 // chunk than it adds: it is left out of the region, so co-execution is never
 // slower than the devices that matter.  Every 16 executions it is tried
 // again, in case the load changed.
@@ -152,7 +152,11 @@ void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
   for (int d : devs) {
     const std::string &dev = rt.devices()[d]->name();
     double share = site.throughput[dev] / total;
-    if (share >= min_share) {
+    // Two slow executions in a row, so that one preempted chunk on a busy
+    // machine does not cost a device its place.
+    int &streak = site.slow_streak[dev];
+    streak = share >= min_share ? 0 : streak + 1;
+    if (streak < 2) {
       keep.push_back(d);
       continue;
     }
@@ -242,7 +246,13 @@ int execute_region(const hce_region &r, std::string &why) {
   std::vector<std::string> dev_names;
   for (int d : devs)
     dev_names.push_back(rt.devices()[d]->name());
-  const std::string sched_name = schedule_name(r);
+  const CoMode co = co_mode(r, schedule_name(r));
+  // FDETS on a kernel repeated inside a data region with incremental
+  // transfers is the HCE paper's Algorithm 3: one partition per execution,
+  // decided an execution ahead, so that data stays where it is.
+  std::string sched_name = schedule_name(r);
+  if (sched_name == "fdets" && co == CoMode::Incremental && rt.data().in_data_region(r))
+    sched_name = "fdets_inc";
   if (!site.scheduler || site.schedule != sched_name || site.devices != dev_names) {
     site.scheduler = make_scheduler(sched_name);
     if (!site.scheduler) {
@@ -264,7 +274,6 @@ int execute_region(const hce_region &r, std::string &why) {
     return fail(why);
   for (int d : devs)
     params.is_host.push_back(rt.devices()[d]->uses_host_memory());
-  const CoMode co = co_mode(r, sched_name);
 
   const double t0 = now_seconds();
   if (!rt.data().begin_region(r, why))
@@ -394,10 +403,10 @@ int execute_region(const hce_region &r, std::string &why) {
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);
       last = std::max(last, w.finish);
-      // The fastest chunk says what the device can do; averages include
-      // one-time costs (pinning host memory, a cold pipeline).
-      if (w.best_rate > 0)
-        site.throughput[rt.devices()[w.device]->name()] = w.best_rate;
+      // The first execution also places the data (windows, first uploads):
+      // its times say little about what the devices can do.
+      if (double rate = w.capability(); rate > 0 && st.executions > 1)
+        site.throughput[rt.devices()[w.device]->name()] = rate;
     }
   }
   if (retried) {

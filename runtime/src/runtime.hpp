@@ -26,9 +26,11 @@ struct SiteState {
   std::vector<std::string> devices; // device names of the last execution
   std::unique_ptr<Scheduler> scheduler;
   RegionStats stats;
-  // Iterations per second of each device's fastest chunk in the last
-  // execution it worked in.
+  // Iterations per second each device can do (ChunkWorker::capability),
+  // from the last execution it worked in.
   std::map<std::string, double> throughput;
+  // Executions in a row each device measured below the minimum share.
+  std::map<std::string, int> slow_streak;
   // Devices left out as too slow to help, with the execution that did it.
   std::map<std::string, int64_t> dropped_at;
 };

@@ -52,6 +52,8 @@ bool apply_sim_params(const std::string &who, const std::string &list,
       p.latency = v;
     else if (key == "mem" && v >= 0)
       p.capacity = v;
+    else if (key == "iter_time" && v >= 0)
+      p.iter_time = v;
     else if (key == "threads" && v >= 1)
       p.threads = static_cast<int>(v);
     else if (key == "fail_compute" && v >= 1)
@@ -121,7 +123,9 @@ bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
   double start = now_seconds();
   ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
                   ctx.red);
-  double took = now_seconds() - start;
+  double took = params_.iter_time > 0
+                    ? double(ctx.range.size()) * params_.iter_time
+                    : now_seconds() - start;
   sleep_until_elapsed(start, took / params_.speed);
   return true;
 }

@@ -13,6 +13,9 @@
 // lat      seconds of latency per transfer                    default 10e-6
 // mem      capacity in bytes (0 = unlimited)                  default 0
 // threads  OpenMP threads running the variant                 default 1
+// iter_time  seconds one iteration takes at speed 1; when set, a chunk's
+//          time is modelled as iterations * iter_time / speed instead of
+//          measured (deterministic timings for scheduler tests)  default 0
 // fail_compute:K / fail_upload:K / fail_download:K
 //          the K-th such operation (1-based) fails once: fault injection
 #pragma once
@@ -33,6 +36,7 @@ struct SimParams {
   double latency = 10e-6;
   double capacity = 0; // bytes, 0 = unlimited
   int threads = 1;
+  double iter_time = 0; // > 0: modelled compute time per iteration
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
 };
 

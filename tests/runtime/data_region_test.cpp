@@ -114,29 +114,37 @@ TEST(DataRegion, JacobiMatchesSequentialOnThreeDevices) {
 }
 
 TEST(DataRegion, IncrementalMovesAFractionOfWithoutCo) {
-  const int64_t m = 258, n = 64;
+  // The HCE paper's claim for Jacobi-like kernels in a data region: with
+  // incremental transfers (FDETS: Algorithm 3) the devices move a small
+  // fraction of what they move without the communication optimisation.
+  // Chunk times are modelled (20 us per row) rather than measured on a
+  // loaded 2-core machine: the adaptive schedulers then see the devices as
+  // the equals they are, as they would on real accelerators.
+  const int64_t m = 258, n = 256;
   const int steps = 20;
   std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 5);
   std::vector<double> ref = reference(a0, m, n, steps);
+  for (const char *schedule : {"static", "fdets"}) {
+    SCOPED_TRACE(schedule);
+    hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0,iter_time:2e-5");
+    std::vector<double> a = a0;
+    Totals with_co = run_jacobi(a, m, n, steps, schedule, "incremental");
+    for (size_t k = 0; k < a.size(); ++k)
+      ASSERT_DOUBLE_EQ(a[k], ref[k]) << "with CO, element " << k;
 
-  hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0");
-  std::vector<double> a = a0;
-  Totals with_co = run_jacobi(a, m, n, steps, "static", "incremental");
-  for (size_t k = 0; k < a.size(); ++k)
-    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "with CO, element " << k;
+    hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0,iter_time:2e-5");
+    a = a0;
+    Totals without = run_jacobi(a, m, n, steps, schedule, "none");
+    for (size_t k = 0; k < a.size(); ++k)
+      ASSERT_DOUBLE_EQ(a[k], ref[k]) << "without CO, element " << k;
 
-  hce_test::use_devices("sim:0,sim:1,sim:2", "sim=bw:1e12,lat:0");
-  a = a0;
-  Totals without = run_jacobi(a, m, n, steps, "static", "none");
-  for (size_t k = 0; k < a.size(); ++k)
-    ASSERT_DOUBLE_EQ(a[k], ref[k]) << "without CO, element " << k;
-
-  uint64_t moved_with = with_co.to + with_co.from;
-  uint64_t moved_without = without.to + without.from;
-  EXPECT_GT(moved_without, 0u);
-  EXPECT_LE(moved_with * 10, moved_without)
-      << "with CO " << moved_with << " bytes, without " << moved_without;
-  EXPECT_GT(with_co.avoided, 0u);
+    uint64_t moved_with = with_co.to + with_co.from;
+    uint64_t moved_without = without.to + without.from;
+    EXPECT_GT(moved_without, 0u);
+    EXPECT_LE(moved_with * 10, moved_without)
+        << "with CO " << moved_with << " bytes, without " << moved_without;
+    EXPECT_GT(with_co.avoided, 0u);
+  }
 }
 
 TEST(DataRegion, FailedKernelIsRerunAndResultStaysCorrect) {

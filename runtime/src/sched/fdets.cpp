@@ -168,7 +168,19 @@ protected:
     // l.16-17: V_curr.i = W_curr.i / T_curr.i (speeds_, by the base class)
     std::vector<double> rv = ratios_from_speeds(ratios_, speeds_, active_);
     r_curr_ = r_next_; // l.18: R_prev = R_curr, R_curr = R_next
-    r_next_ = rv;      // l.21: R_next.i = V_curr.i / sum_j V_curr.j
+    // l.21: R_next.i = V_curr.i / sum_j V_curr.j -- but only when some
+    // device's share changed by more than alpha (FDETS's own notion of a
+    // significant change, Alg. 1 l.25): moving the partition boundary costs
+    // transfers, and timer noise on equal devices would move it every time.
+    // Departure from the paper: the first execution's times also include
+    // placing the data on the devices (windows, first uploads), so they are
+    // not used; execution 3 keeps the initial ratios and execution 4 uses
+    // those measured in execution 2.
+    bool significant = executions_ > 1 && rv.size() != r_next_.size();
+    for (size_t i = 0; executions_ > 1 && !significant && i < rv.size(); ++i)
+      significant = std::abs(rv[i] - r_next_[i]) > params_.alpha * r_next_[i];
+    if (significant)
+      r_next_ = rv;
     ratios_ = r_curr_; // what the next execution will use
   }
 
