@@ -9,10 +9,14 @@ namespace hce {
 
 namespace {
 
+/// Which directive's clauses are parsed.
+enum class Directive { CoExec, Data, Update };
+
 class Parser {
 public:
-  Parser(std::string_view Text, ClauseSet &Out, ClauseError &Err)
-      : Text(Text), Toks(lexClauseText(Text)), Out(Out), Err(Err) {}
+  Parser(std::string_view Text, ClauseSet &Out, ClauseError &Err,
+         Directive Dir = Directive::CoExec)
+      : Text(Text), Toks(lexClauseText(Text)), Out(Out), Err(Err), Dir(Dir) {}
 
   bool run();
 
@@ -21,6 +25,7 @@ private:
   std::vector<ClauseToken> Toks;
   ClauseSet &Out;
   ClauseError &Err;
+  Directive Dir;
   size_t I = 0;
   bool SeenChunk = false;
 
@@ -57,6 +62,8 @@ private:
   bool parseClause();
   bool parseSchedule(size_t ClauseOff);
   bool parseMap(size_t ClauseOff);
+  bool parseSectionList(MapClause &M, std::string_view Clause);
+  bool parseMotion(size_t ClauseOff, MapKind Kind);
   bool parseSection(Section &S);
   bool parseReduction(size_t ClauseOff);
   bool parseVarList(std::vector<NamedVar> &Vars, std::string_view Clause);
@@ -130,6 +137,19 @@ bool Parser::parseClause() {
   std::string Name(Toks[I].Text);
   size_t Off = Toks[I].Offset;
   ++I;
+  if (Dir != Directive::CoExec) {
+    // #pragma hce data: map(...) only; #pragma hce update: to(...), from(...).
+    bool IsData = Dir == Directive::Data;
+    if (IsData ? Name != "map" : Name != "to" && Name != "from")
+      return fail(Off, "unknown clause '" + Name + "' in '#pragma hce " +
+                           (IsData ? "data'; expected map(...)"
+                                   : "update'; expected to(...) or from(...)"));
+    if (!expectPunct("(", "after '" + Name + "'"))
+      return false;
+    if (IsData)
+      return parseMap(Off);
+    return parseMotion(Off, Name == "to" ? MapKind::To : MapKind::From);
+  }
   static const char *const Known[] = {
       "schedule", "map",     "reduction", "chunk", "alpha",
       "ratio",    "devices", "co",        "name",  "private"};
@@ -310,6 +330,13 @@ bool Parser::parseMap(size_t ClauseOff) {
     if (!HaveType && M.Always)
       return fail(ClauseOff, "'always' needs a map type (to, from, tofrom)");
   }
+  if (!parseSectionList(M, "map"))
+    return false;
+  Out.Maps.push_back(std::move(M));
+  return true;
+}
+
+bool Parser::parseSectionList(MapClause &M, std::string_view Clause) {
   while (true) {
     Section S;
     if (!parseSection(S))
@@ -321,11 +348,19 @@ bool Parser::parseMap(size_t ClauseOff) {
     }
     if (isPunct(")")) {
       ++I;
-      break;
+      return true;
     }
-    return fail(here(),
-                "expected ',' or ')' in 'map', found " + describeHere());
+    return fail(here(), "expected ',' or ')' in '" + std::string(Clause) +
+                            "', found " + describeHere());
   }
+}
+
+bool Parser::parseMotion(size_t ClauseOff, MapKind Kind) {
+  MapClause M;
+  M.Offset = ClauseOff;
+  M.Kind = Kind;
+  if (!parseSectionList(M, Kind == MapKind::To ? "to" : "from"))
+    return false;
   Out.Maps.push_back(std::move(M));
   return true;
 }
@@ -529,6 +564,35 @@ bool parseCoExecClauses(std::string_view Text, ClauseSet &Out,
   Out = ClauseSet();
   Parser P(Text, Out, Err);
   return P.run();
+}
+
+bool parseDataClauses(std::string_view Text, ClauseSet &Out,
+                      ClauseError &Err) {
+  Out = ClauseSet();
+  Parser P(Text, Out, Err, Directive::Data);
+  if (!P.run())
+    return false;
+  if (Out.Maps.empty()) {
+    Err.Offset = 0;
+    Err.Message = "'#pragma hce data' needs at least one map(...) clause";
+    return false;
+  }
+  return true;
+}
+
+bool parseUpdateClauses(std::string_view Text, ClauseSet &Out,
+                        ClauseError &Err) {
+  Out = ClauseSet();
+  Parser P(Text, Out, Err, Directive::Update);
+  if (!P.run())
+    return false;
+  if (Out.Maps.empty()) {
+    Err.Offset = 0;
+    Err.Message =
+        "'#pragma hce update' needs at least one to(...) or from(...) clause";
+    return false;
+  }
+  return true;
 }
 
 } // namespace hce

@@ -100,6 +100,15 @@ struct ClauseError {
 bool parseCoExecClauses(std::string_view Text, ClauseSet &Out,
                         ClauseError &Err);
 
+/// Parses the clauses of `#pragma hce data`: map(...) clauses only (at
+/// least one).
+bool parseDataClauses(std::string_view Text, ClauseSet &Out, ClauseError &Err);
+
+/// Parses the clauses of `#pragma hce update`: to(list) and from(list),
+/// returned in Out.Maps as MapClauses of kind To and From (at least one).
+bool parseUpdateClauses(std::string_view Text, ClauseSet &Out,
+                        ClauseError &Err);
+
 /// The schedule names the runtime knows.
 bool isKnownSchedule(std::string_view Name);
 

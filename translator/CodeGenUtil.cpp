@@ -10,6 +10,8 @@ std::string genName(const char *What, const Region &R) {
 std::string argsStructDecl(const Region &R) {
   std::string S = "struct " + genName("args", R) + " {\n";
   S += "  int64_t __hce_init;\n  int64_t __hce_step;\n";
+  for (const CapturedVar &C : R.Extents)
+    S += "  " + C.Decl + ";\n";
   for (const CapturedVar &C : R.Captures)
     S += "  " + C.Decl + ";\n";
   S += "};\n";
@@ -28,6 +30,9 @@ std::string variantPrologue(const Region &R, const std::string &In) {
            R.Enumerators[I].Value;
     S += " };\n";
   }
+  // VLA extents first: the mapped pointers' types use them.
+  for (const CapturedVar &C : R.Extents)
+    S += In + C.ConstDecl + " = " + Args + "->" + C.Name + ";\n";
   for (size_t M = 0; M < R.Maps.size(); ++M) {
     const MappedArray &A = R.Maps[M];
     if (!A.UsedInBody)

@@ -29,29 +29,36 @@ void HcePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
     return;
   }
   if (Tok.is(tok::eod) || !Tok.is(tok::identifier)) {
-    D.error(Tok.getLocation(), "expected 'co_exec' after '#pragma hce'");
+    D.error(Tok.getLocation(), "expected 'co_exec', 'data' or 'update' after "
+                               "'#pragma hce'");
     discardRest(PP, Tok);
     return;
   }
   StringRef Directive = Tok.getIdentifierInfo()->getName();
-  if (Directive != "co_exec") {
-    if (Directive == "data" || Directive == "update")
-      D.error(Tok.getLocation(),
-              "'#pragma hce " + Directive.str() + "' is not supported yet");
-    else
-      D.error(Tok.getLocation(), "unknown directive '#pragma hce " +
-                                     Directive.str() + "'; expected 'co_exec'");
+  PragmaKind Kind;
+  if (Directive == "co_exec")
+    Kind = PragmaKind::CoExec;
+  else if (Directive == "data")
+    Kind = PragmaKind::Data;
+  else if (Directive == "update")
+    Kind = PragmaKind::Update;
+  else {
+    D.error(Tok.getLocation(), "unknown directive '#pragma hce " +
+                                   Directive.str() +
+                                   "'; expected co_exec, data or update");
     discardRest(PP, Tok);
     return;
   }
   if (!SM.isWrittenInMainFile(Intro.Loc)) {
-    D.error(Tok.getLocation(), "'#pragma hce co_exec' is only supported in "
-                               "the main source file, not in headers");
+    D.error(Tok.getLocation(), "'#pragma hce " + Directive.str() +
+                                   "' is only supported in the main source "
+                                   "file, not in headers");
     discardRest(PP, Tok);
     return;
   }
 
   PragmaRecord R;
+  R.Kind = Kind;
   R.HashLoc = Intro.Loc;
   R.DirectiveLoc = Tok.getLocation();
   R.ClauseLoc = Tok.getEndLoc();
@@ -69,7 +76,12 @@ void HcePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   R.ClauseText.assign(Begin, End);
 
   ClauseError Err;
-  if (!parseCoExecClauses(R.ClauseText, R.Clauses, Err)) {
+  bool Parsed = Kind == PragmaKind::CoExec
+                    ? parseCoExecClauses(R.ClauseText, R.Clauses, Err)
+                : Kind == PragmaKind::Data
+                    ? parseDataClauses(R.ClauseText, R.Clauses, Err)
+                    : parseUpdateClauses(R.ClauseText, R.Clauses, Err);
+  if (!Parsed) {
     D.error(R.locAt(Err.Offset), Err.Message);
   } else {
     R.Valid = true;

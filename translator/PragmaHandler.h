@@ -18,12 +18,16 @@
 
 namespace hce {
 
+/// Which `#pragma hce` directive a record is.
+enum class PragmaKind { CoExec, Data, Update };
+
 struct PragmaRecord {
+  PragmaKind Kind = PragmaKind::CoExec;
   clang::SourceLocation HashLoc;      ///< the '#'
-  clang::SourceLocation DirectiveLoc; ///< the 'co_exec'
+  clang::SourceLocation DirectiveLoc; ///< the 'co_exec' / 'data' / 'update'
   clang::SourceLocation ClauseLoc;    ///< first byte of the clause text
   clang::SourceLocation EndLoc;       ///< end of the directive line
-  std::string ClauseText;             ///< raw text after 'co_exec'
+  std::string ClauseText;             ///< raw text after the directive
   ClauseSet Clauses;
   bool Valid = false; ///< clauses parsed without error
 

@@ -37,6 +37,9 @@ struct CapturedVar {
   std::string Name;
   std::string Decl;      ///< "int N": member of the args struct
   std::string ConstDecl; ///< "const int N": its rebinding in a variant
+  /// The value stored at the site; empty: the variable \c Name itself
+  /// (extents of variable-length arrays are captured under made-up names).
+  std::string Value;
 };
 
 /// A variable private to each iteration (private(...) clauses).
@@ -45,7 +48,10 @@ struct PrivateVar {
   std::string Decl; ///< "int j"
 };
 
-/// One mapped array (1-D for now).
+/// One mapped array. A multi-dimensional array (`double A[M][N]`, a VLA
+/// parameter `double A[n][m]`, `double (*A)[N]`) is described flattened
+/// row-major; its variant pointer keeps the array type
+/// (`double (*A)[N]`, `double (*A)[__hce_ext_0_1]`).
 struct MappedArray {
   std::string Name;
   std::string PtrDecl;     ///< "double *A"; empty if unused in body
@@ -58,6 +64,17 @@ struct MappedArray {
   std::string LoText;
   std::string LenText;
   bool PerIteration = false;
+  /// Equally spaced blocks (a section partial in an inner dimension):
+  /// `BlocksText` intervals of `LenText` elements, `StrideText` apart.
+  std::string BlocksText = "1";
+  std::string StrideText = "0";
+  /// Number of dimensions (1 for pointers and 1-D arrays).
+  unsigned Rank = 1;
+  /// Extents of dimensions 1..Rank-1 as the variants name them: a number,
+  /// or the name of an entry of Region::Extents (VLA extents).
+  std::vector<std::string> InnerExtents;
+  /// The section as written ("A[i-1:3][0:N]"), for comments.
+  std::string SectionText;
 };
 
 struct ReductionVar {
@@ -83,6 +100,10 @@ struct Region {
   ClauseSet Clauses;
   LoopInfo Loop;
   std::vector<CapturedVar> Captures;
+  /// Runtime extents of variable-length mapped arrays: int64_t members of the
+  /// args struct (Value holds the expression evaluated at the site), bound
+  /// in the variants before the mapped pointers that use them.
+  std::vector<CapturedVar> Extents;
   std::vector<LocalEnumerator> Enumerators;
   std::vector<PrivateVar> Privates;
   std::vector<MappedArray> Maps;

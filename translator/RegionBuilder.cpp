@@ -1,6 +1,7 @@
 //===- RegionBuilder.cpp - From pragma + loop to a Region -----------------===//
 #include "RegionBuilder.h"
 #include "AffineCheck.h"
+#include "ArrayShape.h"
 #include "BodyAnalysis.h"
 #include "LoopAnalysis.h"
 #include "SourceText.h"
@@ -291,45 +292,15 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         continue;
       }
       Special.insert(S.Name); // no "not mapped" cascade if rejected below
-      if (S.Dims.size() > 1) {
-        Err(P.locAt(S.Dims[1].Offset),
-            "multi-dimensional array sections are not supported yet; map "
-            "the flattened array (A[i*N:N])");
-        continue;
-      }
       MappedArray M;
       M.Name = S.Name;
       M.Kind = MC.Kind;
       M.Always = MC.Always;
       const NonLocalUse *U = UseOf(S.Name);
-      QualType VT;
+      const VarDecl *VD = nullptr;
       if (U) {
-        VT = U->Var->getType();
-        if (VT->isReferenceType())
-          VT = VT.getNonReferenceType();
-        QualType Elem;
-        if (VT->isPointerType() && !VT->isFunctionPointerType())
-          Elem = VT->getPointeeType();
-        else if (const ArrayType *AT = Ctx.getAsArrayType(VT))
-          Elem = AT->getElementType();
-        if (Elem.isNull()) {
-          Err(Loc, "cannot map '" + S.Name +
-                       "': it is not a pointer or an "
-                       "array");
-          continue;
-        }
-        if (Elem->isArrayType() || Elem->isPointerType() ||
-            Elem->isVoidType() || Elem->isFunctionType()) {
-          Err(Loc, "cannot map '" + S.Name + "' of type '" +
-                       VT.getAsString(printingPolicy(Ctx)) +
-                       "': only one-dimensional arrays of data are supported "
-                       "yet");
-          continue;
-        }
+        VD = U->Var;
         M.UsedInBody = true;
-        Nameable(Elem, S.Name, Loc);
-        M.PtrDecl = declString(Ctx.getPointerType(Elem), S.Name, Ctx);
-        M.PtrType = declString(Ctx.getPointerType(Elem), "", Ctx);
         if (U->PointerWrite.isValid())
           Err(U->PointerWrite, "the mapped pointer '" + S.Name +
                                    "' must not be modified in the loop");
@@ -340,61 +311,21 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
                              "the host");
       } else {
         D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
+        VD = lookupVisibleVar(S.Name, P.HashLoc, In.Func, Ctx);
       }
-      // Length of the whole dimension, if known.
-      std::optional<std::string> DimLen;
-      if (!VT.isNull())
-        if (const auto *CAT = Ctx.getAsConstantArrayType(VT))
-          DimLen = std::to_string(CAT->getSize().getZExtValue());
-      if (S.Dims.empty()) {
-        M.LoText = "0";
-        if (!DimLen) {
-          Err(Loc, "the length of '" + S.Name +
-                       "' is unknown; write a section such as " + S.Name +
-                       "[0:n]");
-          continue;
-        }
-        M.LenText = *DimLen;
-      } else {
-        const SectionDim &Dim = S.Dims[0];
-        M.LoText = Dim.Lo.empty() ? "0" : Dim.Lo.Text;
-        if (!Dim.HasColon) {
-          M.LenText = "1";
-        } else if (Dim.Len.empty()) {
-          if (!Dim.Lo.empty() && mentionsIdentifier(Dim.Lo.Text, LoopVar)) {
-            Err(P.locAt(Dim.Offset), "a section that uses the loop variable "
-                                     "needs an explicit length");
-            continue;
-          }
-          if (!DimLen) {
-            Err(P.locAt(Dim.Offset),
-                "the length of '" + S.Name +
-                    "' is unknown; give the section length explicitly");
-            continue;
-          }
-          M.LenText = Dim.Lo.empty() ? *DimLen
-                                     : "(" + *DimLen + ") - (" + M.LoText + ")";
-        } else {
-          M.LenText = Dim.Len.Text;
-          if (mentionsIdentifier(Dim.Len.Text, LoopVar)) {
-            Err(P.locAt(Dim.Len.Offset),
-                "the section length must not depend on the loop variable '" +
-                    LoopVar + "'");
-            continue;
-          }
-        }
-        if (!Dim.Lo.empty()) {
-          std::string Why;
-          Affinity A = classifyAffine(Dim.Lo.Text, LoopVar, &Why);
-          if (A == Affinity::NonAffine) {
-            Err(P.locAt(Dim.Lo.Offset),
-                "the section start '" + Dim.Lo.Text +
-                    "' is not affine in the loop variable '" + LoopVar + "'" +
-                    (Why.empty() ? "" : " (" + Why + ")"));
-            continue;
-          }
-          M.PerIteration = A != Affinity::Invariant;
-        }
+      // Dimensions, footprint (flattened row-major) and the variant's
+      // pointer type; VLA extents become captured scalars.
+      if (!describeSection(S, VD, LoopVar,
+                           static_cast<unsigned>(R.Maps.size()), P, Ctx, D, M,
+                           U ? &R.Extents : nullptr)) {
+        Ok = false;
+        continue;
+      }
+      if (U) {
+        ArrayShape Shape;
+        std::string Why;
+        if (shapeOf(VD, Ctx, Shape, Why))
+          Nameable(Shape.Elem, S.Name, Loc);
       }
       R.Maps.push_back(M);
       Special.insert(S.Name);

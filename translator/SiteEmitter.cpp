@@ -52,16 +52,22 @@ std::string emitSite(const Region &R, const std::string &Indent,
   S += I1 + "const int64_t __hce_W = " + tripCount(L) + ";\n";
   S += I1 + "__hce_a.__hce_init = __hce_init;\n";
   S += I1 + "__hce_a.__hce_step = __hce_step;\n";
+  for (const CapturedVar &C : R.Extents)
+    S += I1 + "__hce_a." + C.Name + " = " + C.Value + ";\n";
   for (const CapturedVar &C : R.Captures)
-    S += I1 + "__hce_a." + C.Name + " = " + C.Name + ";\n";
+    S += I1 + "__hce_a." + C.Name + " = " +
+         (C.Value.empty() ? C.Name : C.Value) + ";\n";
   for (const PrivateVar &P : R.Privates) // now only used by the variants
     S += I1 + "(void)" + P.Name + ";\n";
 
   for (size_t M = 0; M < R.Maps.size(); ++M) {
     const MappedArray &A = R.Maps[M];
     std::string E = "__hce_m[" + std::to_string(M) + "].";
-    S += I1 + "{ /* map " + A.Name + "[" + A.LoText + " : " + A.LenText +
-         "] */\n";
+    S += I1 + "{ /* map " +
+         (A.SectionText.empty()
+              ? A.Name + "[" + A.LoText + " : " + A.LenText + "]"
+              : A.SectionText) +
+         " */\n";
     if (A.PerIteration) {
       S += I2 + "int64_t __hce_lo0, __hce_lo1;\n";
       S += I2 + "{ " + L.VarDecl + " = (" + L.VarType +
@@ -72,7 +78,10 @@ std::string emitSite(const Region &R, const std::string &Indent,
     }
     S += I2 + E + "name = " + cString(A.Name) + ";\n";
     S += I2 + E + "host = (void *)" + A.Name + ";\n";
-    S += I2 + E + "elem_size = sizeof((" + A.Name + ")[0]);\n";
+    std::string Elem = "(" + A.Name + ")";
+    for (unsigned D = 0; D < A.Rank; ++D)
+      Elem += "[0]";
+    S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
     S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
          (A.Always ? " | HCE_MAP_ALWAYS" : "") + ";\n";
     if (A.PerIteration) {
@@ -83,8 +92,17 @@ std::string emitSite(const Region &R, const std::string &Indent,
       S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
     }
     S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
-    S += I2 + E + "blocks = 1;\n";
-    S += I2 + E + "stride = 0;\n";
+    if (A.BlocksText == "1") {
+      S += I2 + E + "blocks = 1;\n";
+      S += I2 + E + "stride = 0;\n";
+    } else {
+      S += I2 + E + "blocks = (int64_t)(" + A.BlocksText + ");\n";
+      S += I2 + E + "stride = (int64_t)(" + A.StrideText + ");\n";
+      // Adjacent blocks (the inner section was whole after all): one run.
+      S += I2 + "if (" + E + "blocks > 1 && " + E + "len == " + E +
+           "stride) { " + E + "len *= " + E + "blocks; " + E +
+           "blocks = 1; " + E + "stride = 0; }\n";
+    }
     S += I1 + "}\n";
   }
 

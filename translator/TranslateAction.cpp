@@ -3,7 +3,11 @@
 #include "ClauseLexer.h"
 #include "CodeGenUtil.h"
 #include "CpuVariantEmitter.h"
+#include "CudaVariantEmitter.h"
+#include "DeviceCode.h"
+#include "DataDirectives.h"
 #include "Diagnostics.h"
+#include "OffloadVariantEmitter.h"
 #include "RegionBuilder.h"
 #include "SiteEmitter.h"
 
@@ -116,6 +120,8 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // Pair each pragma with the statement right after it.
   std::vector<RegionInput> Inputs;
   for (const PragmaRecord &P : Records) {
+    if (P.Kind != PragmaKind::CoExec)
+      continue; // data / update: translateDataDirectives
     unsigned End = SM.getFileOffset(P.EndLoc);
     const StmtSite *Best = nullptr;
     for (const StmtSite &S : Collector.Sites)
@@ -173,10 +179,21 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
   CpuVariantEmitter Cpu(Opts.LineDirectives);
   std::vector<const VariantEmitter *> Emitters = {&Cpu};
+  // Device variants (CUDA .cu, OpenMP-offload companion): what each region
+  // needs on a device, and whether it can run there at all (may warn).
+  DeviceContext Dev(Ctx, CI.getPreprocessor(), D, Opts.Cuda, Opts.Offload);
+  for (const Region &R : Regions)
+    Dev.analyzeRegion(Inputs[R.Index], R);
+  CudaVariantEmitter Cuda(Dev, Opts.LineDirectives);
+  OffloadVariantEmitter Offload(Dev, Opts.LineDirectives);
+  if (Opts.Cuda)
+    Emitters.push_back(&Cuda);
+  if (Opts.Offload)
+    Emitters.push_back(&Offload);
 
   Rewriter RW(SM, Ctx.getLangOpts());
   SourceLocation FileStart = SM.getLocForStartOfFile(Main);
-  std::string FileName = Regions.front().FileName;
+  std::string FileName = SM.getPresumedLoc(Records.front().HashLoc).getFilename();
   RW.InsertText(FileStart,
                 "#include <hce/hce.h>\n#include <stdint.h>\n" +
                     lineDirective(1, FileName, Opts.LineDirectives),
@@ -203,9 +220,17 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     }
   }
 
+  if (!translateDataDirectives(Records, Regions, Ctx, D, RW,
+                               Opts.LineDirectives))
+    return;
+
   const RewriteBuffer *Buf = RW.getRewriteBufferFor(Main);
   Result.HostText =
       Buf ? std::string(Buf->begin(), Buf->end()) : MainText.str();
+  if (Opts.Cuda)
+    Result.CudaText = Cuda.companionFile(Regions);
+  if (Opts.Offload)
+    Result.OffloadText = Offload.companionFile(Regions);
   Result.NumRegions = static_cast<unsigned>(Regions.size());
   Result.Done = true;
 }

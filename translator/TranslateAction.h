@@ -22,6 +22,7 @@ namespace hce {
 struct TranslateOptions {
   bool LineDirectives = true; ///< emit #line so diagnostics point at the input
   bool Cuda = false;          ///< produce the CUDA companion
+  bool Offload = false;       ///< produce the OpenMP-offload companion
 };
 
 struct TranslationResult {

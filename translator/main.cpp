@@ -103,14 +103,16 @@ int main(int argc, char **argv) {
   for (; I < argc; ++I)
     Flags.push_back(argv[I]);
 
+  Opts.Cuda = !CudaOut.empty();
+  Opts.Offload = !OffloadOut.empty();
   if (Input.empty())
     return fail(std::string("no input file\n") + Usage);
   if (Output.empty())
     return fail("no output file (-o OUTPUT)");
   if (Output == Input)
     return fail("the output file must differ from the input file");
-  // Companion outputs: this milestone has no CUDA or offload emitter, so
-  // they are written empty, which means "no variants of that kind".
+  // Companion outputs: written empty when no region has a variant of that
+  // kind.
   auto RemoveAll = [&] {
     removeIfExists(Output);
     removeIfExists(CudaOut);

@@ -22,8 +22,8 @@
 #ifndef FLAG
 # error "FLAG not defined"
 #endif
-// Companion outputs: without CUDA/offload emitters they are written empty
-// ("no variants of that kind"), and removed on error like the main output.
+// Companion outputs: with no co_exec region they are written empty ("no
+// variants of that kind"), and removed on error like the main output.
 // RUN: rm -f %t.cu %t.off.c
 // RUN: %hce-translate %s -o %t.c --cuda-out %t.cu --offload-out %t.off.c -- -DFLAG
 // RUN: test -e %t.cu && test ! -s %t.cu && test -e %t.off.c && test ! -s %t.off.c

@@ -101,16 +101,17 @@ void f(int n, double *A, double *B, const int *idx, double M[][8]) {
     A[i] = 0;
 #endif
 #ifdef MULTIDIM
-// MULTIDIM: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:37: error: multi-dimensional array sections are not supported yet; map the flattened array (A[i*N:N])
-#pragma hce co_exec map(tofrom: M[i][0:8])
+// MULTIDIM: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:42: error: the section has 3 dimensions but 'M' has only 2
+#pragma hce co_exec map(tofrom: M[i][0:8][0])
   for (int i = 0; i < n; i++)
     M[i][0] = 0;
 #endif
 #ifdef ARRAY2D
-// ARRAY2D: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:33: error: cannot map 'M' of type 'double (*)[8]': only one-dimensional arrays of data are supported yet
-#pragma hce co_exec map(tofrom: M[i:1])
+  double **PP = 0;
+// ARRAY2D: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:33: error: cannot map 'PP' of type 'double **': only arrays of data can be mapped (not of pointers, void or functions); allocate one contiguous array and map sections of it
+#pragma hce co_exec map(tofrom: PP[i:1])
   for (int i = 0; i < n; i++)
-    M[i][0] = 0;
+    PP[i][0] = 0;
 #endif
 #ifdef PTRWRITE
 #pragma hce co_exec map(tofrom: A[0:n])

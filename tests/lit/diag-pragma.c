@@ -42,20 +42,20 @@ void f(int n, double *A) {
     A[i] = 0;
 #endif
 #ifdef NODIRECTIVE
-// NODIRECTIVE: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:12: error: expected 'co_exec' after '#pragma hce'
+// NODIRECTIVE: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:12: error: expected 'co_exec', 'data' or 'update' after '#pragma hce'
 #pragma hce
   for (int i = 0; i < n; i++)
     A[i] = 0;
 #endif
 #ifdef UNKNOWNDIR
-// UNKNOWNDIR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:13: error: unknown directive '#pragma hce coexec'; expected 'co_exec'
+// UNKNOWNDIR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:13: error: unknown directive '#pragma hce coexec'; expected co_exec, data or update
 #pragma hce coexec map(tofrom: A[i:1])
   for (int i = 0; i < n; i++)
     A[i] = 0;
 #endif
 #ifdef DATA
-// DATA: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:13: error: '#pragma hce data' is not supported yet
-#pragma hce data map(tofrom: A[0:n])
+// DATA: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:21: error: unknown clause 'schedule' in '#pragma hce data'; expected map(...)
+#pragma hce data    schedule(static) map(tofrom: A[0:n])
   {
   }
 #endif

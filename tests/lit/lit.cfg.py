@@ -26,3 +26,31 @@ config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(
     ("%mockrt", os.path.join(config.test_source_root, "Inputs",
                              "mock_runtime.c")))
+
+# Device toolchains, for the tests that compile the generated companions:
+# feature `nvcc` (%nvcc compiles a .cu for sm_90) and feature `omp-offload`
+# (%offload-cc / %offload-cxx compile with clang's OpenMP offload to nvptx64).
+import shutil
+_nvcc = os.environ.get("HCE_NVCC") or shutil.which("nvcc") or \
+    "/usr/local/cuda/bin/nvcc"
+if os.path.exists(_nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(
+        ("%nvcc", _nvcc + " --expt-relaxed-constexpr -arch=sm_90"))
+_cuda_root = os.path.dirname(os.path.dirname(os.path.realpath(_nvcc)))
+_llvm_lib = os.path.join(os.path.dirname(tools), "lib")
+if os.path.exists(os.path.join(_llvm_lib, "libomptarget-nvptx-sm_90.bc")) \
+        and os.path.exists(os.path.join(_cuda_root, "bin", "ptxas")):
+    config.available_features.add("omp-offload")
+    _off = (" -fopenmp -fopenmp-targets=nvptx64 -Xopenmp-target=nvptx64"
+            " -march=sm_90 --cuda-path=%s --libomptarget-nvptx-bc-path=%s"
+            " -L%s -Wl,-rpath,%s" % (_cuda_root, _llvm_lib, _llvm_lib,
+                                     _llvm_lib))
+    config.substitutions.append(
+        ("%offload-cxx", os.path.join(tools, "clang++") + _off))
+    config.substitutions.append(
+        ("%offload-cc", os.path.join(tools, "clang") + _off))
+
+# The hce-cc driver (driver-options.c), next to hce-translate in build/bin.
+config.substitutions.append(
+    ("%hce-cc", os.path.join(os.path.dirname(config.hce_translate), "hce-cc")))

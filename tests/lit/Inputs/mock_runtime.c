@@ -13,13 +13,144 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int64_t nblocks(const hce_map *m) { return m->blocks > 1 ? m->blocks : 1; }
 static int64_t lo_of(const hce_map *m, int64_t lb, int64_t ub) {
   int64_t a = m->scale * lb + m->offset, b = m->scale * (ub - 1) + m->offset;
   return a < b ? a : b;
 }
 static int64_t hi_of(const hce_map *m, int64_t lb, int64_t ub) {
   int64_t a = m->scale * lb + m->offset, b = m->scale * (ub - 1) + m->offset;
-  return (a > b ? a : b) + m->len;
+  return (a > b ? a : b) + (nblocks(m) - 1) * m->stride + m->len;
+}
+
+/* Copies, element interval by element interval, exactly the footprint of
+ * iterations [lb, ub) of map m (every block) from the buffer holding
+ * elements [slo, ...) to the one holding [dlo, ...). */
+static void copy_footprint(const hce_map *m, int64_t lb, int64_t ub,
+                           char *dst, int64_t dlo, const char *src,
+                           int64_t slo) {
+  size_t es = m->elem_size;
+  for (int64_t k = lb; k < ub; ++k) {
+    if (m->scale == 0 && k > lb)
+      break;
+    for (int64_t b = 0; b < nblocks(m); ++b) {
+      int64_t e = m->scale * k + m->offset + b * m->stride;
+      memcpy(dst + (e - dlo) * (int64_t)es, src + (e - slo) * (int64_t)es,
+             (size_t)m->len * es);
+    }
+  }
+}
+
+/* ---- data regions: a "device" copy per present array ------------------ */
+/* Like an OpenMP device: hce_data_begin allocates a poisoned copy of each
+ * section (filled for to/tofrom), co_exec loops on a present array read and
+ * write that copy (not the host), hce_update moves sections between host
+ * and copy, hce_data_end copies from/tofrom sections back and frees. */
+typedef struct present {
+  void *host;
+  size_t es;
+  int64_t lo, hi; /* elements held */
+  char *dev;      /* element e at dev + (e - lo) * es */
+  int refs;
+  hce_map map; /* the section that created it */
+} present;
+static present table[64];
+static int ntable;
+static int frames[32][64]; /* per data region: table indices it refers to */
+static int frame_n[32], depth;
+
+static present *find_present(const void *host) {
+  for (int i = 0; i < ntable; ++i)
+    if (table[i].refs > 0 && table[i].host == host)
+      return &table[i];
+  return 0;
+}
+static void print_map(const char *what, const hce_map *m) {
+  printf("%s %s kind=%d elem=%zu scale=%lld offset=%lld len=%lld "
+         "blocks=%lld stride=%lld\n",
+         what, m->name, m->kind, m->elem_size, (long long)m->scale,
+         (long long)m->offset, (long long)m->len, (long long)m->blocks,
+         (long long)m->stride);
+}
+
+int hce_data_begin(int n, const hce_map *maps) {
+  if (n < 0 || n > 64 || depth >= 32 || (n && !maps))
+    return 1;
+  frame_n[depth] = 0;
+  for (int i = 0; i < n; ++i) {
+    const hce_map *m = &maps[i];
+    if (getenv("MOCK_HCE_VERBOSE"))
+      print_map("data_begin", m);
+    if (m->scale != 0) {
+      fprintf(stderr, "mock hce: data region map %s has scale != 0\n",
+              m->name);
+      return 1;
+    }
+    present *p = find_present(m->host);
+    if (!p) {
+      if (ntable >= 64)
+        return 1;
+      p = &table[ntable++];
+      p->host = m->host;
+      p->es = m->elem_size;
+      p->lo = lo_of(m, 0, 1);
+      p->hi = hi_of(m, 0, 1);
+      p->refs = 0;
+      p->map = *m;
+      size_t bytes = (size_t)(p->hi - p->lo) * p->es;
+      p->dev = malloc(bytes ? bytes : 1);
+      memset(p->dev, 0xA5, bytes);
+      if (m->kind & HCE_MAP_TO)
+        copy_footprint(m, 0, 1, p->dev, p->lo, m->host, 0);
+    }
+    p->refs++;
+    frames[depth][frame_n[depth]++] = (int)(p - table);
+  }
+  depth++;
+  return 0;
+}
+
+int hce_data_end(void) {
+  if (depth == 0)
+    return 1;
+  depth--;
+  if (getenv("MOCK_HCE_VERBOSE"))
+    printf("data_end\n");
+  for (int i = frame_n[depth]; i-- > 0;) {
+    present *p = &table[frames[depth][i]];
+    if (--p->refs == 0) {
+      if (p->map.kind & HCE_MAP_FROM)
+        copy_footprint(&p->map, 0, 1, p->host, 0, p->dev, p->lo);
+      free(p->dev);
+      p->dev = 0;
+    }
+  }
+  while (ntable > 0 && table[ntable - 1].refs == 0)
+    ntable--;
+  return 0;
+}
+
+int hce_update(int n, const hce_map *maps, int to_devices) {
+  if (n < 0 || (n && !maps))
+    return 1;
+  for (int i = 0; i < n; ++i) {
+    const hce_map *m = &maps[i];
+    if (getenv("MOCK_HCE_VERBOSE"))
+      print_map(to_devices ? "update_to" : "update_from", m);
+    present *p = find_present(m->host);
+    if (!p)
+      continue; /* not present: nothing to do (OpenMP) */
+    if (lo_of(m, 0, 1) < p->lo || hi_of(m, 0, 1) > p->hi) {
+      fprintf(stderr, "mock hce: update of %s outside its data region\n",
+              m->name);
+      return 1;
+    }
+    if (to_devices)
+      copy_footprint(m, 0, 1, p->dev, p->lo, m->host, 0);
+    else
+      copy_footprint(m, 0, 1, m->host, 0, p->dev, p->lo);
+  }
+  return 0;
 }
 
 static void preset(const hce_reduction *r, void *slot) {
@@ -111,10 +242,11 @@ int hce_co_exec(const hce_region *r) {
            r->ratios ? r->ratios : "(null)", (long long)r->chunk, r->alpha);
     for (int m = 0; m < r->num_maps; ++m)
       printf("  map %s kind=%d elem=%zu scale=%lld offset=%lld len=%lld "
-             "blocks=%lld\n",
+             "blocks=%lld stride=%lld\n",
              r->maps[m].name, r->maps[m].kind, r->maps[m].elem_size,
              (long long)r->maps[m].scale, (long long)r->maps[m].offset,
-             (long long)r->maps[m].len, (long long)r->maps[m].blocks);
+             (long long)r->maps[m].len, (long long)r->maps[m].blocks,
+             (long long)r->maps[m].stride);
     for (int i = 0; i < r->num_reductions; ++i)
       printf("  reduction %s op=%d type=%d\n", r->reductions[i].name,
              r->reductions[i].op, r->reductions[i].type);
@@ -135,10 +267,20 @@ int hce_co_exec(const hce_region *r) {
       const hce_map *mp = &r->maps[m];
       int64_t lo = lo_of(mp, lb, ub), hi = hi_of(mp, lb, ub);
       size_t es = mp->elem_size, n = (size_t)(hi - lo) * es;
+      present *p = find_present(mp->host);
       bufs[m] = malloc(n ? n : 1);
       memset(bufs[m], 0xA5, n); /* poison */
-      if ((mp->kind & 3) == HCE_MAP_TO || (mp->kind & 3) == HCE_MAP_TOFROM)
-        memcpy(bufs[m], (char *)mp->host + lo * es, n);
+      if (p && (lo < p->lo || hi > p->hi)) {
+        fprintf(stderr, "mock hce: footprint of %s outside its data region\n",
+                mp->name);
+        return 1;
+      }
+      if (p && (mp->kind & HCE_MAP_ALWAYS) && (mp->kind & HCE_MAP_TO))
+        copy_footprint(mp, lb, ub, p->dev, p->lo, mp->host, 0);
+      if (p) /* present: the data region's copy, whatever the map type */
+        copy_footprint(mp, lb, ub, bufs[m], lo, p->dev, p->lo);
+      else if (mp->kind & HCE_MAP_TO)
+        copy_footprint(mp, lb, ub, bufs[m], lo, mp->host, 0);
       ptrs[m] = bufs[m] - lo * (int64_t)es;
     }
     for (int i = 0; i < r->num_reductions; ++i)
@@ -148,10 +290,18 @@ int hce_co_exec(const hce_region *r) {
       combine(&r->reductions[i], slots + 8 * i);
     for (int m = 0; m < r->num_maps; ++m) {
       const hce_map *mp = &r->maps[m];
-      int64_t lo = lo_of(mp, lb, ub), hi = hi_of(mp, lb, ub);
-      size_t es = mp->elem_size;
-      if ((mp->kind & 3) == HCE_MAP_FROM || (mp->kind & 3) == HCE_MAP_TOFROM)
-        memcpy((char *)mp->host + lo * es, bufs[m], (size_t)(hi - lo) * es);
+      int64_t lo = lo_of(mp, lb, ub);
+      present *p = find_present(mp->host);
+      if (p) {
+        /* Written back to the device copy only (the host is stale until
+         * an update from / the end of the data region). */
+        if (mp->kind & HCE_MAP_FROM)
+          copy_footprint(mp, lb, ub, p->dev, p->lo, bufs[m], lo);
+        if ((mp->kind & HCE_MAP_ALWAYS) && (mp->kind & HCE_MAP_FROM))
+          copy_footprint(mp, lb, ub, mp->host, 0, p->dev, p->lo);
+      } else if (mp->kind & HCE_MAP_FROM) {
+        copy_footprint(mp, lb, ub, mp->host, 0, bufs[m], lo);
+      }
       free(bufs[m]);
     }
   }

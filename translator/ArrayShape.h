@@ -1,0 +1,61 @@
+//===- ArrayShape.h - Dimensions of a mapped variable -----------*- C++ -*-===//
+//
+// What the translator knows about the shape of a variable named in a map,
+// to(...) or from(...) clause: its dimensions (constant, variable-length or
+// unknown), their spellings, and its element type; and the translation of a
+// section of it into a MappedArray (offset/len/blocks/stride flattened
+// row-major, the variant's pointer type).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCE_TRANSLATOR_ARRAYSHAPE_H
+#define HCE_TRANSLATOR_ARRAYSHAPE_H
+
+#include "Diagnostics.h"
+#include "PragmaHandler.h"
+#include "Region.h"
+#include "SectionLayout.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <string>
+#include <vector>
+
+namespace hce {
+
+struct ArrayShape {
+  std::vector<ArrayDim> Dims;   ///< outermost first, values at the site
+  std::vector<bool> IsVariable; ///< the dimension is a VLA extent
+  clang::QualType Elem;         ///< innermost element type
+};
+
+/// The shape of \p VD. Returns false with \p Why (a complete message) when
+/// it cannot be mapped (not an array or pointer, pointers to pointers, ...).
+bool shapeOf(const clang::VarDecl *VD, clang::ASTContext &Ctx,
+             ArrayShape &Shape, std::string &Why);
+
+/// The variable \p Name visible at \p Loc inside \p Func (a local declared
+/// before it in an enclosing block, a parameter, or a file-scope variable);
+/// null if none is found.
+const clang::VarDecl *lookupVisibleVar(llvm::StringRef Name,
+                                       clang::SourceLocation Loc,
+                                       const clang::FunctionDecl *Func,
+                                       clang::ASTContext &Ctx);
+
+/// Fills the layout fields of \p M (LoText, LenText, BlocksText, StrideText,
+/// PerIteration, Rank, SectionText and, when \p Extents is given, PtrDecl,
+/// PtrType and InnerExtents, appending VLA extents to \p Extents) for
+/// section \p S of \p VD (null: unknown, treated as a pointer). \p MapIndex
+/// names the extents. Reports errors at their column of pragma \p P and
+/// returns false.
+bool describeSection(const Section &S, const clang::VarDecl *VD,
+                     const std::string &LoopVar, unsigned MapIndex,
+                     const PragmaRecord &P, clang::ASTContext &Ctx, Diag &D,
+                     MappedArray &M, std::vector<CapturedVar> *Extents);
+
+/// "A[i-1:3][0:N]": the section as written (clause tokens re-joined).
+std::string sectionText(const Section &S);
+
+} // namespace hce
+
+#endif

@@ -1,0 +1,385 @@
+//===- CudaVariantEmitter.cpp - The CUDA variant --------------------------===//
+#include "CudaVariantEmitter.h"
+#include "CodeGenUtil.h"
+
+namespace hce {
+
+namespace {
+
+constexpr int ThreadsPerBlock = 256; // a power of two: the block reduction
+constexpr int MaxBlocks = 65535;     // the grid-stride loop covers the rest
+
+/// "double" from "double *".
+std::string valueType(const ReductionVar &V) {
+  std::string T = V.PtrType;
+  while (!T.empty() && (T.back() == ' ' || T.back() == '*'))
+    T.pop_back();
+  return T;
+}
+
+/// The type a reduction is accumulated in on the device (across threads)
+/// and combined atomically: 32 or 64 bits, as CUDA's atomics want.
+std::string atomicType(const std::string &E) {
+  if (E == "HCE_TYPE_F32")
+    return "float";
+  if (E == "HCE_TYPE_F64")
+    return "double";
+  if (E == "HCE_TYPE_I64")
+    return "long long";
+  if (E == "HCE_TYPE_U64")
+    return "unsigned long long";
+  if (E == "HCE_TYPE_U8" || E == "HCE_TYPE_U16" || E == "HCE_TYPE_U32")
+    return "unsigned int";
+  return "int";
+}
+
+bool isFloat(const std::string &E) {
+  return E == "HCE_TYPE_F32" || E == "HCE_TYPE_F64";
+}
+
+/// The operator's identity, as an expression of type \p T.
+std::string identity(const ReductionVar &V, const std::string &T,
+                     bool Host = false) {
+  const std::string &E = V.TypeEnum;
+  std::string Bits = E.substr(9); // "I32", "F64", ... (after "HCE_TYPE_")
+  switch (V.Op) {
+  case RedOp::Add:
+  case RedOp::BOr:
+  case RedOp::BXor:
+  case RedOp::LOr:
+    return "(" + T + ")0";
+  case RedOp::Mul:
+  case RedOp::LAnd:
+    return "(" + T + ")1";
+  case RedOp::BAnd:
+    return "(" + T + ")~0ULL";
+  case RedOp::Min:
+    if (E == "HCE_TYPE_F32")
+      return "(" + T + ")" + (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
+    if (E == "HCE_TYPE_F64")
+      return "(" + T + ")" + (Host ? "__builtin_huge_val()" : "__longlong_as_double(0x7ff0000000000000LL)");
+    return "(" + T + ")" + (Bits[0] == 'I' ? "INT" : "UINT") +
+           Bits.substr(1) + "_MAX";
+  case RedOp::Max:
+    if (E == "HCE_TYPE_F32")
+      return "(" + T + ")-" + (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
+    if (E == "HCE_TYPE_F64")
+      return "(" + T + ")-" + (Host ? "__builtin_huge_val()" : "__longlong_as_double(0x7ff0000000000000LL)");
+    return Bits[0] == 'I' ? "(" + T + ")INT" + Bits.substr(1) + "_MIN"
+                          : "(" + T + ")0";
+  }
+  return "(" + T + ")0";
+}
+
+/// `A op B` for the reduction operator.
+std::string combine(RedOp Op, const std::string &A, const std::string &B) {
+  switch (Op) {
+  case RedOp::Add:
+    return A + " + " + B;
+  case RedOp::Mul:
+    return A + " * " + B;
+  case RedOp::Min:
+    return B + " < " + A + " ? " + B + " : " + A;
+  case RedOp::Max:
+    return B + " > " + A + " ? " + B + " : " + A;
+  case RedOp::BAnd:
+    return A + " & " + B;
+  case RedOp::BOr:
+    return A + " | " + B;
+  case RedOp::BXor:
+    return A + " ^ " + B;
+  case RedOp::LAnd:
+    return A + " && " + B;
+  case RedOp::LOr:
+    return A + " || " + B;
+  }
+  return A;
+}
+
+/// Body of the device function that folds \p V (of atomic type \p A) into
+/// the scratch slot \p P: a hardware atomic where CUDA has one, else a
+/// compare-and-swap loop.
+std::string atomicCombine(const ReductionVar &R, const std::string &A) {
+  bool F = A == "float" || A == "double";
+  bool LL = A == "long long";
+  std::string P = "__hce_p", V = "__hce_v";
+  auto Call = [&](const char *Fn) {
+    if (LL)
+      return std::string("  ") + Fn + "((unsigned long long *)" + P +
+             ", (unsigned long long)" + V + ");\n";
+    return std::string("  ") + Fn + "(" + P + ", " + V + ");\n";
+  };
+  switch (R.Op) {
+  case RedOp::Add:
+    return Call("atomicAdd");
+  case RedOp::Min:
+    if (!F)
+      return "  atomicMin(" + P + ", " + V + ");\n";
+    break;
+  case RedOp::Max:
+    if (!F)
+      return "  atomicMax(" + P + ", " + V + ");\n";
+    break;
+  case RedOp::BAnd:
+    if (!F)
+      return Call("atomicAnd");
+    break;
+  case RedOp::BOr:
+    if (!F)
+      return Call("atomicOr");
+    break;
+  case RedOp::BXor:
+    if (!F)
+      return Call("atomicXor");
+    break;
+  default:
+    break;
+  }
+  bool Wide = A == "double" || A == "long long" || A == "unsigned long long";
+  std::string U = Wide ? "unsigned long long" : "unsigned int";
+  std::string S;
+  S += "  union { " + A + " v; " + U + " u; } __hce_old, __hce_new;\n";
+  S += "  " + U + " *__hce_a = (" + U + " *)" + P + ";\n";
+  S += "  __hce_old.u = *__hce_a;\n";
+  S += "  for (;;) {\n";
+  S += "    __hce_new.v = (" + A + ")(" +
+       combine(R.Op, "__hce_old.v", V) + ");\n";
+  S += "    " + U +
+       " __hce_seen = atomicCAS(__hce_a, __hce_old.u, __hce_new.u);\n";
+  S += "    if (__hce_seen == __hce_old.u)\n      break;\n";
+  S += "    __hce_old.u = __hce_seen;\n";
+  S += "  }\n";
+  return S;
+}
+
+} // namespace
+
+std::string CudaVariantEmitter::launcherName(const Region &R) const {
+  return genName("cuda", R) + DC.linkSuffix();
+}
+
+static std::string launcherParams() {
+  return "(int64_t __hce_lb, int64_t __hce_ub, void *const *__hce_ptrs,\n"
+         "    const void *__hce_args, void *__hce_red, void *__hce_stream)";
+}
+
+std::string CudaVariantEmitter::hostDecls(const Region &R) const {
+  if (!DC.hasVariant(R, DeviceKind::Cuda))
+    return "";
+  return "#ifdef HCE_HAVE_CUDA_VARIANTS\n" +
+         std::string(R.IsCXX ? "extern \"C\" " : "") + "int " +
+         launcherName(R) + launcherParams() + ";\n#endif\n";
+}
+
+std::string CudaVariantEmitter::siteHook(const Region &R) const {
+  if (!DC.hasVariant(R, DeviceKind::Cuda))
+    return "";
+  return "#ifdef HCE_HAVE_CUDA_VARIANTS\n__hce_r.cuda = " + launcherName(R) +
+         ";\n#endif\n";
+}
+
+std::string CudaVariantEmitter::companion(const Region &R) const {
+  if (!DC.hasVariant(R, DeviceKind::Cuda))
+    return "";
+  const RegionDeviceNeeds &N = DC.needs(R.Index);
+  const std::string Kernel = genName("kernel", R);
+  const std::string ArgsT = "struct " + genName("args", R);
+  const std::string PtrsT = "struct " + genName("ptrs", R);
+  const size_t NM = R.Maps.size(), NR = R.Reductions.size();
+  std::string Shown = R.DisplayName.substr(0, 200);
+  for (size_t P; (P = Shown.find("*/")) != std::string::npos;)
+    Shown.replace(P, 2, "* /");
+
+  std::string S;
+  S += "\n/* HCE co_exec region " + std::to_string(R.Index) + " (" + Shown +
+       "): CUDA variant. */\n";
+  if (!N.NsOpen.empty())
+    S += N.NsOpen + "\n";
+  S += argsStructDecl(R);
+  S += PtrsT + " {\n  void *p[" + std::to_string(NM ? NM : 1) + "];\n};\n";
+
+  // Atomic folds into the device scratch slots.
+  for (size_t I = 0; I < NR; ++I) {
+    const ReductionVar &V = R.Reductions[I];
+    std::string A = atomicType(V.TypeEnum);
+    S += "static __device__ __forceinline__ void " + genName("fold", R) + "_" +
+         std::to_string(I) + "(" + A + " *__hce_p, " + A + " __hce_v) {\n";
+    S += atomicCombine(V, A);
+    S += "}\n";
+  }
+
+  // The kernel.
+  S += "__global__ void __launch_bounds__(" + std::to_string(ThreadsPerBlock) +
+       ")\n" + Kernel + "(int64_t __hce_lb, int64_t __hce_ub, const " + ArgsT +
+       " __hce_a,\n    const " + PtrsT + " __hce_p, void *__hce_dred) {\n";
+  S += "  const int64_t __hce_init = __hce_a.__hce_init;\n";
+  S += "  const int64_t __hce_step = __hce_a.__hce_step;\n";
+  if (!R.Enumerators.empty()) {
+    S += "  enum {";
+    for (size_t I = 0; I < R.Enumerators.size(); ++I)
+      S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
+           R.Enumerators[I].Value;
+    S += " };\n";
+  }
+  for (const CapturedVar &C : R.Extents)
+    S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
+  for (size_t M = 0; M < NM; ++M) {
+    const MappedArray &A = R.Maps[M];
+    if (A.UsedInBody)
+      S += "  " + A.PtrDecl + " = (" + A.PtrType + ")__hce_p.p[" +
+           std::to_string(M) + "];\n";
+  }
+  for (const CapturedVar &C : R.Captures)
+    S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
+  for (const ReductionVar &V : R.Reductions)
+    S += "  " + V.Decl + " = " + identity(V, valueType(V)) + ";\n";
+  S += "  (void)__hce_p;\n  (void)__hce_dred;\n";
+  S += "  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + "
+       "threadIdx.x;\n       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x "
+       "* blockDim.x) {\n";
+  for (const PrivateVar &P : R.Privates)
+    S += "    " + P.Decl + ";\n";
+  S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
+       ")(__hce_init + __hce_k * __hce_step);\n";
+  std::string Line = lineDirective(R.BodyLine, R.FileName, LineDirectives);
+  S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
+  S += R.BodyText + "\n";
+  S += "  }\n";
+  // Block reduction in shared memory, then one atomic per block.
+  for (size_t I = 0; I < NR; ++I) {
+    const ReductionVar &V = R.Reductions[I];
+    std::string A = atomicType(V.TypeEnum);
+    std::string Sh = "__hce_sh" + std::to_string(I);
+    S += "  {\n";
+    S += "    __shared__ " + A + " " + Sh + "[" +
+         std::to_string(ThreadsPerBlock) + "];\n";
+    S += "    " + Sh + "[threadIdx.x] = (" + A + ")" + V.Name + ";\n";
+    S += "    __syncthreads();\n";
+    S += "    for (unsigned __hce_o = blockDim.x / 2; __hce_o > 0; __hce_o >>= "
+         "1) {\n";
+    S += "      if (threadIdx.x < __hce_o) {\n";
+    S += "        " + A + " __hce_x = " + Sh + "[threadIdx.x], __hce_y = " +
+         Sh + "[threadIdx.x + __hce_o];\n";
+    S += "        " + Sh + "[threadIdx.x] = (" + A + ")(" +
+         combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+    S += "      }\n";
+    S += "      __syncthreads();\n";
+    S += "    }\n";
+    S += "    if (threadIdx.x == 0)\n";
+    S += "      " + genName("fold", R) + "_" + std::to_string(I) + "((" + A +
+         " *)((char *)__hce_dred + " + std::to_string(8 * I) + "), " + Sh +
+         "[0]);\n";
+    S += "  }\n";
+  }
+  S += "}\n";
+
+  // The launcher.
+  S += "extern \"C\" int " + launcherName(R) + launcherParams() + " {\n";
+  S += "  cudaStream_t __hce_s = (cudaStream_t)__hce_stream;\n";
+  S += "  if (__hce_ub <= __hce_lb)\n    return 0;\n";
+  S += "  const int64_t __hce_n = __hce_ub - __hce_lb;\n";
+  S += "  const unsigned __hce_threads = " + std::to_string(ThreadsPerBlock) +
+       ";\n";
+  S += "  int64_t __hce_blocks = (__hce_n + __hce_threads - 1) / "
+       "__hce_threads;\n";
+  S += "  if (__hce_blocks > " + std::to_string(MaxBlocks) + ")\n    " +
+       "__hce_blocks = " + std::to_string(MaxBlocks) + ";\n";
+  S += "  " + PtrsT + " __hce_p;\n";
+  if (NM)
+    S += "  for (int __hce_m = 0; __hce_m < " + std::to_string(NM) +
+         "; ++__hce_m)\n    __hce_p.p[__hce_m] = __hce_ptrs[__hce_m];\n";
+  else
+    S += "  __hce_p.p[0] = 0;\n  (void)__hce_ptrs;\n";
+  std::string Launch = "  " + Kernel + "<<<(unsigned)__hce_blocks, " +
+                       "__hce_threads, 0, __hce_s>>>(\n      __hce_lb, " +
+                       "__hce_ub, *(const " + ArgsT +
+                       " *)__hce_args, __hce_p, __hce_dred);\n";
+  if (NR == 0) {
+    S += "  void *__hce_dred = 0;\n  (void)__hce_red;\n";
+    S += Launch;
+    S += "  /* no reduction: the runtime synchronises the stream */\n";
+    S += "  return cudaPeekAtLastError() == cudaSuccess ? 0 : 1;\n";
+  } else {
+    S += "  unsigned long long __hce_h[" + std::to_string(NR) +
+         "]; /* 8-byte scratch slots */\n";
+    for (size_t I = 0; I < NR; ++I) {
+      const ReductionVar &V = R.Reductions[I];
+      std::string A = atomicType(V.TypeEnum);
+      S += "  { " + A + " __hce_v = " + identity(V, A, /*Host=*/true) +
+           "; memcpy(&__hce_h[" + std::to_string(I) +
+           "], &__hce_v, sizeof __hce_v); }\n";
+    }
+    S += "  void *__hce_dred = 0;\n";
+    S += "  int __hce_async = 1, __hce_rc = 0;\n";
+    S += "  if (cudaMallocAsync(&__hce_dred, sizeof __hce_h, __hce_s) != "
+         "cudaSuccess) {\n";
+    S += "    (void)cudaGetLastError(); /* no memory pools: plain malloc */\n";
+    S += "    __hce_async = 0;\n";
+    S += "    if (cudaMalloc(&__hce_dred, sizeof __hce_h) != cudaSuccess)\n";
+    S += "      return 2;\n  }\n";
+    S += "  if (cudaMemcpyAsync(__hce_dred, __hce_h, sizeof __hce_h,\n"
+         "                      cudaMemcpyHostToDevice, __hce_s) != "
+         "cudaSuccess)\n    __hce_rc = 3;\n";
+    S += "  if (!__hce_rc) {\n";
+    S += "  " + Launch;
+    S += "    if (cudaPeekAtLastError() != cudaSuccess)\n      __hce_rc = 1;\n";
+    S += "  }\n";
+    S += "  if (!__hce_rc && cudaMemcpyAsync(__hce_h, __hce_dred, sizeof "
+         "__hce_h,\n"
+         "                                   cudaMemcpyDeviceToHost, __hce_s) "
+         "!= cudaSuccess)\n    __hce_rc = 3;\n";
+    S += "  if (!__hce_rc && cudaStreamSynchronize(__hce_s) != cudaSuccess)\n"
+         "    __hce_rc = 4;\n";
+    S += "  if (__hce_async)\n    cudaFreeAsync(__hce_dred, __hce_s);\n"
+         "  else\n    cudaFree(__hce_dred);\n";
+    S += "  if (__hce_rc)\n    return __hce_rc;\n";
+    S += "  /* fold the device's partial results into the host slots */\n";
+    for (size_t I = 0; I < NR; ++I) {
+      const ReductionVar &V = R.Reductions[I];
+      std::string A = atomicType(V.TypeEnum), T = valueType(V);
+      std::string Is = std::to_string(I);
+      S += "  {\n";
+      S += "    " + T + " *__hce_slot = (" + T + " *)((char *)__hce_red + " +
+           std::to_string(8 * I) + ");\n";
+      S += "    " + A + " __hce_part;\n";
+      S += "    memcpy(&__hce_part, &__hce_h[" + Is +
+           "], sizeof __hce_part);\n";
+      S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T +
+           ")__hce_part;\n";
+      S += "    *__hce_slot = (" + T + ")(" +
+           combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+      S += "  }\n";
+    }
+    S += "  return 0;\n";
+  }
+  S += "}\n";
+  if (!N.NsClose.empty())
+    S += N.NsClose + "\n";
+  return S;
+}
+
+std::string
+CudaVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
+  std::vector<const Region *> With;
+  for (const Region &R : Regions)
+    if (DC.hasVariant(R, DeviceKind::Cuda))
+      With.push_back(&R);
+  if (With.empty())
+    return "";
+  const Region &First = *With.front();
+  std::string S;
+  S += "/* CUDA variants of the co_exec loops of " + First.FileName +
+       ",\n   generated by hce-translate: compile with nvcc (as CUDA C++, "
+       "with\n   --expt-relaxed-constexpr for std::min/max). */\n";
+  S += "#include <stdint.h>\n#include <string.h>\n#include <cuda_runtime.h>\n";
+  if (!First.IsCXX)
+    S += "/* The input is C, compiled here as CUDA C++. */\n"
+         "#define restrict __restrict__\n#define _Bool bool\n";
+  S += DC.companionPreamble(DeviceKind::Cuda, With, LineDirectives,
+                            First.FileName);
+  for (const Region *R : With)
+    S += companion(*R);
+  return S;
+}
+
+} // namespace hce

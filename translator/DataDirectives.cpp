@@ -1,0 +1,590 @@
+//===- DataDirectives.cpp - #pragma hce data / update ---------------------===//
+#include "DataDirectives.h"
+#include "AffineCheck.h"
+#include "ArrayShape.h"
+#include "ClauseLexer.h"
+#include "CodeGenUtil.h"
+#include "RegionBuilder.h"
+#include "SourceText.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+using namespace clang;
+
+namespace hce {
+
+namespace {
+
+struct StmtEntry {
+  unsigned Begin, End; // file offsets [Begin, End)
+  const Stmt *S;
+  const FunctionDecl *Func;
+};
+
+/// Every statement of the main file inside a function, in pre-order.
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  std::vector<StmtEntry> Stmts;
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Func;
+    Func = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Func = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    const FunctionDecl *Saved = Func;
+    Func = FD;
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Func = Saved;
+    return R;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (!Func)
+      return true;
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    if (L.isInvalid() || !SM.isInMainFile(L))
+      return true;
+    CharSourceRange R = stmtFileRange(S, Ctx);
+    // An OpenMP directive's own range ends with its pragma line: take the
+    // statement it applies to.
+    if (const auto *Dir = dyn_cast<OMPExecutableDirective>(S)) {
+      const Stmt *Inner = regionLoop(S);
+      if (!Inner && Dir->hasAssociatedStmt())
+        Inner = Dir->getAssociatedStmt();
+      if (const auto *CS = dyn_cast_or_null<CapturedStmt>(Inner))
+        Inner = CS->getCapturedStmt();
+      if (Inner) {
+        CharSourceRange IR = stmtFileRange(Inner, Ctx);
+        if (IR.isValid())
+          R = CharSourceRange::getCharRange(R.getBegin(), IR.getEnd());
+      }
+    }
+    if (R.isInvalid() || !SM.isInMainFile(R.getEnd()))
+      return true;
+    Stmts.push_back(
+        {SM.getFileOffset(L), SM.getFileOffset(R.getEnd()), S, Func});
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const FunctionDecl *Func = nullptr;
+};
+
+/// Rejects jumps out of a data region's statement.
+class JumpChecker : public RecursiveASTVisitor<JumpChecker> {
+public:
+  JumpChecker(unsigned Begin, unsigned End, ASTContext &Ctx, Diag &D)
+      : Begin(Begin), End(End), SM(Ctx.getSourceManager()), D(D) {}
+  bool Ok = true;
+
+  bool TraverseForStmt(ForStmt *S) {
+    return loop([&] { return RecursiveASTVisitor::TraverseForStmt(S); });
+  }
+  bool TraverseWhileStmt(WhileStmt *S) {
+    return loop([&] { return RecursiveASTVisitor::TraverseWhileStmt(S); });
+  }
+  bool TraverseDoStmt(DoStmt *S) {
+    return loop([&] { return RecursiveASTVisitor::TraverseDoStmt(S); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    return loop(
+        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt *S) {
+    ++BreakDepth;
+    bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
+    --BreakDepth;
+    return R;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *E) {
+    ++FnDepth;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(E);
+    --FnDepth;
+    return R;
+  }
+  bool TraverseBlockExpr(BlockExpr *E) {
+    ++FnDepth;
+    bool R = RecursiveASTVisitor::TraverseBlockExpr(E);
+    --FnDepth;
+    return R;
+  }
+  bool VisitReturnStmt(ReturnStmt *S) {
+    if (FnDepth == 0)
+      error(S->getBeginLoc(), "'return'");
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt *S) {
+    if (FnDepth == 0 && BreakDepth == 0)
+      error(S->getBeginLoc(), "'break'");
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *S) {
+    if (FnDepth == 0 && LoopDepth == 0)
+      error(S->getBeginLoc(), "'continue'");
+    return true;
+  }
+  bool VisitGotoStmt(GotoStmt *S) {
+    const LabelStmt *L = S->getLabel()->getStmt();
+    if (FnDepth == 0 && (!L || !inside(L->getBeginLoc())))
+      error(S->getBeginLoc(), "'goto'");
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
+    error(S->getBeginLoc(), "computed 'goto'");
+    return true;
+  }
+  bool VisitCXXThrowExpr(CXXThrowExpr *E) {
+    if (FnDepth == 0)
+      error(E->getBeginLoc(), "'throw'");
+    return true;
+  }
+
+private:
+  unsigned Begin, End;
+  SourceManager &SM;
+  Diag &D;
+  int BreakDepth = 0, LoopDepth = 0, FnDepth = 0;
+
+  template <typename F> bool loop(F Fn) {
+    ++BreakDepth;
+    ++LoopDepth;
+    bool R = Fn();
+    --BreakDepth;
+    --LoopDepth;
+    return R;
+  }
+  bool inside(SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    if (!SM.isInMainFile(L))
+      return false;
+    unsigned O = SM.getFileOffset(L);
+    return O >= Begin && O < End;
+  }
+  void error(SourceLocation L, const std::string &What) {
+    D.error(L, What + " cannot leave a '#pragma hce data' region (its "
+                      "hce_data_end would be skipped); leave the region "
+                      "at its end instead");
+    Ok = false;
+  }
+};
+
+/// Gotos elsewhere in the function that jump into [Begin, End).
+class GotoIntoChecker : public RecursiveASTVisitor<GotoIntoChecker> {
+public:
+  GotoIntoChecker(unsigned Begin, unsigned End, SourceManager &SM, Diag &D)
+      : Begin(Begin), End(End), SM(SM), D(D) {}
+  bool Ok = true;
+  bool VisitGotoStmt(GotoStmt *S) {
+    const LabelStmt *L = S->getLabel()->getStmt();
+    if (L && inside(L->getBeginLoc()) && !inside(S->getBeginLoc())) {
+      D.error(S->getBeginLoc(), "'goto' cannot jump into a '#pragma hce "
+                                "data' region (its hce_data_begin would be "
+                                "skipped)");
+      Ok = false;
+    }
+    return true;
+  }
+
+private:
+  unsigned Begin, End;
+  SourceManager &SM;
+  Diag &D;
+  bool inside(SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    if (!SM.isInMainFile(L))
+      return false;
+    unsigned O = SM.getFileOffset(L);
+    return O >= Begin && O < End;
+  }
+};
+
+std::string indentAt(SourceManager &SM, SourceLocation L) {
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(SM.getFileID(L), &Invalid);
+  if (Invalid)
+    return "";
+  unsigned Off = SM.getFileOffset(L), B = Off;
+  while (B > 0 && Buf[B - 1] != '\n')
+    --B;
+  std::string In;
+  for (unsigned I = B; I < Off && (Buf[I] == ' ' || Buf[I] == '\t'); ++I)
+    In += Buf[I];
+  return In;
+}
+
+/// The variable a for loop's init declares or assigns, or "".
+std::string loopVarName(const Stmt *S) {
+  const ForStmt *F = regionLoop(S);
+  if (!F || !F->getInit())
+    return "";
+  if (const auto *DS = dyn_cast<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        return VD->getName().str();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(F->getInit())) {
+    if (B->getOpcode() == BO_Assign)
+      if (const auto *DR =
+              dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+        return DR->getDecl()->getName().str();
+  }
+  return "";
+}
+
+/// Statements filling entry \p Idx of the hce_map array \p Arr.
+std::string mapFill(const MappedArray &A, const std::string &Arr, size_t Idx,
+                    const std::string &I1) {
+  const std::string I2 = I1 + "  ";
+  std::string E = Arr + "[" + std::to_string(Idx) + "].";
+  std::string S;
+  S += I1 + "{ /* " + (A.SectionText.empty() ? A.Name : A.SectionText) +
+       " */\n";
+  S += I2 + E + "name = " + cString(A.Name) + ";\n";
+  S += I2 + E + "host = (void *)" + A.Name + ";\n";
+  std::string Elem = "(" + A.Name + ")";
+  for (unsigned D = 0; D < A.Rank; ++D)
+    Elem += "[0]";
+  S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
+  S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
+       (A.Always ? " | HCE_MAP_ALWAYS" : "") + ";\n";
+  S += I2 + E + "scale = 0;\n";
+  S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
+  S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
+  if (A.BlocksText == "1") {
+    S += I2 + E + "blocks = 1;\n";
+    S += I2 + E + "stride = 0;\n";
+  } else {
+    S += I2 + E + "blocks = (int64_t)(" + A.BlocksText + ");\n";
+    S += I2 + E + "stride = (int64_t)(" + A.StrideText + ");\n";
+    S += I2 + "if (" + E + "blocks > 1 && " + E + "len == " + E +
+         "stride) { " + E + "len *= " + E + "blocks; " + E + "blocks = 1; " +
+         E + "stride = 0; }\n";
+  }
+  S += I1 + "}\n";
+  return S;
+}
+
+struct Covered {
+  unsigned End = 0;          // file offset where the closing text goes
+  bool AtLineStart = false;  // End is at the start of a line
+  unsigned LineAtEnd = 0;    // line number of the text at End
+  std::string LoopVar;       // loop variable of a loop the region covers
+  bool Ok = false;
+};
+
+} // namespace
+
+bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
+                             const std::vector<Region> &Regions,
+                             ASTContext &Ctx, Diag &D, Rewriter &RW,
+                             bool LineDirectives) {
+  SourceManager &SM = Ctx.getSourceManager();
+  bool Any = false;
+  for (const PragmaRecord &P : Records)
+    Any |= P.Kind != PragmaKind::CoExec;
+  if (!Any)
+    return true;
+  StringRef MainText = SM.getBufferData(SM.getMainFileID());
+
+  Collector C(Ctx);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  struct SiteSpan {
+    unsigned Begin, End;
+    const Region *R;
+  };
+  std::vector<SiteSpan> Sites;
+  for (const Region &R : Regions)
+    Sites.push_back({SM.getFileOffset(R.SiteRange.getBegin()),
+                     SM.getFileOffset(R.SiteRange.getEnd()), &R});
+
+  // Record order is file order (the preprocessor meets them in order).
+  std::vector<unsigned> HashOff(Records.size());
+  for (size_t I = 0; I < Records.size(); ++I)
+    HashOff[I] = SM.getFileOffset(Records[I].HashLoc);
+
+  auto GapEmpty = [&](unsigned From, unsigned To) {
+    StringRef Gap = MainText.slice(From, To);
+    return lexClauseText(std::string_view(Gap.data(), Gap.size())).empty();
+  };
+  // Innermost statement whose range contains offset O.
+  auto Innermost = [&](unsigned O) -> const StmtEntry * {
+    const StmtEntry *Best = nullptr;
+    for (const StmtEntry &E : C.Stmts)
+      if (E.Begin <= O && O < E.End &&
+          (!Best || E.End - E.Begin < Best->End - Best->Begin))
+        Best = &E;
+    return Best;
+  };
+
+  bool Ok = true;
+  std::map<size_t, Covered> Cov; // per data record
+  std::vector<size_t> Order;
+  for (size_t I = Records.size(); I-- > 0;)
+    if (Records[I].Kind != PragmaKind::CoExec)
+      Order.push_back(I);
+
+  for (size_t I : Order) {
+    const PragmaRecord &P = Records[I];
+    const char *Dir = P.Kind == PragmaKind::Data ? "data" : "update";
+    if (!P.Valid) {
+      Ok = false;
+      continue;
+    }
+    unsigned O = HashOff[I];
+    bool InLoop = false;
+    for (const SiteSpan &S : Sites)
+      InLoop |= O > S.Begin && O < S.End;
+    if (InLoop) {
+      D.error(P.DirectiveLoc, std::string("'#pragma hce ") + Dir +
+                                  "' cannot appear inside a co_exec loop");
+      Ok = false;
+      continue;
+    }
+    const StmtEntry *Enc = Innermost(O);
+    if (!Enc) {
+      D.error(P.DirectiveLoc, std::string("'#pragma hce ") + Dir +
+                                  "' must be inside a function body");
+      Ok = false;
+      continue;
+    }
+    if (P.Kind == PragmaKind::Update) {
+      if (!isa<CompoundStmt>(Enc->S)) {
+        D.error(P.DirectiveLoc,
+                "'#pragma hce update' must be a statement of a block "
+                "({ ... }), not the body of an 'if', a loop or a label");
+        Ok = false;
+      }
+      continue;
+    }
+    // #pragma hce data: what follows it?
+    unsigned From = SM.getFileOffset(P.EndLoc);
+    std::optional<size_t> NextRec;
+    for (size_t J = I + 1; J < Records.size(); ++J)
+      if (HashOff[J] >= From) {
+        NextRec = J;
+        break;
+      }
+    const StmtEntry *Next = nullptr;
+    for (const StmtEntry &E : C.Stmts)
+      if (E.Begin >= From && (!Next || E.Begin < Next->Begin))
+        Next = &E;
+    Covered Cv;
+    if (NextRec && (!Next || HashOff[*NextRec] < Next->Begin) &&
+        GapEmpty(From, HashOff[*NextRec])) {
+      const PragmaRecord &NP = Records[*NextRec];
+      if (NP.Kind == PragmaKind::Update) {
+        D.error(P.DirectiveLoc, "'#pragma hce data' must be followed by a "
+                                "statement, not by '#pragma hce update'");
+        Ok = false;
+        continue;
+      }
+      if (NP.Kind == PragmaKind::Data) {
+        Cv = Cov[*NextRec];
+        if (!Cv.Ok) {
+          Ok = false;
+          continue;
+        }
+      } else {
+        const SiteSpan *Site = nullptr;
+        for (const SiteSpan &S : Sites)
+          if (S.Begin == HashOff[*NextRec])
+            Site = &S;
+        if (!Site) {
+          Ok = false;
+          continue;
+        }
+        Cv.End = Site->End;
+        Cv.AtLineStart = Site->R->LineAfterSite != 0;
+        Cv.LineAtEnd = Site->R->LineAfterSite;
+        Cv.LoopVar = Site->R->Loop.VarName;
+        Cv.Ok = true;
+      }
+    } else if (Next && GapEmpty(From, Next->Begin)) {
+      if (isa<DeclStmt>(Next->S)) {
+        D.error(P.DirectiveLoc,
+                "'#pragma hce data' cannot apply to a declaration (its scope "
+                "would end with the region); put the region in braces");
+        D.note(Next->S->getBeginLoc(), "this declaration");
+        Ok = false;
+        continue;
+      }
+      JumpChecker JC(Next->Begin, Next->End, Ctx, D);
+      JC.TraverseStmt(const_cast<Stmt *>(Next->S));
+      GotoIntoChecker GC(Next->Begin, Next->End, SM, D);
+      if (Next->Func && Next->Func->getBody())
+        GC.TraverseStmt(Next->Func->getBody());
+      if (!JC.Ok || !GC.Ok) {
+        Ok = false;
+        continue;
+      }
+      Cv.End = Next->End;
+      Cv.LoopVar = loopVarName(Next->S);
+      // A co_exec loop that ends where the statement ends: close after the
+      // code that replaces it.
+      for (const SiteSpan &S : Sites)
+        if (Cv.End > S.Begin && Cv.End <= S.End) {
+          Cv.End = S.End;
+          Cv.AtLineStart = S.R->LineAfterSite != 0;
+          Cv.LineAtEnd = S.R->LineAfterSite;
+        }
+      Cv.Ok = true;
+    } else {
+      D.error(P.DirectiveLoc,
+              "'#pragma hce data' must be followed by a statement");
+      Ok = false;
+      continue;
+    }
+    Cov[I] = Cv;
+  }
+  if (!Ok || D.hasErrors())
+    return false;
+
+  // Sections, and the rewrites.
+  unsigned DataIndex = 0, UpdateIndex = 0;
+  std::vector<std::pair<SourceLocation, std::string>> Closings;
+  for (size_t I = 0; I < Records.size(); ++I) {
+    const PragmaRecord &P = Records[I];
+    if (P.Kind == PragmaKind::CoExec)
+      continue;
+    const bool IsData = P.Kind == PragmaKind::Data;
+    const char *Dir = IsData ? "data" : "update";
+    const StmtEntry *Enc = Innermost(HashOff[I]);
+    std::string LoopVar = IsData ? Cov[I].LoopVar : "";
+    std::vector<MappedArray> Maps;
+    std::set<std::string> Seen;
+    bool MapsOk = true;
+    // update: the to(...) list first, then from(...).
+    for (int Pass = 0; Pass < (IsData ? 1 : 2); ++Pass) {
+      for (const MapClause &MC : P.Clauses.Maps) {
+        if (!IsData && (MC.Kind == MapKind::To) != (Pass == 0))
+          continue;
+        for (const Section &S : MC.Sections) {
+          SourceLocation Loc = P.locAt(S.Offset);
+          if (!Seen.insert(S.Name).second) {
+            D.error(Loc, "'" + S.Name + "' appears more than once in '#pragma "
+                                        "hce " +
+                             Dir + "'");
+            MapsOk = false;
+            continue;
+          }
+          if (!LoopVar.empty()) {
+            bool Bad = false;
+            for (const SectionDim &SD : S.Dims)
+              for (const ClauseExpr *E : {&SD.Lo, &SD.Len})
+                if (!Bad && !E->empty() &&
+                    mentionsIdentifier(E->Text, LoopVar)) {
+                  D.error(P.locAt(E->Offset),
+                          "the sections of '#pragma hce data' are evaluated "
+                          "once, before the loop: they cannot use its "
+                          "variable '" +
+                              LoopVar + "'");
+                  Bad = true;
+                }
+            if (Bad) {
+              MapsOk = false;
+              continue;
+            }
+          }
+          const VarDecl *VD =
+              lookupVisibleVar(S.Name, P.HashLoc, Enc ? Enc->Func : nullptr,
+                               Ctx);
+          if (!VD) {
+            D.error(Loc, "no variable named '" + S.Name + "' is visible here");
+            MapsOk = false;
+            continue;
+          }
+          MappedArray M;
+          M.Name = S.Name;
+          M.Kind = MC.Kind;
+          M.Always = MC.Always;
+          if (!describeSection(S, VD, "", static_cast<unsigned>(Maps.size()),
+                               P, Ctx, D, M, nullptr)) {
+            MapsOk = false;
+            continue;
+          }
+          M.SectionText = sectionText(S);
+          Maps.push_back(M);
+        }
+      }
+    }
+    if (!MapsOk) {
+      Ok = false;
+      continue;
+    }
+
+    std::string Indent = indentAt(SM, P.HashLoc);
+    std::string I1 = Indent + "  ";
+    PresumedLoc PL = SM.getPresumedLoc(P.HashLoc);
+    std::string File = PL.getFilename();
+    unsigned NextLine = SM.getPresumedLoc(P.EndLoc).getLine() + 1;
+    std::string Arr = std::string(IsData ? "__hce_dm" : "__hce_um") +
+                      std::to_string(IsData ? DataIndex : UpdateIndex);
+    std::string T;
+    T += std::string("{ /* hce ") + Dir + " " +
+         std::to_string(IsData ? DataIndex : UpdateIndex) + " (line " +
+         std::to_string(PL.getLine()) + ") */\n";
+    T += I1 + "hce_map " + Arr + "[" + std::to_string(Maps.size()) + "];\n";
+    for (size_t M = 0; M < Maps.size(); ++M)
+      T += mapFill(Maps[M], Arr, M, I1);
+    if (IsData) {
+      // The statement goes in a block of its own, so that nothing after it
+      // on its line looks like part of it (-Wmisleading-indentation).
+      T += I1 + "hce_data_begin(" + std::to_string(Maps.size()) + ", " + Arr +
+           "); {";
+    } else {
+      size_t NTo = 0;
+      for (const MappedArray &M : Maps)
+        NTo += M.Kind == MapKind::To;
+      if (NTo)
+        T += I1 + "hce_update(" + std::to_string(NTo) + ", " + Arr + ", 1);\n";
+      if (NTo < Maps.size())
+        T += I1 + "hce_update(" + std::to_string(Maps.size() - NTo) + ", " +
+             Arr + (NTo ? " + " + std::to_string(NTo) : "") + ", 0);\n";
+      T += Indent + "}";
+    }
+    if (LineDirectives)
+      T += "\n" + lineDirective(NextLine, File, true).substr(
+                      0, lineDirective(NextLine, File, true).size() - 1);
+    SourceLocation EndLoc = P.EndLoc;
+    if (RW.ReplaceText(CharSourceRange::getCharRange(P.HashLoc, EndLoc), T)) {
+      D.error(P.HashLoc, "cannot rewrite this pragma");
+      return false;
+    }
+    if (IsData) {
+      const Covered &Cv = Cov[I];
+      SourceLocation At =
+          SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Cv.End);
+      std::string Close;
+      if (Cv.AtLineStart) {
+        Close = I1 + "} hce_data_end();\n" + Indent + "} /* hce data " +
+                std::to_string(DataIndex) + " */\n" +
+                lineDirective(Cv.LineAtEnd, File, LineDirectives);
+      } else {
+        Close = " } hce_data_end(); }";
+      }
+      Closings.push_back({At, Close});
+      ++DataIndex;
+    } else {
+      ++UpdateIndex;
+    }
+  }
+  // Inner regions first where several close at the same place.
+  for (size_t K = Closings.size(); K-- > 0;)
+    RW.InsertText(Closings[K].first, Closings[K].second, /*InsertAfter=*/true);
+  return Ok && !D.hasErrors();
+}
+
+} // namespace hce
