@@ -59,13 +59,13 @@ int main(int argc, char **argv) {
   for (int t = 0; t <= T; t++)
     fict[t] = uniform(&state);
 
-  /* TODO(hce data): wrap the time loop in
-   *   #pragma hce data map(tofrom: ex[0:NX*NY], ey[0:NX*NY], hz[0:NX*NY])
-   * once the translator supports it (row 0 of ey, set on the host, then
-   * needs `#pragma hce update to(ey[0:NY])`). */
+  /* The fields stay on the devices for the whole time loop; row 0 of ey,
+   * set on the host each step, is pushed to them with an update. */
+#pragma hce data map(tofrom: ex[0:NX*NY], ey[0:NX*NY], hz[0:NX*NY])
   for (int t = 0; t < T; t++) {
     for (int j = 0; j < NY; j++) /* the source: one row, set on the host */
       ey[j] = fict[t];
+#pragma hce update to(ey[0:NY])
 #pragma hce co_exec schedule(fdets) name("fdtd2d.ey") map(tofrom: ey[i*NY:NY]) map(to: hz[(i-1)*NY:2*NY])
 #pragma omp parallel for
     for (int i = 1; i < NX; i++)

@@ -63,9 +63,8 @@ int main(int argc, char **argv) {
     A[k] = B[k] = RA[k] = RB[k] = uniform(&state);
 
   long NN = (long)N * N; /* plane size, for the map sections */
-  /* TODO(hce data): wrap the time loop in
-   *   #pragma hce data map(tofrom: A[0:NN*N], B[0:NN*N])
-   * once the translator supports it. */
+  /* The grids stay on the devices for the whole time loop. */
+#pragma hce data map(tofrom: A[0:NN*N], B[0:NN*N])
   for (int t = 0; t < T; t++) {
 #pragma hce co_exec schedule(fdets) name("heat3d.sweep_AB") map(to: A[(i-1)*NN:3*NN]) map(from: B[i*NN:NN])
 #pragma omp parallel for

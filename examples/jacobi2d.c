@@ -38,10 +38,9 @@ int main(int argc, char **argv) {
   for (size_t k = 0; k < n; k++)
     A[k] = B[k] = RA[k] = RB[k] = uniform(&state);
 
-  /* TODO(hce data): wrap the time loop in
-   *   #pragma hce data map(tofrom: A[0:N*N], B[0:N*N])
-   * once the translator supports it, so that the grid stays on the devices
-   * and only the halo rows move between sweeps. */
+  /* The grids stay on the devices for the whole time loop: only the halo
+   * rows move between sweeps (and the rows whose owner changes). */
+#pragma hce data map(tofrom: A[0:N*N], B[0:N*N])
   for (int t = 0; t < T; t++) {
 #pragma hce co_exec schedule(fdets) name("jacobi2d.sweep_AB") map(to: A[(i-1)*N:3*N]) map(from: B[i*N:N])
 #pragma omp parallel for

@@ -76,13 +76,14 @@ int main(int argc, char **argv) {
   for (size_t k = 0; k < nk; k++)
     C[k] = RC[k] = X[k];
 
-  /* TODO(hce data): wrap the iterations in
-   *   #pragma hce data map(to: X[0:n*D]) map(tofrom: label[0:n])
-   * once the translator supports it, so that the points are uploaded once;
-   * the centroids then need `#pragma hce update to(C[0:K*D])` per iteration. */
+  /* The points are uploaded once; the centroids, recomputed on the host
+   * each iteration, are pushed to the devices with an update, and the labels
+   * brought back for the host's centroid step. */
+#pragma hce data map(to: X[0:n*D]) map(tofrom: label[0:n])
   for (int it = 0; it < iters; it++) {
     long changed = 0;
     double inertia = 0.0;
+#pragma hce update to(C[0:K*D])
 #pragma hce co_exec schedule(fdets) name("kmeans.assign") map(to: X[i*D:D], C[0:K*D]) map(tofrom: label[i:1]) reduction(+: changed, inertia)
 #pragma omp parallel for reduction(+ : changed, inertia)
     for (int i = 0; i < n; i++) {
@@ -106,6 +107,7 @@ int main(int argc, char **argv) {
     }
     changed_log[it] = changed;
     inertia_log[it] = inertia;
+#pragma hce update from(label[0:n])
     update_centroids(n, D, K, X, label, C, sum, count);
   }
 

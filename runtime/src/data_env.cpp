@@ -315,9 +315,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       unpin_all(hold.pins);
       return false;
     }
-    // Valid from now on for this device's own later chunks, which run
-    // after this upload (the pipeline keeps chunks in order).
-    a.res.mark_valid(device + 1, missing);
+    // Marked valid only once the copy has landed: until then another device
+    // that needs these elements on the host must not fetch them from here.
     uploads.push_back({&a, device, std::move(missing), true});
   }
   lock.unlock();
@@ -332,13 +331,55 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   lock.unlock();
   if (ok)
     ok = run_copies(uploads, counts, why);
-  if (!ok) {
-    lock.lock();
-    for (const Copy &c : uploads) // may not have landed
-      c.a->res.invalidate(device + 1, c.elems);
+  lock.lock();
+  if (ok)
+    for (const Copy &c : uploads)
+      c.a->res.mark_valid(device + 1, c.elems);
+  else
     unpin_all(hold.pins);
-  }
   return ok;
+}
+
+void DataEnv::prepare(int device, const hce_region &region,
+                      TransferCounts &counts) {
+  Device &dev = *devices_[device];
+  if (dev.uses_host_memory())
+    return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  std::vector<Copy> uploads;
+  std::vector<std::pair<Array *, int>> pins;
+  std::string why;
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (!map.host || region.iterations == 0)
+      continue;
+    Array &a = arrays_.at(map.host);
+    Interval all = footprint_hull(shape_of(map), 0, region.iterations);
+    if (all.hi <= all.lo)
+      continue;
+    dev.prepare_host(a.host + all.lo * int64_t(a.elem_size),
+                     size_t(all.hi - all.lo) * a.elem_size);
+    // Only a first window: growing one here could evict data the device
+    // holds when memory is short; the chunks handle that.
+    if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))
+      continue; // the chunks will get smaller windows
+    if (map.scale != 0 || !reads(map.kind))
+      continue;
+    IntervalSet need = footprint(map, 0, 1);
+    IntervalSet missing = a.res.plan_upload(device + 1, need);
+    if (missing.empty() || !a.res.host_stale(missing).empty())
+      continue; // nothing to do, or the chunks will fetch it from a device
+    pin(a, device, nullptr);
+    pins.push_back({&a, device});
+    uploads.push_back({&a, device, std::move(missing), true});
+  }
+  lock.unlock();
+  bool ok = run_copies(uploads, counts, why);
+  lock.lock();
+  if (ok)
+    for (const Copy &c : uploads)
+      c.a->res.mark_valid(device + 1, c.elems);
+  unpin_all(pins);
 }
 
 void DataEnv::abandon(ChunkHold &hold) {

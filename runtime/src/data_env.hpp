@@ -75,6 +75,11 @@ public:
                ChunkHold &hold, TransferCounts &counts, std::string &why);
   // A chunk that was acquired but will not be released (its device failed).
   void abandon(ChunkHold &hold);
+  // Before the chunks start: windows for the whole footprint where memory
+  // allows, the host memory pinned, and broadcast sections (the same for
+  // every iteration, e.g. B in GEMM) uploaded, so that these one-time costs
+  // are not charged to the device's first chunk.  Best effort.
+  void prepare(int device, const hce_region &region, TransferCounts &counts);
   // Forgets everything `device` holds (after a failure): its valid data that
   // exists nowhere else is lost, so it must first be fetched; returns false
   // if that fails too.

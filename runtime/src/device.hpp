@@ -64,6 +64,9 @@ public:
                            std::string &why) {
     return false;
   }
+  // Host memory the device will copy from or to during a region: a chance
+  // to pin it once, before the chunks start (a no-op by default).
+  virtual void prepare_host(const void *host, size_t bytes) {}
 
 private:
   DeviceKind kind_;

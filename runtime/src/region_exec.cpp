@@ -326,6 +326,14 @@ int execute_region(const hce_region &r, std::string &why) {
       return "";
     };
   }
+  // One-time work (windows, pinning, broadcast uploads) on every
+  // accelerator at once, before the schedulers start timing chunks.
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!rt.devices()[devs[i]]->uses_host_memory())
+      rt.controller(devs[i]).post([&, i] { data.prepare(devs[i], r, bytes[i]); });
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!rt.devices()[devs[i]]->uses_host_memory())
+      rt.controller(devs[i]).wait();
   site.scheduler->begin(params);
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, "region " + name);

@@ -524,6 +524,14 @@ void *CudaDevice::allocate(size_t bytes) {
   return p;
 }
 
+void CudaDevice::prepare_host(const void *host, size_t bytes) {
+  // Pin now (cudaHostRegister costs ~43 ms/GiB), so that the cost is not
+  // charged to the first chunk, which the schedulers would take for a slow
+  // GPU.  Failing to pin is fine: copies then go through staging buffers.
+  if (host && bytes)
+    pins_->pin(uintptr_t(host), uintptr_t(host) + bytes);
+}
+
 void CudaDevice::free_cached_locked() {
   for (auto &[size, p] : cached_)
     if (cudaFree(p) != cudaSuccess)

@@ -97,6 +97,7 @@ public:
               std::string &why) override;
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
+  void prepare_host(const void *host, size_t bytes) override;
   bool copy_device(void *dst, const void *src, size_t bytes,
                    std::string &why) override;
 
