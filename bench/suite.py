@@ -30,7 +30,7 @@ BENCHMARKS = [
     ("mcpi", ["200000000"]),
     ("cg", ["1048576", "4", "10"]),
     ("bfs", ["1048576", "8"]),
-    ("lud", ["1024"]),
+    ("lud", ["512"]),
 ]
 # label, HCE_DEVICES, HCE_SCHEDULE, HCE_CO
 CONFIGS = [
