@@ -357,8 +357,10 @@ void DataEnv::prepare(int device, const hce_region &region,
     Interval all = footprint_hull(shape_of(map), 0, region.iterations);
     if (all.hi <= all.lo)
       continue;
-    dev.prepare_host(a.host + all.lo * int64_t(a.elem_size),
-                     size_t(all.hi - all.lo) * a.elem_size);
+    // Pinning pays off only for arrays that stay: those of data regions.
+    if (a.data_refs > 0)
+      dev.prepare_host(a.host + all.lo * int64_t(a.elem_size),
+                       size_t(all.hi - all.lo) * a.elem_size);
     // Only a first window: growing one here could evict data the device
     // holds when memory is short; the chunks handle that.
     if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))

@@ -287,11 +287,17 @@ int execute_region(const hce_region &r, std::string &why) {
     std::vector<void *> ptrs;
     DataEnv::ChunkHold hold;
     std::vector<unsigned char> red;
+    // The chunk's data does not fit in the device's memory: the compute
+    // stage runs it as consecutive pieces that do (memory-bound ranges).
+    bool in_pieces = false;
   };
   std::vector<std::array<Slot, kPipelineDepth>> slots(devs.size());
   std::vector<ChunkWorker> workers(devs.size());
   std::vector<std::vector<unsigned char>> partials(devs.size(), reduction_slots(r));
   std::vector<TransferCounts> bytes(devs.size());
+  auto out_of_memory = [](const std::string &err) {
+    return err.find("out of memory on ") != std::string::npos;
+  };
   for (size_t i = 0; i < devs.size(); ++i) {
     const int d = devs[i];
     Device &dev = *rt.devices()[d];
@@ -299,19 +305,58 @@ int execute_region(const hce_region &r, std::string &why) {
     w.device = d;
     w.pipelined = co == CoMode::Pipelined && !dev.uses_host_memory();
     params.lookahead = params.lookahead || w.pipelined;
-    w.upload = [&, i, d](Range range, int k, std::string &err) {
+    // A chunk whose data does not fit in the device's memory runs as
+    // consecutive pieces that do, in the upload stage: a piece may have to
+    // wait for the chunks ahead of it to let go of the device's windows,
+    // and those never wait for the upload stage.
+    auto run_in_pieces = [&, i, d, &dev = dev](Range range, Slot &s, std::string &err) {
+      int64_t piece = std::max<int64_t>(1, range.size() / 2);
+      for (int64_t lb = range.lb; lb < range.ub;) {
+        Range p{lb, std::min(range.ub, lb + piece)};
+        std::vector<void *> ptrs;
+        DataEnv::ChunkHold hold;
+        std::vector<unsigned char> red = reduction_slots(r);
+        if (!data.acquire(d, r, p, ptrs, hold, bytes[i], err)) {
+          if (!out_of_memory(err) || piece == 1)
+            return false;
+          piece = std::max<int64_t>(1, piece / 2);
+          err.clear();
+          continue;
+        }
+        ChunkContext ctx{&r, p, ptrs.data(), red.data()};
+        if (!dev.compute(ctx, err)) {
+          data.abandon(hold);
+          return false;
+        }
+        if (!data.release(d, r, p, co, hold, bytes[i], err))
+          return false;
+        reduction_combine_all(r, s.red.data(), red.data());
+        lb = p.ub;
+      }
+      return true;
+    };
+    w.upload = [&, i, d, run_in_pieces](Range range, int k, std::string &err) {
       Slot &s = slots[i][size_t(k)];
       s.red = reduction_slots(r);
-      return data.acquire(d, r, range, s.ptrs, s.hold, bytes[i], err);
+      s.in_pieces = false;
+      if (data.acquire(d, r, range, s.ptrs, s.hold, bytes[i], err))
+        return true;
+      if (!out_of_memory(err) || range.size() < 2)
+        return false;
+      s.in_pieces = true;
+      err.clear();
+      return run_in_pieces(range, s, err);
     };
     w.compute = [&, i](Range range, int k, std::string &err) {
       Slot &s = slots[i][size_t(k)];
+      if (s.in_pieces)
+        return true; // done in the upload stage
       ChunkContext ctx{&r, range, s.ptrs.data(), s.red.data()};
       return dev.compute(ctx, err);
     };
     w.download = [&, i, d](Range range, int k, std::string &err) {
       Slot &s = slots[i][size_t(k)];
-      if (!data.release(d, r, range, co, s.hold, bytes[i], err))
+      if (!s.in_pieces && !data.release(d, r, range, co, s.hold, bytes[i], err))
         return false;
       // Only a chunk that completed contributes to the reductions.
       reduction_combine_all(r, partials[i].data(), s.red.data());

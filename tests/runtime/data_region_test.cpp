@@ -209,6 +209,24 @@ TEST(DataRegion, SmallDeviceMemoryStillGivesTheRightResult) {
     ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
 }
 
+TEST(DataRegion, MemoryCapOnTheOnlyDevice) {
+  // 32 KiB hold a few dozen rows of the two arrays: windows shrink, chunks
+  // that cannot fit fail over to the CPU (the CUDA memory-cap test, on sim).
+  for (const char *devs : {"cpu,sim:0", "sim:0"})
+    for (const char *schedule : {"fdets", "adets", "static"}) {
+      SCOPED_TRACE(std::string(devs) + " " + schedule);
+      hce_test::use_devices(devs, "sim:0=bw:1e12,lat:0,mem:32768");
+      const int64_t m = 2002, n = 16;
+      std::vector<double> a = hce_test::random_vector(size_t(m * n), 47);
+      std::vector<double> ref = reference(a, m, n, 3);
+      testing::internal::CaptureStderr();
+      run_jacobi(a, m, n, 3, schedule, nullptr);
+      testing::internal::GetCapturedStderr();
+      for (size_t k = 0; k < a.size(); ++k)
+        ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+    }
+}
+
 TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
   // sim:0 alone fails early (out of memory): the chunk it failed on and all
   // the work the scheduler never handed out must still run, on the CPU.
