@@ -237,6 +237,22 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
   return true;
 }
 
+bool DataEnv::copy_unlocked(std::unique_lock<std::mutex> &lock,
+                            const std::vector<Copy> &copies,
+                            TransferCounts &counts, std::string &why) {
+  if (copies.empty())
+    return true;
+  lock.unlock();
+  bool ok = run_copies(copies, counts, why);
+  lock.lock();
+  // A copy is marked valid only once it has landed: until then another
+  // device that needs these elements must not take them from there.
+  if (ok)
+    for (const Copy &c : copies)
+      c.a->res.mark_valid(c.to_device ? c.device + 1 : kHost, c.elems);
+  return ok;
+}
+
 // Plans, under the lock, the downloads that make `want` valid on the host
 // (from whichever device holds the only valid copy), pinning their sources.
 bool DataEnv::plan_fetch_to_host(Array &a, const IntervalSet &want,
@@ -319,23 +335,13 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     // that needs these elements on the host must not fetch them from here.
     uploads.push_back({&a, device, std::move(missing), true});
   }
-  lock.unlock();
 
-  // 3. The copies, outside the lock so devices move data concurrently.
-  bool ok = run_copies(fetches, counts, why);
-  lock.lock();
-  if (ok)
-    for (const Copy &c : fetches)
-      c.a->res.mark_valid(kHost, c.elems);
+  // 3. The copies, outside the lock so devices move data concurrently: what
+  //    the host lacks first, then the uploads.
+  bool ok = copy_unlocked(lock, fetches, counts, why);
   unpin_all(fetch_pins);
-  lock.unlock();
-  if (ok)
-    ok = run_copies(uploads, counts, why);
-  lock.lock();
-  if (ok)
-    for (const Copy &c : uploads)
-      c.a->res.mark_valid(device + 1, c.elems);
-  else
+  ok = ok && copy_unlocked(lock, uploads, counts, why);
+  if (!ok)
     unpin_all(hold.pins);
   return ok;
 }
@@ -375,12 +381,7 @@ void DataEnv::prepare(int device, const hce_region &region,
     pins.push_back({&a, device});
     uploads.push_back({&a, device, std::move(missing), true});
   }
-  lock.unlock();
-  bool ok = run_copies(uploads, counts, why);
-  lock.lock();
-  if (ok)
-    for (const Copy &c : uploads)
-      c.a->res.mark_valid(device + 1, c.elems);
+  copy_unlocked(lock, uploads, counts, why);
   unpin_all(pins);
 }
 
@@ -421,12 +422,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
     if (!host && (co == CoMode::None || a.data_refs == 0))
       downloads.push_back({&a, device, std::move(written), false});
   }
-  lock.unlock();
-  bool ok = run_copies(downloads, counts, why);
-  lock.lock();
-  if (ok)
-    for (const Copy &c : downloads)
-      c.a->res.mark_valid(kHost, c.elems);
+  bool ok = copy_unlocked(lock, downloads, counts, why);
   if (co == CoMode::None && !host) {
     // Without CO nothing stays on the device for the next chunk.
     for (int m = 0; m < region.num_maps; ++m)

@@ -138,6 +138,11 @@ private:
                           std::string &why);
   bool run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
                   std::string &why);
+  // Runs the copies with the lock released (held again on return) and marks
+  // the destination of each valid once all have landed.
+  bool copy_unlocked(std::unique_lock<std::mutex> &lock,
+                     const std::vector<Copy> &copies, TransferCounts &counts,
+                     std::string &why);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);
   bool upload(Array &a, int device, const IntervalSet &what,
