@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace {
 
 struct Args {
@@ -162,6 +164,11 @@ TEST(DataRegion, IncrementalMovesAFractionOfWithoutCo) {
 
     uint64_t moved_with = with_co.to + with_co.from;
     uint64_t moved_without = without.to + without.from;
+    std::printf("[ %-7s ] Jacobi %lldx%lld, %d steps, 3 sim devices: with CO %llu bytes "
+                "moved, without CO %llu (%.1f%%)\n",
+                schedule, (long long)m, (long long)n, steps,
+                (unsigned long long)moved_with, (unsigned long long)moved_without,
+                100.0 * double(moved_with) / double(moved_without));
     EXPECT_GT(moved_without, 0u);
     EXPECT_LE(moved_with * 10, moved_without)
         << "with CO " << moved_with << " bytes, without " << moved_without;
