@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
   /* TODO(hce data): wrap the level loop in
    *   #pragma hce data map(to: rowptr[0:n+1], adj[0:m])
    * (with `hce update` for the levels the host reads) so that the graph is
-   * uploaded once; not done yet, the loop exits with `break`. */
+   * uploaded once; not done yet. */
   int cur = 0;
   for (;;) {
     long long found = 0;
