@@ -247,26 +247,40 @@ bool DataEnv::copy_unlocked(std::unique_lock<std::mutex> &lock,
   lock.lock();
   // A copy is marked valid only once it has landed: until then another
   // device that needs these elements must not take them from there.
-  if (ok)
-    for (const Copy &c : copies)
+  for (const Copy &c : copies) {
+    if (ok)
       c.a->res.mark_valid(c.to_device ? c.device + 1 : kHost, c.elems);
+    if (!c.to_device)
+      c.a->to_host.subtract(c.elems);
+  }
+  cv_.notify_all();
   return ok;
 }
 
 // Plans, under the lock, the downloads that make `want` valid on the host
 // (from whichever device holds the only valid copy), pinning their sources.
-bool DataEnv::plan_fetch_to_host(Array &a, const IntervalSet &want,
-                                 int except_device, std::vector<Copy> &copies,
+bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
+                                 const IntervalSet &want, int except_device,
+                                 std::vector<Copy> &copies,
                                  std::vector<std::pair<Array *, int>> &pins,
                                  std::string &why) {
+  // Elements already on their way to the host are not fetched twice (two
+  // copies into the same host bytes would race): wait for other threads'
+  // copies to land; those this acquire planned itself are skipped.
+  IntervalSet mine;
+  for (const Copy &c : copies)
+    if (c.a == &a)
+      mine.unite(c.elems);
+  cv_.wait(lock, [&] { return !(a.to_host - mine).overlaps(want); });
   std::vector<int> sources;
   for (size_t d = 0; d < devices_.size(); ++d)
     if (int(d) != except_device && !devices_[d]->uses_host_memory())
       sources.push_back(int(d) + 1);
   IntervalSet unsourced;
-  for (Transfer &t : a.res.plan_fetch(kHost, want, sources, &unsourced)) {
+  for (Transfer &t : a.res.plan_fetch(kHost, want - mine, sources, &unsourced)) {
     pins.push_back({&a, t.src - 1});
     ++a.windows[size_t(t.src - 1)].pins;
+    a.to_host.unite(t.elems);
     copies.push_back({&a, t.src - 1, std::move(t.elems), false});
   }
   if (!unsourced.empty()) {
@@ -308,7 +322,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     if (host) {
       ptrs[m] = map.host;
       if (reads(map.kind) &&
-          !plan_fetch_to_host(a, need[m], -1, fetches, fetch_pins, why)) {
+          !plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
         unpin_all(fetch_pins);
         return false;
       }
@@ -326,7 +340,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
                       a.elem_size;
     if (missing.empty())
       continue;
-    if (!plan_fetch_to_host(a, missing, device, fetches, fetch_pins, why)) {
+    if (!plan_fetch_to_host(lock, a, missing, device, fetches, fetch_pins, why)) {
       unpin_all(fetch_pins);
       unpin_all(hold.pins);
       return false;
@@ -419,8 +433,10 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
     a.res.mark_written(host ? kHost : holder, written);
     // Outside a data region the results must come home anyway: now, so that
     // the download of this chunk overlaps the next chunk's work.
-    if (!host && (co == CoMode::None || a.data_refs == 0))
+    if (!host && (co == CoMode::None || a.data_refs == 0)) {
+      a.to_host.unite(written); // others wait rather than fetch it too
       downloads.push_back({&a, device, std::move(written), false});
+    }
   }
   bool ok = copy_unlocked(lock, downloads, counts, why);
   if (co == CoMode::None && !host) {

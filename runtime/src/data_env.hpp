@@ -118,6 +118,7 @@ public:
     size_t elem_size = 0;
     ArrayResidency res;          // valid elements per holder
     std::vector<Window> windows; // per device
+    IntervalSet to_host;            // elements being copied to the host now
     int region_refs = 0;            // co_exec regions mapping it now
     int data_refs = 0;              // enclosing data regions
     bool data_from = false;         // some data region maps it from/tofrom
@@ -132,7 +133,8 @@ private:
                      Interval need, Interval limit, std::string &why);
   void pin(Array &a, int device, ChunkHold *hold);
   void unpin_all(std::vector<std::pair<Array *, int>> &pins);
-  bool plan_fetch_to_host(Array &a, const IntervalSet &want, int except_device,
+  bool plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
+                          const IntervalSet &want, int except_device,
                           std::vector<Copy> &copies,
                           std::vector<std::pair<Array *, int>> &pins,
                           std::string &why);
