@@ -226,6 +226,16 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
       size_t bytes = size_t(iv.length()) * c.a->elem_size;
       char *dev_ptr =
           static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * c.a->elem_size;
+      if (c.src_device >= 0) {
+        const Window &sw = c.a->windows[c.src_device];
+        const char *src_ptr =
+            static_cast<const char *>(sw.buffer) + size_t(iv.lo - sw.lo) * c.a->elem_size;
+        if (!devices_[c.device]->copy_from_peer(dev_ptr, *devices_[c.src_device], src_ptr,
+                                                bytes, why))
+          return false;
+        counts.peer += bytes;
+        continue;
+      }
       char *host_ptr = c.a->host + iv.lo * int64_t(c.a->elem_size);
       bool ok = c.to_device ? devices_[c.device]->upload(dev_ptr, host_ptr, bytes, why)
                             : devices_[c.device]->download(host_ptr, dev_ptr, bytes, why);
@@ -255,6 +265,30 @@ bool DataEnv::copy_unlocked(std::unique_lock<std::mutex> &lock,
   }
   cv_.notify_all();
   return ok;
+}
+
+void DataEnv::plan_peer_copies(Array &a, int device, IntervalSet &missing,
+                               std::vector<Copy> &copies,
+                               std::vector<std::pair<Array *, int>> &pins) {
+  // Only what the host lacks: elements valid on the host are one upload
+  // away either way, while a stale host would cost a download + an upload
+  // (a halo written by the neighbouring GPU in a data region).
+  std::vector<int> peers;
+  for (size_t d = 0; d < devices_.size(); ++d)
+    if (int(d) != device && a.windows[d].buffer &&
+        devices_[size_t(device)]->can_copy_from_peer(*devices_[d]))
+      peers.push_back(int(d) + 1);
+  if (peers.empty())
+    return;
+  IntervalSet stale = a.res.host_stale(missing);
+  if (stale.empty())
+    return;
+  for (Transfer &t : a.res.plan_fetch(device + 1, stale, peers)) {
+    pins.push_back({&a, t.src - 1});
+    ++a.windows[size_t(t.src - 1)].pins;
+    missing.subtract(t.elems);
+    copies.push_back({&a, device, std::move(t.elems), true, t.src - 1});
+  }
 }
 
 // Plans, under the lock, the downloads that make `want` valid on the host
@@ -340,6 +374,9 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
                       a.elem_size;
     if (missing.empty())
       continue;
+    plan_peer_copies(a, device, missing, uploads, fetch_pins);
+    if (missing.empty())
+      continue;
     if (!plan_fetch_to_host(lock, a, missing, device, fetches, fetch_pins, why)) {
       unpin_all(fetch_pins);
       unpin_all(hold.pins);
@@ -353,8 +390,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   // 3. The copies, outside the lock so devices move data concurrently: what
   //    the host lacks first, then the uploads.
   bool ok = copy_unlocked(lock, fetches, counts, why);
-  unpin_all(fetch_pins);
   ok = ok && copy_unlocked(lock, uploads, counts, why);
+  unpin_all(fetch_pins); // after the peer copies (in uploads) read them
   if (!ok)
     unpin_all(hold.pins);
   return ok;

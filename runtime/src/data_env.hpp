@@ -31,6 +31,7 @@ namespace hce {
 struct TransferCounts {
   uint64_t to_device = 0;
   uint64_t from_device = 0;
+  uint64_t peer = 0; // device to device (peer copies), counted at the receiver
   uint64_t avoided = 0;
 };
 
@@ -102,12 +103,15 @@ private:
     int64_t lo = 0, hi = 0; // elements held
     int pins = 0;           // chunks in flight / copies using the buffer
   };
-  // One copy between the host and a device window, planned under the lock.
+  // One copy between the host and a device window (or, with src_device
+  // set, from another device's window straight into `device`'s), planned
+  // under the lock.
   struct Copy {
     Array *a;
     int device;
     IntervalSet elems;
     bool to_device;
+    int src_device = -1;
   };
 public:
   // One mapped array: where it is valid and the device windows holding it.
@@ -138,6 +142,11 @@ private:
                           std::vector<Copy> &copies,
                           std::vector<std::pair<Array *, int>> &pins,
                           std::string &why);
+  // Plans peer copies into `device` for the part of `missing` the host
+  // lacks and a peer-connected device holds; removes it from `missing`.
+  void plan_peer_copies(Array &a, int device, IntervalSet &missing,
+                        std::vector<Copy> &copies,
+                        std::vector<std::pair<Array *, int>> &pins);
   bool run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
                   std::string &why);
   // Runs the copies with the lock released (held again on return) and marks

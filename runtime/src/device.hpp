@@ -64,6 +64,15 @@ public:
                            std::string &why) {
     return false;
   }
+  // Peer copies: whether this device can copy straight from `src`'s memory
+  // (CUDA peer access, NVLink/PCIe) without a stop on the host, and the
+  // copy itself (blocking until it landed).
+  virtual bool can_copy_from_peer(const Device &src) const { return false; }
+  virtual bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
+                              size_t bytes, std::string &why) {
+    why = "no peer copies on " + name();
+    return false;
+  }
   // Host memory the device will copy from or to during a region: a chance
   // to pin it once, before the chunks start (a no-op by default).
   virtual void prepare_host(const void *host, size_t bytes) {}

@@ -452,6 +452,7 @@ int execute_region(const hce_region &r, std::string &why) {
     ds.last_finish = w.finish;
     ds.bytes_to_device += bytes[i].to_device;
     ds.bytes_from_device += bytes[i].from_device;
+    ds.bytes_peer += bytes[i].peer;
     ds.bytes_avoided += bytes[i].avoided;
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);

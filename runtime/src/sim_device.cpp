@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,8 @@ bool apply_sim_params(const std::string &who, const std::string &list,
       p.iter_time = v;
     else if (key == "threads" && v >= 1)
       p.threads = static_cast<int>(v);
+    else if (key == "p2p" && (v == 0 || v == 1))
+      p.p2p = v == 1;
     else if (key == "fail_compute" && v >= 1)
       p.fail_compute = static_cast<long>(v);
     else if (key == "fail_upload" && v >= 1)
@@ -178,6 +181,26 @@ bool SimDevice::download(void *host_dst, const void *dev_src, size_t bytes,
                          std::string &why) {
   return transfer(host_dst, dev_src, bytes, downloads_, params_.fail_download,
                   "download", why);
+}
+
+bool SimDevice::can_copy_from_peer(const Device &src) const {
+  if (src.kind() != DeviceKind::Sim || &src == this)
+    return false;
+  return params_.p2p && static_cast<const SimDevice &>(src).params_.p2p;
+}
+
+bool SimDevice::copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
+                               size_t bytes, std::string &why) {
+  if (!can_copy_from_peer(src)) {
+    why = "no peer access " + src.name() + " -> " + name();
+    return false;
+  }
+  const SimParams &sp = static_cast<const SimDevice &>(src).params_;
+  double start = now_seconds();
+  std::memcpy(dev_dst, src_ptr, bytes);
+  sleep_until_elapsed(start, std::max(params_.latency, sp.latency) +
+                                 double(bytes) / std::min(params_.bandwidth, sp.bandwidth));
+  return true;
 }
 
 bool SimDevice::copy_device(void *dst, const void *src, size_t bytes,

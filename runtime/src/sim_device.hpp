@@ -16,6 +16,9 @@
 // iter_time  seconds one iteration takes at speed 1; when set, a chunk's
 //          time is modelled as iterations * iter_time / speed instead of
 //          measured (deterministic timings for scheduler tests)  default 0
+// p2p      1: copies between two sim devices that both set it go device to
+//          device (charged with the slower bw and the larger lat), like
+//          CUDA peer access; 0: through the host              default 0
 // fail_compute:K / fail_upload:K / fail_download:K
 //          the K-th such operation (1-based) fails once: fault injection
 #pragma once
@@ -36,6 +39,7 @@ struct SimParams {
   double latency = 10e-6;
   double capacity = 0; // bytes, 0 = unlimited
   int threads = 1;
+  bool p2p = false;
   double iter_time = 0; // > 0: modelled compute time per iteration
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
 };
@@ -66,6 +70,9 @@ public:
                 std::string &why) override;
   bool copy_device(void *dst, const void *src, size_t bytes,
                    std::string &why) override;
+  bool can_copy_from_peer(const Device &src) const override;
+  bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
+                      size_t bytes, std::string &why) override;
 
 private:
   bool transfer(void *dst, const void *src, size_t bytes, long &counter,

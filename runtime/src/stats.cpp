@@ -59,18 +59,19 @@ std::string stats_table(const std::vector<NamedStats> &regions) {
                   static_cast<long long>(s.iterations), s.wall_seconds,
                   s.balance);
     out << line;
-    std::snprintf(line, sizeof line, "hce:   %-8s %14s %8s %11s %12s %12s %12s\n",
+    std::snprintf(line, sizeof line, "hce:   %-8s %14s %8s %11s %12s %12s %12s %12s\n",
                   "device", "iterations", "chunks", "busy[s]", "to device",
-                  "from device", "avoided");
+                  "from device", "peer", "avoided");
     out << line;
     for (const auto &name : s.device_order) {
       const DeviceStats &d = s.devices.at(name);
       std::snprintf(line, sizeof line,
-                    "hce:   %-8s %14lld %8lld %11.6f %12s %12s %12s\n",
+                    "hce:   %-8s %14lld %8lld %11.6f %12s %12s %12s %12s\n",
                     name.c_str(), static_cast<long long>(d.iterations),
                     static_cast<long long>(d.chunks), d.busy_seconds,
                     fmt_bytes(d.bytes_to_device).c_str(),
                     fmt_bytes(d.bytes_from_device).c_str(),
+                    fmt_bytes(d.bytes_peer).c_str(),
                     fmt_bytes(d.bytes_avoided).c_str());
       out << line;
     }
@@ -100,6 +101,7 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
           << ",\"busy_seconds\":" << d.busy_seconds
           << ",\"bytes_to_device\":" << d.bytes_to_device
           << ",\"bytes_from_device\":" << d.bytes_from_device
+          << ",\"bytes_peer\":" << d.bytes_peer
           << ",\"bytes_avoided\":" << d.bytes_avoided << "}";
       dfirst = false;
     }

@@ -15,6 +15,7 @@ struct DeviceStats {
   double last_finish = 0; // seconds since the execution started (last one)
   uint64_t bytes_to_device = 0;
   uint64_t bytes_from_device = 0;
+  uint64_t bytes_peer = 0;    // received straight from another device
   uint64_t bytes_avoided = 0; // footprint bytes already valid, not moved
   int64_t last_iterations = 0; // in the last execution
 };

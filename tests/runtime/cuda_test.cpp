@@ -504,7 +504,7 @@ std::vector<double> jacobi_reference(std::vector<double> a, int64_t m, int64_t n
 }
 
 struct Moved {
-  uint64_t to = 0, from = 0, avoided = 0;
+  uint64_t to = 0, from = 0, peer = 0, avoided = 0;
   int64_t gpu_iterations = 0;
 };
 
@@ -552,6 +552,7 @@ Moved run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
     for (const auto &[name, d] : s->stats.devices) {
       moved.to += d.bytes_to_device;
       moved.from += d.bytes_from_device;
+      moved.peer += d.bytes_peer;
       moved.avoided += d.bytes_avoided;
     }
   return moved;
@@ -603,6 +604,34 @@ TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {
   EXPECT_GT(wo, 0u);
   EXPECT_LE(w * 10, wo) << "incremental moved " << w << " bytes, HCE_CO=off " << wo;
   EXPECT_GT(with_co.avoided, 0u);
+}
+
+TEST_F(CudaData, HaloRowsGoPeerToPeerBetweenTwoGpus) {
+  REQUIRE_GPU();
+  if (gpu_count(nullptr) < 2)
+    GTEST_SKIP() << "needs two GPUs";
+  restart("cuda:0,cuda:1");
+  hce::CudaDevice *g0 = cuda_device(0);
+  ASSERT_NE(g0, nullptr);
+  if (!g0->has_peer_access(1))
+    GTEST_SKIP() << "no peer access between cuda:0 and cuda:1";
+  const int64_t m = 1026, n = 256;
+  const int steps = 10;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 53);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  Moved t[2];
+  for (int p2p = 0; p2p < 2; ++p2p) {
+    SCOPED_TRACE(p2p ? "peer to peer" : "HCE_CUDA_P2P=0");
+    setenv("HCE_CUDA_P2P", p2p ? "1" : "0", 1);
+    restart("cuda:0,cuda:1");
+    std::vector<double> a = a0;
+    t[p2p] = run_jacobi(a, m, n, steps, "static");
+    EXPECT_EQ(first_mismatch(a, ref), -1);
+  }
+  unsetenv("HCE_CUDA_P2P");
+  EXPECT_EQ(t[0].peer, 0u);
+  EXPECT_GT(t[1].peer, 0u);
+  EXPECT_LT(t[1].to + t[1].from, t[0].to + t[0].from);
 }
 
 TEST_F(CudaData, MemoryCapStillGivesTheRightResult) {

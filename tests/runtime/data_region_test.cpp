@@ -54,7 +54,7 @@ std::vector<double> reference(std::vector<double> a, int64_t m, int64_t n, int s
 }
 
 struct Totals {
-  uint64_t to = 0, from = 0, avoided = 0;
+  uint64_t to = 0, from = 0, peer = 0, avoided = 0;
 };
 
 // Runs `steps` Jacobi steps inside a data region; returns bytes moved.
@@ -101,6 +101,7 @@ Totals run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
     for (const auto &[name, d] : s->stats.devices) {
       tot.to += d.bytes_to_device;
       tot.from += d.bytes_from_device;
+      tot.peer += d.bytes_peer;
       tot.avoided += d.bytes_avoided;
     }
   return tot;
@@ -127,7 +128,10 @@ TEST(DataRegion, JacobiEverySchedulerRepeatedly) {
   for (const std::string &schedule : hce::scheduler_names())
     for (int rep = 0; rep < 4; ++rep) {
       SCOPED_TRACE(schedule + " #" + std::to_string(rep));
-      hce_test::use_devices("cpu,sim:0,sim:1", "sim:0=speed:0.5;sim:1=bw:2e9");
+      // Odd repetitions take halo rows peer to peer.
+      const std::string p2p = rep % 2 ? ",p2p:1" : "";
+      hce_test::use_devices("cpu,sim:0,sim:1",
+                            "sim:0=speed:0.5" + p2p + ";sim:1=bw:2e9" + p2p);
       setenv("HCE_MIN_SHARE", "0", 1);
       std::vector<double> a = a0;
       run_jacobi(a, m, n, 6, schedule.c_str(), nullptr);
@@ -174,6 +178,33 @@ TEST(DataRegion, IncrementalMovesAFractionOfWithoutCo) {
         << "with CO " << moved_with << " bytes, without " << moved_without;
     EXPECT_GT(with_co.avoided, 0u);
   }
+}
+
+TEST(DataRegion, HaloRowsMovePeerToPeerWhenEnabled) {
+  // Two accelerators splitting a Jacobi sweep in a data region: each needs
+  // the boundary row the other wrote.  With peer copies (CUDA peer access;
+  // p2p:1 on sim) the row goes device to device instead of down to the host
+  // and up again.
+  const int64_t m = 130, n = 64;
+  const int steps = 8;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 23);
+  std::vector<double> ref = reference(a0, m, n, steps);
+  Totals t[2];
+  for (int p2p = 0; p2p < 2; ++p2p) {
+    SCOPED_TRACE(p2p ? "p2p" : "through the host");
+    hce_test::use_devices("sim:0,sim:1",
+                          p2p ? "sim=bw:1e12,lat:0,p2p:1" : "sim=bw:1e12,lat:0,p2p:0");
+    std::vector<double> a = a0;
+    t[p2p] = run_jacobi(a, m, n, steps, "static", "incremental");
+    for (size_t k = 0; k < a.size(); ++k)
+      ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
+  }
+  EXPECT_EQ(t[0].peer, 0u);
+  EXPECT_GT(t[1].peer, 0u);
+  // Each halo row taken from the peer saves a download and an upload.
+  EXPECT_LT(t[1].to + t[1].from, t[0].to + t[0].from);
+  EXPECT_EQ(t[1].to + t[1].from + 2 * t[1].peer, t[0].to + t[0].from)
+      << "to " << t[1].to << " from " << t[1].from << " peer " << t[1].peer;
 }
 
 TEST(DataRegion, FailedKernelIsRerunAndResultStaysCorrect) {

@@ -400,6 +400,8 @@ bool CudaDevice::init(std::string &why) {
       return false;
   limit_ = mem_limit_from_env();
   policy_ = pin_policy_from_env();
+  const char *p2p = std::getenv("HCE_CUDA_P2P");
+  p2p_ = !(p2p && std::string(p2p) == "0");
   pins_ = shared_cache(policy_);
   policy_ = pins_->policy(); // the first device's choice holds for all
   return true;
@@ -765,6 +767,24 @@ bool CudaDevice::copy_from_peer_async(void *dst, const CudaDevice &src_dev,
          check(cudaMemcpyPeerAsync(dst, ordinal(), src, src_dev.ordinal(), bytes,
                                    stream(Stream::Upload)),
                "cudaMemcpyPeerAsync", why);
+}
+
+bool CudaDevice::can_copy_from_peer(const Device &src) const {
+  return p2p_ && src.kind() == DeviceKind::Cuda && &src != this &&
+         has_peer_access(src.ordinal());
+}
+
+bool CudaDevice::copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
+                                size_t bytes, std::string &why) {
+  if (!can_copy_from_peer(src)) {
+    why = "no peer access " + src.name() + " -> " + name();
+    return false;
+  }
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         copy_from_peer_async(dev_dst, static_cast<const CudaDevice &>(src), src_ptr, bytes,
+                              why) &&
+         synchronize(Stream::Upload, why);
 }
 
 // ---- compute ----------------------------------------------------------------------

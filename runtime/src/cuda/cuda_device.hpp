@@ -100,6 +100,10 @@ public:
   void prepare_host(const void *host, size_t bytes) override;
   bool copy_device(void *dst, const void *src, size_t bytes,
                    std::string &why) override;
+  // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
+  bool can_copy_from_peer(const Device &src) const override;
+  bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
+                      size_t bytes, std::string &why) override;
 
   // ---- building blocks of the pipelined path (not in Device) ----
   cudaStream_t stream(Stream s) const { return streams_[int(s)]; }
@@ -169,6 +173,7 @@ private:
   std::array<cudaStream_t, 3> streams_{};
   size_t limit_ = 0;
   PinPolicy policy_ = PinPolicy::Region;
+  bool p2p_ = true; // HCE_CUDA_P2P=0: halos go through the host
   std::shared_ptr<PinnedCache> pins_;
   std::vector<int> peers_; // ordinals this device has peer access to
 
