@@ -4,6 +4,7 @@
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "log.hpp"
+#include "profile/profile_store.hpp"
 #include "sim_device.hpp"
 #include "trace.hpp"
 #if HCE_WITH_CUDA
@@ -69,6 +70,7 @@ Runtime::~Runtime() {
   for (const auto &s : sites_)
     named.push_back({s->name, &s->stats});
   report_stats_from_env(named);
+  profile::shutdown_global(); // HCE_PROFILE: merge and write the profile
   trace_flush();
   stream_threads_.clear();
   controllers_.clear();

@@ -11,6 +11,9 @@
 //
 //   W < p                          -> static (fewer iterations than devices:
 //                                     one iteration each by the ratios)
+//   a profile for every device     -> profile: the static partition from the
+//   (HCE_PROFILE set)                 measured profile (static-partitioning-
+//                                     profile-model.txt §2; sched/profile.cpp)
 //   re-execution (2nd, 3rd, ...)   -> fdets: it reuses the fastest chunk and
 //                                     its ratios, and keeps the partition
 //                                     steady so incremental transfers pay
@@ -22,13 +25,14 @@
 // When the choice changes from one execution to the next, the new scheduler
 // starts from the ratios the previous one measured (its current_ratios()).
 #include "common.hpp"
+#include "profile/profile_sched.hpp"
 
 namespace hce::sched {
 namespace {
 
 constexpr int64_t kAdetsMinPerDevice = 1024;
 
-class AutoScheduler final : public Scheduler {
+class AutoScheduler final : public Scheduler, public profile::ProfileAware {
 public:
   std::string_view name() const override { return "auto"; }
 
@@ -39,6 +43,8 @@ public:
     Scheduler *pick;
     if (W < p)
       pick = static_.get();
+    else if (has_ctx_ && ctx_.auto_handover && profile::has_profile(ctx_))
+      pick = profile_.get();
     else if (executions_ > 1)
       pick = fdets_.get();
     else if (W >= kAdetsMinPerDevice * static_cast<int64_t>(p))
@@ -68,6 +74,14 @@ public:
   std::vector<double> current_ratios() const override {
     return cur_ ? cur_->current_ratios() : std::vector<double>{};
   }
+  void set_profile_context(const profile::ProfileContext &ctx) override {
+    ctx_ = ctx;
+    has_ctx_ = true;
+    profile::set_context(*profile_, ctx);
+  }
+  const profile::Plan *profile_plan() const override {
+    return cur_ == profile_.get() ? profile::plan_of(*profile_) : nullptr;
+  }
   // The scheduler chosen for the current execution.
   std::string_view chosen() const { return cur_ ? cur_->name() : ""; }
 
@@ -75,6 +89,9 @@ private:
   std::unique_ptr<Scheduler> static_ = make_static();
   std::unique_ptr<Scheduler> fdets_ = make_fdets();
   std::unique_ptr<Scheduler> adets_ = make_adets();
+  std::unique_ptr<Scheduler> profile_ = make_profile();
+  profile::ProfileContext ctx_;
+  bool has_ctx_ = false;
   Scheduler *cur_ = nullptr;
   int executions_ = 0;
 };

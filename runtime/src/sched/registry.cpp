@@ -1,6 +1,7 @@
 // make_scheduler / scheduler_names: the registry of the inter-device
 // schedulers (one file each in this directory; see docs/schedulers.md).
 #include "common.hpp"
+#include "profile/profile_sched.hpp"
 
 namespace hce {
 
@@ -21,6 +22,8 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
     return sched::make_adets();
   if (name == "auto")
     return sched::make_auto();
+  if (name == "profile") // static partition from measured profiles
+    return sched::make_profile();
   // FDETS with incremental data transfer (HCE paper, Algorithm 3): not in
   // scheduler_names() (the pragma's schedule kinds), for the runtime's
   // incremental communication mode.
@@ -32,7 +35,8 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
 const std::vector<std::string> &scheduler_names() {
   static const std::vector<std::string> names = {"static",  "quick",  "split",
                                                  "hguided", "logfit", "fdets",
-                                                 "adets",   "auto"};
+                                                 "adets",   "auto",
+                                                 "profile"};
   return names;
 }
 

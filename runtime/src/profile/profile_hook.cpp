@@ -1,0 +1,124 @@
+#include "profile/profile_hook.hpp"
+
+#include "clock.hpp"
+#include "profile/profile_sched.hpp"
+#include "sim_device.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace hce::profile {
+namespace {
+
+std::string region_key(const hce_region &r) {
+  return r.name && *r.name ? r.name : "region";
+}
+
+// HCE_CUDA_MEM_LIMIT as the CUDA backend reads it (bytes, k/m/g = 1024^n).
+double cuda_mem_limit() {
+  const char *env = std::getenv("HCE_CUDA_MEM_LIMIT");
+  if (!env || !*env)
+    return 0;
+  char *end = nullptr;
+  double v = std::strtod(env, &end);
+  if (!end || end == env || !(v >= 0))
+    return 0;
+  switch (*end) {
+  case 'k':
+  case 'K': return v * 1024.0;
+  case 'm':
+  case 'M': return v * 1024.0 * 1024;
+  case 'g':
+  case 'G': return v * 1024.0 * 1024 * 1024;
+  case '\0': return v;
+  default: return 0;
+  }
+}
+
+} // namespace
+
+int64_t iterations_fitting(const hce_region &r, double capacity) {
+  if (!(capacity > 0))
+    return 0;
+  // A window is one interval per array: w iterations of a map with
+  // footprint [scale*k + offset + b*stride, +len) span
+  // scale*(w-1) + (blocks-1)*stride + len elements.
+  double fixed = 0, per_iter = 0;
+  for (int m = 0; m < r.num_maps; ++m) {
+    const hce_map &map = r.maps[m];
+    const double e = double(map.elem_size);
+    const double scale = std::fabs(double(map.scale));
+    const double span =
+        double(std::max<int64_t>(0, map.blocks - 1)) * std::fabs(double(map.stride)) +
+        double(map.len);
+    fixed += e * (span - scale);
+    per_iter += e * scale;
+  }
+  if (per_iter <= 0)
+    return 0;
+  double w = std::floor((capacity - fixed) / per_iter);
+  if (w > 9e18)
+    return 0;
+  return std::max<int64_t>(1, int64_t(w));
+}
+
+double device_capacity(const Device &dev) {
+  if (auto *sim = dynamic_cast<const SimDevice *>(&dev))
+    return sim->params().capacity;
+  if (dev.kind() == DeviceKind::Cuda)
+    return cuda_mem_limit();
+  return 0;
+}
+
+void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
+            const std::vector<int> &devs) {
+  ProfileContext ctx;
+  ctx.region = region_key(r);
+  for (int d : devs) {
+    const Device &dev = *rt.devices()[size_t(d)];
+    ctx.devices.push_back(dev.name());
+    ctx.max_iterations.push_back(
+        dev.uses_host_memory() ? 0 : iterations_fitting(r, device_capacity(dev)));
+  }
+  ctx.auto_handover = !global_path().empty();
+  set_context(s, ctx);
+}
+
+void Recorder::instrument(std::vector<ChunkWorker> &workers) {
+  compute_s_ = std::make_unique<std::atomic<double>[]>(workers.size());
+  for (size_t i = 0; i < workers.size(); ++i) {
+    compute_s_[i] = 0;
+    ChunkWorker::Stage inner = workers[i].compute;
+    std::atomic<double> *acc = &compute_s_[i];
+    workers[i].compute = [inner, acc](Range range, int slot, std::string &why) {
+      const double t0 = now_seconds();
+      bool ok = inner(range, slot, why);
+      acc->fetch_add(now_seconds() - t0);
+      return ok;
+    };
+  }
+}
+
+void Recorder::record(const hce_region &r, const Runtime &rt,
+                      const std::vector<ChunkWorker> &workers,
+                      const std::vector<TransferCounts> &bytes, size_t failures) const {
+  if (failures > 0 || !compute_s_)
+    return;
+  Store &store = global();
+  const std::string region = region_key(r);
+  for (size_t i = 0; i < workers.size(); ++i) {
+    const ChunkWorker &w = workers[i];
+    if (w.iterations <= 0)
+      continue;
+    Sample s;
+    s.iterations = w.iterations;
+    s.bytes =
+        i < bytes.size() ? double(bytes[i].to_device) + double(bytes[i].from_device) : 0;
+    s.exec_s = compute_s_[i].load();
+    s.xfer_s = std::max(0.0, w.busy - s.exec_s);
+    store.record(region, rt.devices()[size_t(w.device)]->name(), s);
+  }
+}
+
+} // namespace hce::profile

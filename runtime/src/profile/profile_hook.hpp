@@ -1,0 +1,50 @@
+// What execute_region (region_exec.cpp) calls to feed and use the profile
+// store: attach() before a region's scheduler begins (region name, device
+// names, memory bounds), Recorder around the chunk loop (times the compute
+// stage of every chunk, then records each device's execution and transfer
+// time, iterations and bytes in the store).
+#pragma once
+
+#include "chunk_loop.hpp"
+#include "data_env.hpp"
+#include "hce/hce.h"
+#include "runtime.hpp"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hce::profile {
+
+// Iterations of `region` whose footprint fits in `capacity` bytes (the
+// memory bound of Algorithm 1, in iterations); 0 when there is no bound
+// (capacity 0, or no per-iteration data).  At least 1 when bounded.
+int64_t iterations_fitting(const hce_region &region, double capacity);
+// A device's memory capacity in bytes as the runtime limits it (sim `mem:`,
+// HCE_CUDA_MEM_LIMIT for cuda:N); 0 = no known limit.
+double device_capacity(const Device &dev);
+
+// Gives the region's scheduler its profile context (no-op for schedulers
+// that do not use one).
+void attach(Scheduler &s, const hce_region &region, const Runtime &rt,
+            const std::vector<int> &devs);
+
+class Recorder {
+public:
+  // Wraps every worker's compute stage with a timer.  Call once, after the
+  // workers' stages are set.
+  void instrument(std::vector<ChunkWorker> &workers);
+  // After the chunk loop: one sample per device that ran iterations
+  // (iterations, bytes to + from the device, compute seconds, the rest of
+  // its busy time as transfer seconds).  Nothing is recorded for an
+  // execution in which a device failed (its times are partial).
+  void record(const hce_region &region, const Runtime &rt,
+              const std::vector<ChunkWorker> &workers,
+              const std::vector<TransferCounts> &bytes, size_t failures) const;
+
+private:
+  std::unique_ptr<std::atomic<double>[]> compute_s_;
+};
+
+} // namespace hce::profile

@@ -1,0 +1,417 @@
+#include "profile/profile_store.hpp"
+
+#include "log.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace hce::profile {
+namespace {
+
+constexpr const char *kHeader = "hce-profile 1";
+
+// A value on the straight line through (x0, y0) and (x1, y1) at x.
+double line(double x0, double y0, double x1, double y1, double x) {
+  return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+
+// One field of the estimate, over samples sorted by size.
+double interp_field(const std::vector<Sample> &v, double w, double Sample::*field) {
+  const size_t n = v.size();
+  if (n == 1) // through (0, 0) and the one sample
+    return v[0].*field * w / double(v[0].iterations);
+  auto x = [&](size_t i) { return double(v[i].iterations); };
+  auto y = [&](size_t i) { return v[i].*field; };
+  if (w >= x(0) && w <= x(n - 1)) {
+    size_t hi = 1;
+    while (hi < n - 1 && x(hi) < w)
+      ++hi;
+    return std::max(0.0, line(x(hi - 1), y(hi - 1), x(hi), y(hi), w));
+  }
+  // Outside the measured sizes: the end segment extended, unless it does
+  // not grow with w (noise) or goes negative; then in proportion to w.
+  size_t a = w < x(0) ? 0 : n - 2, b = a + 1, end = w < x(0) ? 0 : n - 1;
+  double v_line = line(x(a), y(a), x(b), y(b), w);
+  bool grows = y(b) > y(a);
+  if (grows && v_line >= 0)
+    return v_line;
+  return y(end) * w / x(end);
+}
+
+// Weighted merge of s into t (sizes close enough to be one).
+void merge_into(Sample &t, const Sample &s) {
+  double wt = t.weight, ws = s.weight, sum = wt + ws;
+  auto mix = [&](double a, double b) { return (a * wt + b * ws) / sum; };
+  t.iterations = int64_t(std::llround(mix(double(t.iterations), double(s.iterations))));
+  t.bytes = mix(t.bytes, s.bytes);
+  t.exec_s = mix(t.exec_s, s.exec_s);
+  t.xfer_s = mix(t.xfer_s, s.xfer_s);
+  t.weight = std::min(kMaxWeight, sum);
+}
+
+std::string escape(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+bool unescape(const std::string &s, std::string &out) {
+  out.clear();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\') {
+      out += s[i];
+      continue;
+    }
+    if (++i == s.size())
+      return false;
+    if (s[i] == '\\')
+      out += '\\';
+    else if (s[i] == 't')
+      out += '\t';
+    else if (s[i] == 'n')
+      out += '\n';
+    else
+      return false;
+  }
+  return true;
+}
+
+bool parse_double(const std::string &s, double &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtod(s.c_str(), &end);
+  return end && *end == '\0' && errno == 0 && std::isfinite(out);
+}
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+bool read_file(const std::string &path, std::string &text, bool &exists) {
+  text.clear();
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  exists = f != nullptr;
+  if (!f)
+    return errno == ENOENT;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    text.append(buf, n);
+  bool ok = !std::ferror(f);
+  std::fclose(f);
+  return ok;
+}
+
+} // namespace
+
+std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w) {
+  if (samples.empty())
+    return std::nullopt;
+  Estimate e;
+  if (w <= 0)
+    return e;
+  const double x = double(w);
+  e.exec_s = interp_field(samples, x, &Sample::exec_s);
+  e.xfer_s = interp_field(samples, x, &Sample::xfer_s);
+  e.bytes = interp_field(samples, x, &Sample::bytes);
+  return e;
+}
+
+void Store::add(std::vector<Sample> &v, const Sample &s) {
+  if (s.iterations <= 0 || !(s.weight > 0))
+    return;
+  for (Sample &t : v) {
+    double d = std::fabs(double(t.iterations - s.iterations));
+    if (d <= kMergeTolerance * double(std::max(t.iterations, s.iterations))) {
+      merge_into(t, s);
+      std::sort(v.begin(), v.end(), [](const Sample &a, const Sample &b) {
+        return a.iterations < b.iterations;
+      });
+      return;
+    }
+  }
+  v.push_back(s);
+  std::sort(v.begin(), v.end(),
+            [](const Sample &a, const Sample &b) { return a.iterations < b.iterations; });
+  while (v.size() > kMaxSamples) { // merge the two closest sizes
+    size_t best = 0;
+    double best_ratio = INFINITY;
+    for (size_t i = 0; i + 1 < v.size(); ++i) {
+      double r = double(v[i + 1].iterations) / double(v[i].iterations);
+      if (r < best_ratio) {
+        best_ratio = r;
+        best = i;
+      }
+    }
+    merge_into(v[best], v[best + 1]);
+    v.erase(v.begin() + long(best) + 1);
+  }
+  // Two merges may have made equal sizes; interpolation needs distinct ones.
+  for (size_t i = 0; i + 1 < v.size();) {
+    if (v[i].iterations == v[i + 1].iterations) {
+      merge_into(v[i], v[i + 1]);
+      v.erase(v.begin() + long(i) + 1);
+    } else {
+      ++i;
+    }
+  }
+}
+
+void Store::record(const std::string &region, const std::string &device,
+                   const Sample &s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  add(data_[{region, device}], s);
+  add(pending_[{region, device}], s);
+}
+
+std::vector<Sample> Store::samples(const std::string &region,
+                                   const std::string &device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = data_.find({region, device});
+  return it == data_.end() ? std::vector<Sample>{} : it->second;
+}
+
+bool Store::has(const std::string &region, const std::string &device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = data_.find({region, device});
+  return it != data_.end() && !it->second.empty();
+}
+
+std::optional<Estimate> Store::estimate(const std::string &region,
+                                        const std::string &device, int64_t w) const {
+  return interpolate(samples(region, device), w);
+}
+
+size_t Store::pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto &[k, v] : pending_)
+    n += v.size();
+  return n;
+}
+
+size_t Store::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto &[k, v] : data_)
+    n += v.size();
+  return n;
+}
+
+void Store::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  data_.clear();
+  pending_.clear();
+}
+
+std::string Store::serialize() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string out = std::string(kHeader) + "\n";
+  out += "# HCE profile (docs/runtime-api.md): one line per sample, fields "
+         "separated by tabs:\n";
+  out += "# region\tdevice\titerations\tbytes\texec_seconds\ttransfer_"
+         "seconds\tweight\n";
+  for (const auto &[key, v] : data_)
+    for (const Sample &s : v)
+      out += escape(key.first) + "\t" + escape(key.second) + "\t" +
+             std::to_string(s.iterations) + "\t" + fmt(s.bytes) + "\t" + fmt(s.exec_s) +
+             "\t" + fmt(s.xfer_s) + "\t" + fmt(s.weight) + "\n";
+  return out;
+}
+
+bool Store::parse(const std::string &text, const std::string &file, std::string &why) {
+  std::map<Key, std::vector<Sample>> parsed;
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  bool header = false;
+  auto bad = [&](const std::string &what) {
+    why = file + ":" + std::to_string(lineno) + ": " + what;
+    return false;
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.empty() || line[0] == '#')
+      continue;
+    if (!header) {
+      if (line != kHeader)
+        return bad("expected the header line '" + std::string(kHeader) + "', got '" +
+                   line.substr(0, 60) + "'");
+      header = true;
+      continue;
+    }
+    std::vector<std::string> f;
+    size_t pos = 0;
+    for (;;) {
+      size_t tab = line.find('\t', pos);
+      f.push_back(
+          line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos));
+      if (tab == std::string::npos)
+        break;
+      pos = tab + 1;
+    }
+    if (f.size() != 7)
+      return bad("expected 7 tab-separated fields (region, device, "
+                 "iterations, bytes, exec_seconds, transfer_seconds, "
+                 "weight), got " +
+                 std::to_string(f.size()));
+    std::string region, device;
+    if (!unescape(f[0], region) || region.empty())
+      return bad("bad region name '" + f[0] + "'");
+    if (!unescape(f[1], device) || device.empty())
+      return bad("bad device name '" + f[1] + "'");
+    Sample s;
+    double it = 0;
+    if (!parse_double(f[2], it) || it < 1 || it != std::floor(it) || it > 9e18)
+      return bad("iterations '" + f[2] + "' is not a positive integer");
+    s.iterations = int64_t(it);
+    if (!parse_double(f[3], s.bytes) || s.bytes < 0)
+      return bad("bytes '" + f[3] + "' is not a non-negative number");
+    if (!parse_double(f[4], s.exec_s) || s.exec_s < 0)
+      return bad("exec_seconds '" + f[4] + "' is not a non-negative number");
+    if (!parse_double(f[5], s.xfer_s) || s.xfer_s < 0)
+      return bad("transfer_seconds '" + f[5] + "' is not a non-negative number");
+    if (!parse_double(f[6], s.weight) || !(s.weight > 0))
+      return bad("weight '" + f[6] + "' is not a positive number");
+    add(parsed[{region, device}], s);
+  }
+  // Only comments and blank lines (or nothing): an empty profile.
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto &[k, v] : parsed)
+    for (const Sample &s : v)
+      add(data_[k], s);
+  return true;
+}
+
+void Store::merge(const Store &other) {
+  if (&other == this)
+    return;
+  std::map<Key, std::vector<Sample>> copy;
+  {
+    std::lock_guard<std::mutex> lock(other.mutex_);
+    copy = other.data_;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto &[k, v] : copy)
+    for (const Sample &s : v)
+      add(data_[k], s);
+}
+
+bool Store::load(const std::string &path) {
+  std::string text, why;
+  bool exists = false;
+  if (!read_file(path, text, exists)) {
+    warning("profile " + path + ": cannot be read (" + std::strerror(errno) +
+            "); starting with an empty profile");
+    return false;
+  }
+  Store fresh;
+  if (!fresh.parse(text, path, why)) {
+    warning("profile " + why + "; the file is ignored (it is replaced at exit)");
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  data_ = std::move(fresh.data_);
+  pending_.clear();
+  return true;
+}
+
+bool Store::save(const std::string &path) {
+  // What the file holds now (another process may have added to it).
+  Store merged;
+  std::string text, why;
+  bool exists = false;
+  if (read_file(path, text, exists) && exists && !merged.parse(text, path, why))
+    warning("profile " + why + "; the file is replaced");
+  std::map<Key, std::vector<Sample>> mine;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    mine = pending_;
+  }
+  for (const auto &[k, v] : mine)
+    for (const Sample &s : v)
+      add(merged.data_[k], s);
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << merged.serialize();
+    out.flush();
+    if (!out) {
+      warning("profile " + path + ": cannot write " + tmp + " (" + std::strerror(errno) +
+              "); the measurements are not saved");
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    warning("profile " + path + ": cannot rename " + tmp + " over it (" +
+            std::strerror(errno) + "); the measurements are not saved");
+    std::remove(tmp.c_str());
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  data_ = std::move(merged.data_);
+  pending_.clear();
+  return true;
+}
+
+namespace {
+std::mutex global_mutex;
+std::unique_ptr<Store> global_store;
+std::string global_store_path;
+} // namespace
+
+std::string global_path() {
+  const char *env = std::getenv("HCE_PROFILE");
+  return env && *env ? env : "";
+}
+
+Store &global() {
+  std::lock_guard<std::mutex> lock(global_mutex);
+  if (!global_store) {
+    global_store = std::make_unique<Store>();
+    global_store_path = global_path();
+    if (!global_store_path.empty())
+      global_store->load(global_store_path);
+  }
+  return *global_store;
+}
+
+void shutdown_global() {
+  std::unique_ptr<Store> s;
+  std::string path;
+  {
+    std::lock_guard<std::mutex> lock(global_mutex);
+    s = std::move(global_store);
+    path = global_store_path;
+    global_store_path.clear();
+  }
+  if (s && !path.empty() && s->pending() > 0)
+    s->save(path);
+}
+
+} // namespace hce::profile

@@ -1,0 +1,123 @@
+// The profile store: measured execution and transfer times per region,
+// device and problem size, the data of the profile-based static partition
+// (static-partitioning-profile-model.txt §2.1, "a function to estimate the
+// execution time of each kernel partition ... uses profiling data from
+// previous kernel executions on those devices with different input data
+// sizes").
+//
+// One sample is what one device did in one execution of a region: the
+// iterations it ran (its share w of W), the bytes it moved, the seconds it
+// spent computing and the seconds it spent moving data.  Samples of the same
+// (region, device) whose sizes are within 2% are merged (weighted means, the
+// weight capped so that new measurements keep counting): "as executions are
+// being made more values are obtained and the estimations get better".
+//
+// Persistence (HCE_PROFILE=path, see docs/runtime-api.md for the format):
+// the file is read at first use; at exit the samples recorded since are
+// merged into the file as it is then (another process may have written it
+// meanwhile), and the result is written to a temporary file that is renamed
+// over the old one.  A corrupt file produces one warning naming the file and
+// the line, and is then ignored (and replaced at exit).
+//
+// This file does not depend on the rest of the runtime (only log.hpp), so
+// the scheduler tests can use it standalone.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hce::profile {
+
+struct Sample {
+  int64_t iterations = 0; // w: iterations the device ran
+  double bytes = 0;       // bytes it moved (to + from the device)
+  double exec_s = 0;      // seconds computing
+  double xfer_s = 0;      // seconds moving data
+  double weight = 1;      // measurements merged into this sample
+  double total_s() const { return exec_s + xfer_s; }
+};
+
+// An estimate for a size not (or not exactly) measured.
+struct Estimate {
+  double exec_s = 0, xfer_s = 0, bytes = 0;
+  double total_s() const { return exec_s + xfer_s; }
+};
+
+// Linear interpolation over `samples` (sorted by iterations, distinct
+// sizes) at w iterations (§2.1: "a simple linear interpolation function is
+// used taking profiling data to provide estimations for data sizes that are
+// yet to be measured"):
+//  * w between two measured sizes: the straight line between them;
+//  * w outside [smallest, largest]: the line of the nearest end segment
+//    extended ("the smallest and biggest limits for the interpolation also
+//    change as the application is run several times": once w is measured it
+//    becomes a new limit); if that segment does not grow with w (noise), or
+//    the result would be negative, the end point scaled in proportion to w;
+//  * one sample only: the line through it and (0, 0) (the seed needs two
+//    sizes; an empty partition, rate 0, costs nothing, which is the second);
+//  * w <= 0: zero.  Every field is interpolated the same way.
+// nullopt when there are no samples.
+std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w);
+
+class Store {
+public:
+  // Adds one measurement (merged into a sample within 2% of its size).
+  void record(const std::string &region, const std::string &device, const Sample &s);
+  // The samples of (region, device), sorted by iterations; empty if none.
+  std::vector<Sample> samples(const std::string &region, const std::string &device) const;
+  bool has(const std::string &region, const std::string &device) const;
+  std::optional<Estimate> estimate(const std::string &region, const std::string &device,
+                                   int64_t w) const;
+  // Samples recorded since the last load/save (what save() merges in).
+  size_t pending() const;
+  size_t size() const; // number of samples
+  void clear();
+
+  // The text form (docs/runtime-api.md, "Profile file").
+  std::string serialize() const;
+  // Parses `text` (named `file` in messages).  On a malformed line returns
+  // false with `why` = "FILE:LINE: what is wrong"; nothing is changed then.
+  bool parse(const std::string &text, const std::string &file, std::string &why);
+  // Merges every sample of `other` into this store.
+  void merge(const Store &other);
+
+  // Reads `path` (a missing file is an empty profile).  A corrupt file
+  // warns once ("hce: warning: profile FILE:LINE: ...; ignored") and leaves
+  // the store empty; returns false then.
+  bool load(const std::string &path);
+  // Merges what was recorded since the last load/save into the file as it
+  // is now (re-read; a corrupt file is replaced), writes PATH.tmp.PID and
+  // renames it over PATH.  The store then holds the merged contents.
+  // False (with a warning) when the file cannot be written.
+  bool save(const std::string &path);
+
+private:
+  using Key = std::pair<std::string, std::string>; // region, device
+  static void add(std::vector<Sample> &v, const Sample &s);
+  mutable std::mutex mutex_;
+  std::map<Key, std::vector<Sample>> data_;    // everything known
+  std::map<Key, std::vector<Sample>> pending_; // recorded since load/save
+};
+
+// Merging: samples whose sizes differ by at most this fraction are one.
+constexpr double kMergeTolerance = 0.02;
+// A sample's weight never exceeds this, so new runs keep moving it.
+constexpr double kMaxWeight = 8;
+// At most this many samples per (region, device): the two closest sizes
+// are merged beyond it.
+constexpr size_t kMaxSamples = 32;
+
+// The process-wide store: loaded from HCE_PROFILE (if set) on first use.
+Store &global();
+// The HCE_PROFILE path of the global store ("" when unset).
+std::string global_path();
+// At runtime shutdown: saves the global store to HCE_PROFILE (when set and
+// something was recorded) and forgets it, so the next use reloads (tests
+// change HCE_PROFILE between runtimes).
+void shutdown_global();
+
+} // namespace hce::profile
