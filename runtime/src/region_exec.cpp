@@ -270,6 +270,22 @@ int execute_region(const hce_region &r, std::string &why) {
   params.num_devices = int(devs.size());
   params.initial_chunk = r.chunk;
   params.alpha = r.alpha > 0 ? r.alpha : 0.1;
+  // HCE_CHUNK / HCE_ALPHA override every region's clauses, like
+  // HCE_SCHEDULE: for the papers' sensitivity studies without rebuilding.
+  if (const char *env = std::getenv("HCE_CHUNK"); env && *env) {
+    char *end = nullptr;
+    long long v = std::strtoll(env, &end, 10);
+    if (*end || v < 0)
+      return fail(std::string("HCE_CHUNK='") + env + "' is not a chunk size (>= 0)");
+    params.initial_chunk = v;
+  }
+  if (const char *env = std::getenv("HCE_ALPHA"); env && *env) {
+    char *end = nullptr;
+    double v = std::strtod(env, &end);
+    if (*end || !(v > 0 && v < 1))
+      return fail(std::string("HCE_ALPHA='") + env + "' is not in (0, 1)");
+    params.alpha = v;
+  }
   if (!parse_ratios(r, rt, devs, params.ratios, why))
     return fail(why);
   for (int d : devs)

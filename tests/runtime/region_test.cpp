@@ -1,5 +1,6 @@
 // End-to-end runtime tests on hand-written regions shaped exactly like the
 // translator's output (matrix addition: the HCE paper's Fig. 9 loop).
+#include "runtime.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -168,6 +169,46 @@ TEST(Region, ReductionsCombineAcrossDevices) {
   EXPECT_NEAR(sum, ref, 1e-9 * n);
   EXPECT_EQ(cnt, refcnt);
   EXPECT_EQ(mx, refmx);
+}
+
+// HCE_CHUNK / HCE_ALPHA override the clauses of every region (for the
+// sensitivity studies of bench/), and bad values are refused by name.
+int64_t chunks_of(const char *region) {
+  int64_t n = 0;
+  for (const hce::SiteState *s : hce::Runtime::get().sites())
+    if (s->name == region)
+      for (const auto &[dev, d] : s->stats.devices)
+        n += d.chunks;
+  return n;
+}
+
+TEST(Region, ChunkAndAlphaFromTheEnvironment) {
+  for (const char *chunk : {"600", "10"}) {
+    SCOPED_TRACE(std::string("HCE_CHUNK=") + chunk);
+    hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0");
+    setenv("HCE_CHUNK", chunk, 1);
+    setenv("HCE_ALPHA", "0.3", 1);
+    MatAdd t(600, 8, "fdets");
+    ASSERT_EQ(hce_co_exec(&t.region), 0);
+    t.expect_correct();
+    // One device: FDETS's first chunk is the initial chunk.
+    if (std::string(chunk) == "600")
+      EXPECT_EQ(chunks_of("matadd"), 1);
+    else
+      EXPECT_GT(chunks_of("matadd"), 1);
+  }
+  for (auto [var, value] : {std::pair{"HCE_CHUNK", "12x"}, std::pair{"HCE_CHUNK", "-3"},
+                            std::pair{"HCE_ALPHA", "1.5"}, std::pair{"HCE_ALPHA", "0"}}) {
+    SCOPED_TRACE(std::string(var) + "=" + value);
+    hce_test::use_devices("cpu");
+    unsetenv("HCE_CHUNK");
+    unsetenv("HCE_ALPHA");
+    setenv(var, value, 1);
+    MatAdd t(50, 4, "fdets");
+    EXPECT_NE(hce_co_exec(&t.region), 0);
+  }
+  unsetenv("HCE_CHUNK");
+  unsetenv("HCE_ALPHA");
 }
 
 } // namespace

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Correctness matrix on the GPU machine (one call, nothing built there):
+every example x every scheduler x every device set, each run checked by the
+example's own sequential verification; then two examples under
+compute-sanitizer (memcheck and racecheck).  Prints a short table and writes
+matrix.csv / matrix.md to $OUT (or /tmp/hce-matrix).
+
+  usage: bench/gpu_matrix.py BIN_DIR
+
+Device sets are chosen from what the machine has: cpu, cuda:0, cpu+cuda:0,
+and with two GPUs cuda:0+cuda:1 and cpu+cuda:0+cuda:1; with OpenMP offload
+devices (HCE_OMP_OK=1, see docs/offload-backend.md) omp:0 and the three
+device kinds at once, cpu+cuda:0+omp:1.  MATRIX_DEVSETS="cpu;cpu,sim:0"
+overrides the list (used to try the script without a GPU), MATRIX_ONLY
+restricts the examples, MATRIX_JOBS runs that many programs at once.
+"""
+import concurrent.futures as futures
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+# Sizes: a few times the ctest sizes, so every device gets work, each run
+# well under a second.
+EXAMPLES = [
+    ("matadd", ["2049", "1031"]),
+    ("jacobi2d", ["515", "6"]),
+    ("fdtd2d", ["389", "331", "5"]),
+    ("heat3d", ["67", "4"]),
+    ("gemm", ["389", "331", "245"]),
+    ("kmeans", ["200001", "5", "6", "6"]),
+    ("blackscholes", ["1000003"]),
+    ("nbody", ["2401", "3"]),
+    ("mcpi", ["10000003"]),
+    ("bfs", ["200011", "6"]),
+    ("cg", ["100007", "3", "20"]),
+    ("lud", ["515"]),
+    ("taskgraph", ["200001", "65", "3", "2"]),
+]
+SCHEDULES = ["static", "quick", "split", "hguided", "logfit", "fdets", "adets", "auto"]
+# (example, args) run under compute-sanitizer, small.
+SANITIZED = [("matadd", ["513", "257"]), ("jacobi2d", ["131", "6"])]
+
+
+def gpu_count():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+        return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+    except (OSError, subprocess.SubprocessError):
+        return 0
+
+
+def device_sets():
+    if os.environ.get("MATRIX_DEVSETS"):
+        return os.environ["MATRIX_DEVSETS"].split(";")
+    n = gpu_count()
+    sets = ["cpu"]
+    if n >= 1:
+        sets += ["cuda:0", "cpu,cuda:0"]
+    if n >= 2:
+        sets += ["cuda:0,cuda:1", "cpu,cuda:0,cuda:1"]
+    if os.environ.get("HCE_OMP_OK") == "1":
+        sets += ["omp:0"]
+        if n >= 2:
+            sets += ["cpu,cuda:0,omp:1"]
+    return sets
+
+
+def run(exe, args, devices, schedule, extra_env=None, wrapper=None, timeout=300):
+    env = dict(os.environ, HCE_DEVICES=devices)
+    if schedule:
+        env["HCE_SCHEDULE"] = schedule
+    env.update(extra_env or {})
+    cmd = (wrapper or []) + [exe] + args
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        out, err, rc = p.stdout, p.stderr, p.returncode
+    except subprocess.TimeoutExpired:
+        out, err, rc = "", "timed out after %d s" % timeout, 124
+    ok = rc == 0 and "verified against sequential" in out
+    tail = (out.strip().splitlines()[-1:] + err.strip().splitlines()[-3:])
+    return ok, rc, time.time() - t0, " | ".join(tail), out + err
+
+
+def main():
+    bin_dir = sys.argv[1]
+    out_dir = os.environ.get("OUT", "/tmp/hce-matrix")
+    os.makedirs(out_dir, exist_ok=True)
+    only = set(os.environ["MATRIX_ONLY"].split(",")) if os.environ.get("MATRIX_ONLY") else None
+    jobs = int(os.environ.get("MATRIX_JOBS", "4"))
+    sets = device_sets()
+    # Each program's CPU device takes its share of the cores, not all of them.
+    threads = max(1, (os.cpu_count() or 2) // jobs)
+    env = {"OMP_NUM_THREADS": str(threads)}
+    work = []
+    for name, args in EXAMPLES:
+        exe = os.path.join(bin_dir, name)
+        if (only and name not in only) or not os.path.exists(exe):
+            continue
+        for devices in sets:
+            for schedule in SCHEDULES:
+                work.append((name, exe, args, devices, schedule, {}))
+            if devices != "cpu":
+                work.append((name, exe, args, devices, "fdets", {"HCE_CO": "off"}))
+    rows = []
+    with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futs = {pool.submit(run, exe, args, devices, schedule, dict(env, **extra)):
+                (name, devices, schedule + (" co-off" if extra else ""))
+                for name, exe, args, devices, schedule, extra in work}
+        for f in futures.as_completed(futs):
+            name, devices, schedule = futs[f]
+            ok, rc, secs, tail, _ = f.result()
+            rows.append(dict(example=name, devices=devices, schedule=schedule, ok=ok,
+                             rc=rc, seconds=round(secs, 3), detail="" if ok else tail))
+            if not ok:
+                print(f"FAILED {name} HCE_DEVICES={devices} {schedule}: {tail}", flush=True)
+    rows.sort(key=lambda r: (r["example"], sets.index(r["devices"]), r["schedule"]))
+
+    # compute-sanitizer on two examples, CPU + first GPU (or what is given).
+    san = []
+    cs = shutil.which("compute-sanitizer") or next(
+        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",
+                     "/usr/local/cuda/compute-sanitizer/compute-sanitizer")
+         if os.path.exists(p)), None)
+    san_dev = os.environ.get("MATRIX_SANITIZER_DEVICES", "cpu,cuda:0")
+    for name, args in SANITIZED:
+        exe = os.path.join(bin_dir, name)
+        for tool in ("memcheck", "racecheck"):
+            if not cs or not os.path.exists(exe):
+                san.append(dict(example=name, tool=tool, ok=False, detail="compute-sanitizer not found"))
+                continue
+            ok, rc, secs, tail, text = run(
+                exe, args, san_dev, "static", env,
+                [cs, "--tool", tool, "--error-exitcode", "99"], timeout=600)
+            summary = [l for l in text.splitlines() if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
+            san.append(dict(example=name, tool=tool, ok=ok, detail=" ".join(summary[-1:]) or tail))
+            with open(os.path.join(out_dir, f"sanitizer-{name}-{tool}.log"), "w") as f:
+                f.write(text)
+
+    with open(os.path.join(out_dir, "matrix.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    lines = ["| example | " + " | ".join(sets) + " |", "|---" * (len(sets) + 1) + "|"]
+    names = [n for n, _ in EXAMPLES if any(r["example"] == n for r in rows)]
+    for name in names:
+        cells = []
+        for devices in sets:
+            rs = [r for r in rows if r["example"] == name and r["devices"] == devices]
+            bad = [r["schedule"] for r in rs if not r["ok"]]
+            cells.append(f"{len(rs) - len(bad)}/{len(rs)}" + (" ✗ " + ",".join(bad) if bad else ""))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "| compute-sanitizer | tool | result |", "|---|---|---|"]
+    for s in san:
+        lines.append(f"| {s['example']} ({san_dev}) | {s['tool']} | "
+                     f"{'ok' if s['ok'] else 'FAILED'}: {s['detail']} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out_dir, "matrix.md"), "w") as f:
+        f.write(text)
+    print(text)
+    good = sum(r["ok"] for r in rows)
+    print(f"{good}/{len(rows)} runs verified; sanitizer {sum(s['ok'] for s in san)}/{len(san)} clean")
+    return 0 if good == len(rows) and all(s["ok"] for s in san) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
