@@ -4,6 +4,7 @@
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "log.hpp"
+#include "omp/omp_device.hpp"
 #include "profile/profile_store.hpp"
 #include "sim_device.hpp"
 #include "trace.hpp"
@@ -151,9 +152,40 @@ void Runtime::select_devices() {
                                    spec.name() + "' is not used");
 #endif
     } else if (spec.kind == "omp") {
-      notice_once("no-" + spec.kind,
-                  "no " + spec.kind + " devices in this build or machine; '" +
-                      spec.name() + "' is not used");
+      // omp:N for OpenMP device N, "omp" for every one.  libomptarget is
+      // loaded only in programs linked with offload: without it (or without
+      // an offload device) one notice, never an error.  Not part of the
+      // default set: on a GPU machine omp:N and cuda:N may be the same GPU.
+      std::string omp_why;
+      const int n = omp_device_count(omp_why);
+      if (n == 0) {
+        notice_once("no-omp", "no omp devices (" + omp_why + "); '" +
+                                  spec.name() + "' is not used");
+        continue;
+      }
+      if (spec.ordinal >= n) {
+        notice_once("no-" + spec.name(),
+                    "'" + spec.name() + "' does not exist (" + std::to_string(n) +
+                        " OpenMP offload device" + (n == 1 ? "" : "s") +
+                        " found); not used");
+        continue;
+      }
+      const int first = spec.ordinal < 0 ? 0 : spec.ordinal;
+      const int last = spec.ordinal < 0 ? n - 1 : spec.ordinal;
+      for (int k = first; k <= last; ++k) {
+        bool have = false;
+        for (const auto &a : accel)
+          have = have || (a->kind() == DeviceKind::Omp && a->ordinal() == k);
+        if (have)
+          continue;
+        std::string dev_why;
+        if (auto dev = OmpDevice::create(k, dev_why))
+          accel.push_back(std::move(dev));
+        else
+          notice_once("broken-omp:" + std::to_string(k),
+                      "omp:" + std::to_string(k) + " cannot be used (" +
+                          dev_why + "); not used");
+      }
     }
   }
 #if HCE_WITH_CUDA

@@ -1,0 +1,166 @@
+#include "omp_device.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <vector>
+
+namespace hce {
+namespace {
+
+// HCE_OMP_MEM_LIMIT: bytes, with an optional k/M/G suffix (powers of 1024);
+// 0 when unset or malformed.
+size_t mem_limit_from_env() {
+  const char *env = std::getenv("HCE_OMP_MEM_LIMIT");
+  if (!env || !*env)
+    return 0;
+  char *end = nullptr;
+  double v = std::strtod(env, &end);
+  if (!end || end == env || v < 0)
+    return 0;
+  switch (std::tolower(static_cast<unsigned char>(*end))) {
+  case 'k':
+    v *= 1024.0;
+    ++end;
+    break;
+  case 'm':
+    v *= 1024.0 * 1024.0;
+    ++end;
+    break;
+  case 'g':
+    v *= 1024.0 * 1024.0 * 1024.0;
+    ++end;
+    break;
+  default: break;
+  }
+  return *end ? 0 : static_cast<size_t>(v);
+}
+
+bool env_flag(const char *name) {
+  const char *env = std::getenv(name);
+  return env && *env && std::string(env) != "0";
+}
+
+} // namespace
+
+std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
+  const OmpApi *api = omp_api(why);
+  if (!api)
+    return nullptr;
+  const int n = omp_device_count(why);
+  if (ordinal < 0 || ordinal >= n) {
+    // libomptarget aborts on a device number out of range: never pass one.
+    why = "omp:" + std::to_string(ordinal) + " does not exist (" + std::to_string(n) +
+          " OpenMP offload device" + (n == 1 ? "" : "s") + " found)";
+    return nullptr;
+  }
+  return std::unique_ptr<OmpDevice>(new OmpDevice(ordinal, *api));
+}
+
+OmpDevice::OmpDevice(int ordinal, const OmpApi &api)
+    : Device(DeviceKind::Omp, "omp:" + std::to_string(ordinal), ordinal), api_(api),
+      host_(api.get_initial_device()), limit_(mem_limit_from_env()),
+      poison_(env_flag("HCE_OMP_POISON")) {}
+
+OmpDevice::~OmpDevice() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto &[ptr, bytes] : blocks_)
+    api_.target_free(ptr, ordinal());
+  blocks_.clear();
+  used_ = 0;
+}
+
+size_t OmpDevice::bytes_allocated() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return used_;
+}
+
+bool OmpDevice::compute(const ChunkContext &ctx, std::string &why) {
+  if (ctx.range.ub <= ctx.range.lb)
+    return true;
+  if (!ctx.region->omp) {
+    why = "region has no OpenMP-offload variant for " + name();
+    return false;
+  }
+  const int rc = ctx.region->omp(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
+                                 ctx.red, ordinal());
+  if (rc != 0) {
+    why = "OpenMP-offload variant returned " + std::to_string(rc) + " on " + name();
+    if (rc == 1)
+      why += " (device number not known to the program's libomptarget?)";
+    return false;
+  }
+  return true;
+}
+
+void *OmpDevice::allocate(size_t bytes) {
+  const size_t want = bytes ? bytes : 1;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (limit_ && used_ + want > limit_)
+      return nullptr;
+    used_ += want; // reserved, so that racing allocations respect the cap
+  }
+  void *p = api_.target_alloc(want, ordinal());
+  bool poisoned = true;
+  if (p && poison_) {
+    if (api_.target_memset) {
+      poisoned = api_.target_memset(p, 0xFF, want, ordinal()) != nullptr;
+    } else {
+      std::vector<unsigned char> ff(want, 0xFF);
+      poisoned = api_.target_memcpy(p, ff.data(), want, 0, 0, ordinal(), host_) == 0;
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!p || !poisoned) {
+    if (p)
+      api_.target_free(p, ordinal());
+    used_ -= want;
+    return nullptr;
+  }
+  blocks_[p] = want;
+  return p;
+}
+
+void OmpDevice::release(void *ptr) {
+  if (!ptr)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = blocks_.find(ptr);
+    if (it == blocks_.end())
+      return;
+    used_ -= it->second;
+    blocks_.erase(it);
+  }
+  api_.target_free(ptr, ordinal());
+}
+
+bool OmpDevice::memcpy_checked(void *dst, const void *src, size_t bytes, int dst_dev,
+                               int src_dev, const char *what, std::string &why) {
+  if (bytes == 0)
+    return true;
+  const int rc = api_.target_memcpy(dst, src, bytes, 0, 0, dst_dev, src_dev);
+  if (rc == 0)
+    return true;
+  why = std::string("omp_target_memcpy (") + what + ", " + std::to_string(bytes) +
+        " bytes) failed on " + name() + ": returned " + std::to_string(rc);
+  return false;
+}
+
+bool OmpDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
+                       std::string &why) {
+  return memcpy_checked(dev_dst, host_src, bytes, ordinal(), host_, "host to device",
+                        why);
+}
+
+bool OmpDevice::download(void *host_dst, const void *dev_src, size_t bytes,
+                         std::string &why) {
+  return memcpy_checked(host_dst, dev_src, bytes, host_, ordinal(), "device to host",
+                        why);
+}
+
+bool OmpDevice::copy_device(void *dst, const void *src, size_t bytes, std::string &why) {
+  return memcpy_checked(dst, src, bytes, ordinal(), ordinal(), "device to device", why);
+}
+
+} // namespace hce
