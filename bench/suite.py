@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""The benchmark suite on the GPU machine (one call): every example on the
-CPU alone, the GPU alone and co-executed with several schedulers, with and
+"""The benchmark suite on the GPU machine (one call per SUITE_ONLY subset):
+every example on each single device (CPU, one GPU, two GPUs, an OpenMP
+offload device when staged) and co-executed with several schedulers, with and
 without the communication optimisation; median of REPS runs after a warm-up.
 
 Times are the regions' own wall time from HCE_STATS (what co-execution
-changes), not process start-up.  Writes suite.csv and suite.md to $OUT (or
+changes), not process start-up.  Per configuration it also records the bytes
+moved (host<->device and peer), the balance (first/last device finish) and
+each device's finish time and share in the last execution (HCE paper
+Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
 /tmp/hce-suite) and prints the table.
 
-  usage: bench/suite.py BIN_DIR [REPS]      (BIN_DIR holds the examples)
+  usage: bench/suite.py BIN_DIR [REPS]
+  env:   SUITE_ONLY=matadd,gemm   SUITE_GPUS=1|2 (default: nvidia-smi -L)
+         HCE_OMP_OK=1 (offload devices staged: adds the omp column)
+
+Efficiency is EngineCL's S_real / S_max: S_real = T_best_single / T_coexec
+and S_max = sum_d(1/T_d) / max_d(1/T_d) over the single devices taking part.
 """
 import csv
 import json
@@ -32,46 +41,84 @@ BENCHMARKS = [
     ("bfs", ["1048576", "8"]),
     ("lud", ["512"]),
 ]
-# label, HCE_DEVICES, HCE_SCHEDULE, HCE_CO
-CONFIGS = [
-    ("cpu", "cpu", "static", ""),
-    ("gpu", "cuda:0", "static", ""),
-    ("fdets", "cpu,cuda:0", "fdets", ""),
-    ("fdets no-CO", "cpu,cuda:0", "fdets", "off"),
-    ("adets", "cpu,cuda:0", "adets", ""),
-    ("adets no-CO", "cpu,cuda:0", "adets", "off"),
-    ("hguided", "cpu,cuda:0", "hguided", ""),
-    ("static", "cpu,cuda:0", "static", ""),
-]
+# SUITE_SMALL=1: test sizes, and SUITE_ACCEL=sim runs sim:N for cuda:N, to
+# try the script on a machine without a GPU.
+SMALL = {"matadd": ["1000", "129"], "blackscholes": ["100003"], "gemm": ["97", "83", "61"],
+         "jacobi2d": ["131", "6"], "heat3d": ["23", "4"], "fdtd2d": ["97", "83", "5"],
+         "nbody": ["601", "3"], "kmeans": ["20001", "5", "6", "6"], "mcpi": ["1000003"],
+         "cg": ["10007", "3", "20"], "bfs": ["20011", "6"], "lud": ["131"]}
+
+
+def gpu_count():
+    if os.environ.get("SUITE_GPUS"):
+        return int(os.environ["SUITE_GPUS"])
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+        return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+    except (OSError, subprocess.SubprocessError):
+        return 0
+
+
+def configs(ngpu):
+    """(label, HCE_DEVICES, HCE_SCHEDULE, HCE_CO, single-device members)."""
+    c = [("cpu", "cpu", "static", "", None), ("gpu", "cuda:0", "static", "", None)]
+    if os.environ.get("HCE_OMP_OK") == "1":
+        c.append(("omp", "omp:0", "static", "", None))
+    both = ["cpu", "gpu"]
+    c += [("fdets", "cpu,cuda:0", "fdets", "", both),
+          ("fdets no-CO", "cpu,cuda:0", "fdets", "off", both),
+          ("adets", "cpu,cuda:0", "adets", "", both),
+          ("hguided", "cpu,cuda:0", "hguided", "", both),
+          ("logfit", "cpu,cuda:0", "logfit", "", both),
+          ("static", "cpu,cuda:0", "static", "", both)]
+    if ngpu >= 2:
+        # Two GPUs: the same GPU twice is the single-device reference.
+        c += [("2gpu static", "cuda:0,cuda:1", "static", "", ["gpu", "gpu"]),
+              ("2gpu fdets", "cuda:0,cuda:1", "fdets", "", ["gpu", "gpu"]),
+              ("cpu+2gpu fdets", "cpu,cuda:0,cuda:1", "fdets", "", ["cpu", "gpu", "gpu"])]
+    return c
 
 
 def run_once(exe, args, devices, schedule, co):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         stats = f.name
+    devices = devices.replace("cuda", os.environ.get("SUITE_ACCEL", "cuda"))
     env = dict(os.environ, HCE_DEVICES=devices, HCE_SCHEDULE=schedule, HCE_STATS=stats)
     if co:
         env["HCE_CO"] = co
     else:
         env.pop("HCE_CO", None)
-    p = subprocess.run([exe] + args, env=env, capture_output=True, text=True, timeout=300)
-    ok = p.returncode == 0 and "verified against sequential" in p.stdout
-    wall, moved, shares = 0.0, 0, {}
+    try:
+        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True, timeout=300)
+        out, err, rc = p.stdout, p.stderr, p.returncode
+    except subprocess.TimeoutExpired:
+        out, err, rc = "", "timed out", 124
+    ok = rc == 0 and "verified against sequential" in out
+    res = dict(wall=0.0, moved=0, peer=0, balance=1.0, devices={})
     try:
         with open(stats) as f:
             data = json.load(f)
+        longest = None
         for r in data["regions"]:
-            wall += r["wall_seconds"]
+            res["wall"] += r["wall_seconds"]
+            if longest is None or r["wall_seconds"] > longest["wall_seconds"]:
+                longest = r
             for d in r["devices"]:
-                moved += d["bytes_to_device"] + d["bytes_from_device"]
-                shares[d["device"]] = shares.get(d["device"], 0) + d["iterations"]
+                res["moved"] += d["bytes_to_device"] + d["bytes_from_device"] + d.get("bytes_peer", 0)
+                res["peer"] += d.get("bytes_peer", 0)
+                agg = res["devices"].setdefault(d["device"], dict(iterations=0))
+                agg["iterations"] += d["iterations"]
+        if longest:  # Fig. 14: finish times of the region that dominates
+            res["balance"] = longest["balance"]
+            for d in longest["devices"]:
+                res["devices"][d["device"]]["finish"] = d.get("last_finish", 0.0)
     except (OSError, ValueError, KeyError):
         ok = False
     finally:
         if os.path.exists(stats):
             os.remove(stats)
-    total = sum(shares.values()) or 1
-    gpu_share = sum(v for k, v in shares.items() if k.startswith("cuda")) / total
-    return ok, wall, moved, gpu_share, p.stdout.strip().splitlines()[-1:] + p.stderr.strip().splitlines()[-2:]
+    res["tail"] = out.strip().splitlines()[-1:] + err.strip().splitlines()[-2:]
+    return ok, res
 
 
 def main():
@@ -80,46 +127,94 @@ def main():
     out = os.environ.get("OUT", "/tmp/hce-suite")
     os.makedirs(out, exist_ok=True)
     only = os.environ.get("SUITE_ONLY", "").split(",") if os.environ.get("SUITE_ONLY") else None
-    rows = []
+    ngpu = gpu_count()
+    cfgs = configs(ngpu)
+    rows, dev_rows = [], []
     for name, args in BENCHMARKS:
         if only and name not in only:
             continue
         exe = os.path.join(bin_dir, name)
-        for label, devices, schedule, co in CONFIGS:
-            times, moved, share, ok_all, last = [], 0, 0.0, True, []
+        if os.environ.get("SUITE_SMALL") == "1":
+            args = SMALL[name]
+        for label, devices, schedule, co, _ in cfgs:
+            times, ok_all, last = [], True, None
             for r in range(reps + 1):
-                ok, wall, mv, gs, tail = run_once(exe, args, devices, schedule, co)
+                ok, res = run_once(exe, args, devices, schedule, co)
                 ok_all = ok_all and ok
-                last = tail
-                if r > 0:  # first run is the warm-up
-                    times.append(wall)
-                    moved, share = mv, gs
+                last = res
+                if r > 0:  # the first run is the warm-up
+                    times.append(res["wall"])
             med = statistics.median(times) if times else float("nan")
+            total = sum(d["iterations"] for d in last["devices"].values()) or 1
+            gpu_share = sum(d["iterations"] for k, d in last["devices"].items()
+                            if not k.startswith("cpu")) / total
             rows.append(dict(benchmark=name, config=label, devices=devices, schedule=schedule,
-                             co="off" if co else "on", median_s=med, bytes_moved=moved,
-                             gpu_share=share, verified=ok_all))
-            print(f"{name:13s} {label:12s} {med:9.4f} s  moved {moved/1e9:8.3f} GB  "
-                  f"gpu {share*100:5.1f}%  {'ok' if ok_all else 'FAILED ' + ' | '.join(last)}",
-                  flush=True)
+                             co="off" if co else "on", median_s=med,
+                             min_s=min(times) if times else float("nan"),
+                             max_s=max(times) if times else float("nan"), reps=len(times),
+                             bytes_moved=last["moved"], bytes_peer=last["peer"],
+                             balance=last["balance"], accel_share=gpu_share, verified=ok_all))
+            for dev, d in last["devices"].items():
+                dev_rows.append(dict(benchmark=name, config=label, device=dev,
+                                     iterations=d["iterations"], finish_s=d.get("finish", 0.0)))
+            print(f"{name:13s} {label:15s} {med:9.4f} s  moved {last['moved']/1e9:8.3f} GB  "
+                  f"accel {gpu_share*100:5.1f}%  bal {last['balance']:.2f}  "
+                  f"{'ok' if ok_all else 'FAILED ' + ' | '.join(last['tail'])}", flush=True)
+    if not rows:
+        print("no benchmark ran")
+        return 1
     with open(os.path.join(out, "suite.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
-    # Markdown: one row per benchmark, speed-up over the best single device.
-    labels = [c[0] for c in CONFIGS]
-    with open(os.path.join(out, "suite.md"), "w") as f:
-        f.write("| benchmark | " + " | ".join(labels) + " | best co-exec / best single |\n")
-        f.write("|---" * (len(labels) + 2) + "|\n")
-        for name, _ in BENCHMARKS:
-            r = {x["config"]: x for x in rows if x["benchmark"] == name}
-            if not r:
-                continue
-            best_single = min(r["cpu"]["median_s"], r["gpu"]["median_s"])
-            best_co = min(v["median_s"] for k, v in r.items() if k not in ("cpu", "gpu"))
-            cells = [f"{r[l]['median_s']:.4f}" + ("" if r[l]["verified"] else " ✗") for l in labels]
-            f.write(f"| {name} | " + " | ".join(cells) + f" | {best_single / best_co:.2f}× |\n")
+    with open(os.path.join(out, "suite-devices.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(dev_rows[0].keys()))
+        w.writeheader()
+        w.writerows(dev_rows)
+    write_markdown(rows, cfgs, os.path.join(out, "suite.md"))
     print(open(os.path.join(out, "suite.md")).read())
     return 0 if all(x["verified"] for x in rows) else 1
+
+
+def efficiency(r, label, members):
+    """EngineCL's S_real / S_max for configuration `label` of one benchmark."""
+    singles = [r[m]["median_s"] for m in members if m in r]
+    if len(singles) != len(members) or label not in r:
+        return float("nan")
+    best = min(singles)
+    s_max = sum(1.0 / t for t in singles) * best
+    s_real = best / r[label]["median_s"]
+    return s_real / s_max
+
+
+def write_markdown(rows, cfgs, path):
+    labels = [c[0] for c in cfgs]
+    members = {c[0]: c[4] for c in cfgs}
+    with open(path, "w") as f:
+        f.write("Median region time [s] per configuration; last columns: best co-execution "
+                "on CPU+1 GPU over the best single device, its efficiency (S_real/S_max)")
+        two = "2gpu fdets" in labels
+        f.write(", and 2 GPUs over 1 GPU.\n\n" if two else ".\n\n")
+        f.write("| benchmark | " + " | ".join(labels) + " | co/best single | efficiency |"
+                + (" 2 GPUs / 1 GPU |" if two else "") + "\n")
+        f.write("|---" * (len(labels) + 3 + two) + "|\n")
+        for name, _ in BENCHMARKS:
+            r = {x["config"]: x for x in rows if x["benchmark"] == name}
+            if "cpu" not in r or "gpu" not in r:
+                continue
+            best_single = min(r["cpu"]["median_s"], r["gpu"]["median_s"])
+            co1 = [k for k in r if members.get(k) == ["cpu", "gpu"]]
+            best_co = min(co1, key=lambda k: r[k]["median_s"])
+            cells = [f"{r[l]['median_s']:.4f}" + ("" if r[l]["verified"] else " ✗")
+                     if l in r else "" for l in labels]
+            line = (f"| {name} | " + " | ".join(cells) +
+                    f" | {best_single / r[best_co]['median_s']:.2f}× ({best_co}) |"
+                    f" {efficiency(r, best_co, ['cpu', 'gpu']):.2f} |")
+            if two:
+                two_best = min((k for k in ("2gpu static", "2gpu fdets") if k in r),
+                               key=lambda k: r[k]["median_s"])
+                line += f" {r['gpu']['median_s'] / r[two_best]['median_s']:.2f}× |"
+            f.write(line + "\n")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,8 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
       out << (dfirst ? "" : ",") << "{\"device\":" << json_string(name)
           << ",\"iterations\":" << d.iterations << ",\"chunks\":" << d.chunks
           << ",\"busy_seconds\":" << d.busy_seconds
+          << ",\"last_iterations\":" << d.last_iterations
+          << ",\"last_finish\":" << d.last_finish
           << ",\"bytes_to_device\":" << d.bytes_to_device
           << ",\"bytes_from_device\":" << d.bytes_from_device
           << ",\"bytes_peer\":" << d.bytes_peer
