@@ -5,6 +5,7 @@
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "log.hpp"
+#include "profile/profile_hook.hpp"
 #include "reduction.hpp"
 #include "runtime.hpp"
 
@@ -387,6 +388,9 @@ int execute_region(const hce_region &r, std::string &why) {
       return "";
     };
   }
+  // Profile store (HCE_PROFILE): time every chunk's compute stage.
+  profile::Recorder recorder;
+  recorder.instrument(workers);
   // One-time work (windows, pinning, broadcast uploads) on every
   // accelerator at once, before the schedulers start timing chunks.
   for (size_t i = 0; i < devs.size(); ++i)
@@ -395,6 +399,7 @@ int execute_region(const hce_region &r, std::string &why) {
   for (size_t i = 0; i < devs.size(); ++i)
     if (!rt.devices()[devs[i]]->uses_host_memory())
       rt.controller(devs[i]).wait();
+  profile::attach(*site.scheduler, r, rt, devs);
   site.scheduler->begin(params);
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
@@ -403,6 +408,7 @@ int execute_region(const hce_region &r, std::string &why) {
     data.end_region(r, ignored);
     return fail(loop.fatal);
   }
+  recorder.record(r, rt, workers, bytes, loop.failures);
 
   // Iterations no device completed (failed chunks, and work left when every
   // device had failed) run on the CPU, on host memory, on its controller.

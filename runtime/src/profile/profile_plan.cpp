@@ -169,13 +169,17 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
   };
 
   // ---- Refinement (not in the seed): equal predicted finish times among
-  // the devices the grid plan uses.  T* = the least time in which they can
-  // do W together; shares in proportion to what each can do by then.
+  // the profiled devices (the grid of 1/N may have left one out only for
+  // its granularity).  T* = the least time in which they can do W
+  // together; shares in proportion to what each can do by then (a device
+  // whose fixed costs exceed T* can do nothing by then and gets nothing).
   if (opt.refine && W > 0) {
     double lo = 0, hi = 0;
     for (int d = 0; d < p; ++d)
       if (best[size_t(d)] > 0)
         hi = std::max(hi, predict(devices[size_t(d)], W));
+    for (int d = 0; d < p; ++d) // the feasible devices
+      best[size_t(d)] = devices[size_t(d)].samples.empty() ? 0 : 1;
     auto total_by = [&](double t) {
       int64_t s = 0;
       for (int d = 0; d < p; ++d)

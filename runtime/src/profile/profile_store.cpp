@@ -37,12 +37,13 @@ double interp_field(const std::vector<Sample> &v, double w, double Sample::*fiel
       ++hi;
     return std::max(0.0, line(x(hi - 1), y(hi - 1), x(hi), y(hi), w));
   }
-  // Outside the measured sizes: the end segment extended, unless it does
-  // not grow with w (noise) or goes negative; then in proportion to w.
+  // Outside the measured sizes: the end segment extended, unless it falls
+  // (noise: more work cannot take less time) or goes negative; then the
+  // end point in proportion to w.
   size_t a = w < x(0) ? 0 : n - 2, b = a + 1, end = w < x(0) ? 0 : n - 1;
   double v_line = line(x(a), y(a), x(b), y(b), w);
-  bool grows = y(b) > y(a);
-  if (grows && v_line >= 0)
+  bool falls = y(b) < y(a);
+  if (!falls && v_line >= 0)
     return v_line;
   return y(end) * w / x(end);
 }

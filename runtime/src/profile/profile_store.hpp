@@ -55,8 +55,9 @@ struct Estimate {
 //  * w outside [smallest, largest]: the line of the nearest end segment
 //    extended ("the smallest and biggest limits for the interpolation also
 //    change as the application is run several times": once w is measured it
-//    becomes a new limit); if that segment does not grow with w (noise), or
-//    the result would be negative, the end point scaled in proportion to w;
+//    becomes a new limit); if that segment falls (noise: more work cannot
+//    take less time), or the result would be negative, the end point scaled
+//    in proportion to w;
 //  * one sample only: the line through it and (0, 0) (the seed needs two
 //    sizes; an empty partition, rate 0, costs nothing, which is the second);
 //  * w <= 0: zero.  Every field is interpolated the same way.
@@ -85,9 +86,10 @@ public:
   // Merges every sample of `other` into this store.
   void merge(const Store &other);
 
-  // Reads `path` (a missing file is an empty profile).  A corrupt file
-  // warns once ("hce: warning: profile FILE:LINE: ...; ignored") and leaves
-  // the store empty; returns false then.
+  // Replaces the contents with `path` (a missing file is an empty
+  // profile).  A corrupt file warns ("hce: warning: profile FILE:LINE:
+  // ...; the file is ignored") and leaves the store as it was; returns
+  // false then.
   bool load(const std::string &path);
   // Merges what was recorded since the last load/save into the file as it
   // is now (re-read; a corrupt file is replaced), writes PATH.tmp.PID and

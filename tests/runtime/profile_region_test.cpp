@@ -1,0 +1,233 @@
+// End to end: schedule(profile) and auto's hand-over on sim devices whose
+// speeds are scripted with iter_time (modelled chunk times, so the measured
+// ratios do not depend on the machine's load), HCE_PROFILE persistence
+// across runtimes, a corrupt profile file, memory-bound ranges on a sim
+// device with a small capacity, and results against a sequential reference
+// on random data.
+#include "profile/profile_hook.hpp"
+#include "profile/profile_sched.hpp"
+#include "profile/profile_store.hpp"
+#include "runtime.hpp"
+#include "sched/common.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+// out[k] = x[k] * x[k] * 0.5 + y[k]
+void body(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  const double *y = static_cast<const double *>(ptrs[1]);
+  double *out = static_cast<double *>(ptrs[2]);
+  for (int64_t k = lb; k < ub; ++k)
+    out[k] = x[k] * x[k] * 0.5 + y[k];
+}
+
+struct Loop {
+  int64_t W;
+  std::vector<double> x, y, out;
+  hce_map maps[3];
+  void *site = nullptr;
+  hce_region region{};
+
+  Loop(int64_t w, const char *name, const char *schedule, unsigned seed = 1)
+      : W(w), x(hce_test::random_vector(size_t(w), seed)),
+        y(hce_test::random_vector(size_t(w), seed + 100)), out(size_t(w)) {
+    maps[0] = {"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
+    maps[1] = {"y", y.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
+    maps[2] = {"out", out.data(), sizeof(double), HCE_MAP_FROM, 1, 0, 1, 1, 0};
+    region.name = name;
+    region.schedule = schedule;
+    region.iterations = W;
+    region.num_maps = 3;
+    region.maps = maps;
+    region.cpu = body;
+    region.site = &site;
+  }
+  // Runs once and checks every element against the sequential loop.
+  void run_and_check() {
+    std::fill(out.begin(), out.end(), std::numeric_limits<double>::quiet_NaN());
+    ASSERT_EQ(hce_co_exec(&region), 0);
+    size_t bad = 0;
+    for (int64_t k = 0; k < W; ++k)
+      if (out[size_t(k)] != x[size_t(k)] * x[size_t(k)] * 0.5 + y[size_t(k)])
+        ++bad;
+    ASSERT_EQ(bad, 0u) << "of " << W;
+  }
+  int64_t last(const char *dev) { return hce_last_iterations(&site, dev); }
+  const hce::SiteState &state() { return *static_cast<const hce::SiteState *>(site); }
+  const hce::profile::Plan *plan() { return hce::profile::plan_of(*state().scheduler); }
+};
+
+std::string temp_path(const std::string &name) {
+  return testing::TempDir() + "hce_profile_e2e_" + name + "_" + std::to_string(getpid()) +
+         ".txt";
+}
+
+class ProfileRegion : public testing::Test {
+protected:
+  void TearDown() override {
+    hce_finalize();
+    unsetenv("HCE_PROFILE");
+    if (!path_.empty())
+      std::remove(path_.c_str());
+  }
+  void use_profile(const std::string &name) {
+    path_ = temp_path(name);
+    std::remove(path_.c_str());
+    setenv("HCE_PROFILE", path_.c_str(), 1);
+  }
+  std::string path_;
+};
+
+// sim:1 is 4x faster than sim:0 (modelled: 40 us per iteration at speed 1).
+const char *kSpeeds = "sim:0=iter_time:40e-6;sim:1=iter_time:40e-6,speed:4";
+
+TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
+  use_profile("persist");
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  {
+    Loop loop(4000, "profile-e2e", "profile");
+    loop.run_and_check();
+    // No profile yet: the default split (equal shares).
+    EXPECT_EQ(loop.last("sim:0"), 2000);
+    EXPECT_EQ(loop.last("sim:1"), 2000);
+    ASSERT_TRUE(loop.plan());
+    EXPECT_FALSE(loop.plan()->from_model);
+    loop.run_and_check();
+    ASSERT_TRUE(loop.plan()->from_model);
+    // 1:4 by the model (transfers and sleep overshoot blur it a little).
+    double share = double(loop.last("sim:1")) / 4000;
+    EXPECT_GT(share, 0.72) << loop.last("sim:1");
+    EXPECT_LT(share, 0.86) << loop.last("sim:1");
+    // The partition is the model's: shares as planned.
+    EXPECT_EQ(loop.plan()->shares[1], loop.last("sim:1"));
+  }
+  hce_finalize(); // writes HCE_PROFILE
+  hce::profile::Store saved;
+  ASSERT_TRUE(saved.load(path_));
+  EXPECT_TRUE(saved.has("profile-e2e", "sim:0"));
+  EXPECT_TRUE(saved.has("profile-e2e", "sim:1"));
+  // The measured rates are the modelled ones: sim:0 40 us/it, sim:1 10.
+  auto s0 = saved.samples("profile-e2e", "sim:0");
+  auto e0 = hce::profile::interpolate(s0, 1000);
+  ASSERT_TRUE(e0);
+  EXPECT_GT(e0->exec_s, 0.039);
+  EXPECT_LT(e0->exec_s, 0.060);
+
+  // A new runtime (a new run of the program) starts from the file.
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  Loop again(3000, "profile-e2e", "profile", 9); // a size not measured
+  again.run_and_check();
+  ASSERT_TRUE(again.plan());
+  EXPECT_TRUE(again.plan()->from_model);
+  double share = double(again.last("sim:1")) / 3000;
+  EXPECT_GT(share, 0.72);
+  EXPECT_LT(share, 0.86);
+}
+
+TEST_F(ProfileRegion, AutoHandsOverWithAProfileFile) {
+  use_profile("auto");
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  Loop loop(4000, "profile-auto", "auto");
+  loop.run_and_check();
+  EXPECT_NE(hce::sched::auto_choice(*loop.state().scheduler), "profile");
+  loop.run_and_check();
+  EXPECT_EQ(hce::sched::auto_choice(*loop.state().scheduler), "profile");
+  ASSERT_TRUE(loop.plan());
+  EXPECT_TRUE(loop.plan()->from_model);
+  EXPECT_GT(loop.last("sim:1"), loop.last("sim:0"));
+}
+
+TEST_F(ProfileRegion, AutoUnchangedWithoutAProfileFile) {
+  unsetenv("HCE_PROFILE");
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  Loop loop(4000, "profile-auto-off", "auto");
+  loop.run_and_check();
+  loop.run_and_check();
+  EXPECT_EQ(hce::sched::auto_choice(*loop.state().scheduler), "fdets");
+}
+
+TEST_F(ProfileRegion, CorruptProfileFileWarnsAndIsReplaced) {
+  use_profile("corrupt");
+  {
+    std::ofstream out(path_);
+    out << "hce-profile 1\nprofile-bad\tsim:0\t100\t0\t0.1\t0\t1\n"
+        << "profile-bad\tsim:1\tlots\t0\t0.1\t0\t1\n";
+  }
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  testing::internal::CaptureStderr();
+  {
+    Loop loop(2000, "profile-bad", "profile");
+    loop.run_and_check();
+    EXPECT_FALSE(loop.plan()->from_model); // the file's sample was ignored
+  }
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("hce: warning: profile " + path_ + ":3: iterations"),
+            std::string::npos)
+      << err;
+  hce_finalize();
+  hce::profile::Store saved;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(saved.load(path_));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_TRUE(saved.has("profile-bad", "sim:1"));
+}
+
+TEST_F(ProfileRegion, MemoryBoundSharesRunAsRanges) {
+  // 3 doubles per iteration: 16384 bytes hold floor(16384 / 24) = 682.
+  const std::string sim = "sim:0=mem:16384,iter_time:40e-6,speed:4;sim:1=iter_time:40e-6";
+  EXPECT_EQ(hce::profile::iterations_fitting(Loop(8, "x", "static").region, 16384), 682);
+  use_profile("membound");
+  hce_test::use_devices("sim:0,sim:1", sim);
+  // static: sim:0's 2000 iterations are one chunk (the runtime cuts it
+  // into pieces itself).
+  Loop st(4000, "profile-mem-static", "static");
+  st.run_and_check();
+  EXPECT_EQ(st.state().stats.devices.at("sim:0").chunks, 1);
+
+  Loop loop(4000, "profile-mem", "profile");
+  loop.run_and_check(); // default split, cut at the memory bound
+  EXPECT_EQ(loop.last("sim:0"), 2000);
+  EXPECT_EQ(loop.state().stats.devices.at("sim:0").chunks, 3); // 682+682+636
+  for (const hce::Range &r : loop.plan()->ranges[0])
+    EXPECT_LE(r.size(), 682);
+  int64_t chunks_before = loop.state().stats.devices.at("sim:0").chunks;
+  loop.run_and_check(); // from the model: sim:0 is 4x faster
+  ASSERT_TRUE(loop.plan()->from_model);
+  const int64_t share = loop.last("sim:0");
+  EXPECT_GT(share, 2400); // about 0.8 of 4000: more than the 2000 before
+  const int64_t ranges = (share + 681) / 682;
+  EXPECT_EQ(loop.state().stats.devices.at("sim:0").chunks - chunks_before, ranges);
+  ASSERT_EQ(int64_t(loop.plan()->ranges[0].size()), ranges);
+  for (const hce::Range &r : loop.plan()->ranges[0])
+    EXPECT_LE(r.size(), 682);
+}
+
+TEST_F(ProfileRegion, RandomDataMatchesSequentialReference) {
+  use_profile("random");
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim:0=mem:40000;sim:1=speed:0.5");
+  // Several sizes (most never measured: interpolated), several executions.
+  unsigned seed = 3;
+  for (int64_t W : {int64_t(1), int64_t(2), int64_t(3), int64_t(997), int64_t(5000),
+                    int64_t(20011)}) {
+    Loop loop(W, "profile-random", "profile", seed++);
+    for (int exec = 0; exec < 3; ++exec) {
+      loop.run_and_check();
+      int64_t total = loop.last("cpu") + loop.last("sim:0") + loop.last("sim:1");
+      EXPECT_EQ(total, W);
+    }
+  }
+}
+
+} // namespace

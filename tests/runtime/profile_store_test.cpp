@@ -1,0 +1,257 @@
+// The profile store (runtime/src/profile/profile_store.*): the seed's linear
+// interpolation against hand-computed values, the text file's round trip,
+// merging with a file another process wrote, atomic replacement, and what
+// happens with a corrupt file (a warning naming the file and line, then the
+// file is ignored).
+#include "profile/profile_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using hce::profile::interpolate;
+using hce::profile::Sample;
+using hce::profile::Store;
+
+Sample S(int64_t it, double exec, double xfer = 0, double bytes = 0, double weight = 1) {
+  Sample s;
+  s.iterations = it;
+  s.exec_s = exec;
+  s.xfer_s = xfer;
+  s.bytes = bytes;
+  s.weight = weight;
+  return s;
+}
+
+std::string temp_path(const std::string &name) {
+  return testing::TempDir() + "hce_profile_" + name + "_" + std::to_string(getpid()) +
+         ".txt";
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+void write(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+}
+
+TEST(ProfileInterp, BetweenAndAtMeasuredSizes) {
+  // exec: 1.0 s at 100, 2.0 s at 300; xfer 0.2 / 0.6; bytes 800 / 2400.
+  std::vector<Sample> v = {S(100, 1.0, 0.2, 800), S(300, 2.0, 0.6, 2400)};
+  auto e = interpolate(v, 200);
+  ASSERT_TRUE(e);
+  EXPECT_DOUBLE_EQ(e->exec_s, 1.5);
+  EXPECT_DOUBLE_EQ(e->xfer_s, 0.4);
+  EXPECT_DOUBLE_EQ(e->bytes, 1600);
+  EXPECT_DOUBLE_EQ(e->total_s(), 1.9);
+  EXPECT_DOUBLE_EQ(interpolate(v, 100)->exec_s, 1.0);
+  EXPECT_DOUBLE_EQ(interpolate(v, 300)->exec_s, 2.0);
+  EXPECT_DOUBLE_EQ(interpolate(v, 150)->exec_s, 1.25);
+}
+
+TEST(ProfileInterp, ThreeSamplesUseTheirOwnSegment) {
+  // 1.0 at 100, 2.0 at 200, 6.0 at 400: at 300 the second segment -> 4.0
+  std::vector<Sample> v = {S(100, 1.0), S(200, 2.0), S(400, 6.0)};
+  EXPECT_DOUBLE_EQ(interpolate(v, 300)->exec_s, 4.0);
+  EXPECT_DOUBLE_EQ(interpolate(v, 150)->exec_s, 1.5);
+  // Beyond the largest: the last segment extended (slope 0.02 s/it).
+  EXPECT_DOUBLE_EQ(interpolate(v, 500)->exec_s, 8.0);
+}
+
+TEST(ProfileInterp, ExtrapolatesAlongTheEndSegments) {
+  // T(w) = 0.5 + 0.005 w measured at 100 and 300.
+  std::vector<Sample> v = {S(100, 1.0), S(300, 2.0)};
+  EXPECT_DOUBLE_EQ(interpolate(v, 400)->exec_s, 2.5);
+  EXPECT_DOUBLE_EQ(interpolate(v, 1000)->exec_s, 5.5);
+  EXPECT_DOUBLE_EQ(interpolate(v, 50)->exec_s, 0.75);
+  EXPECT_DOUBLE_EQ(interpolate(v, 0)->exec_s, 0.0);
+}
+
+TEST(ProfileInterp, NonGrowingOrNegativeExtrapolationIsProportional) {
+  // Noise: the end segment falls; beyond it the end point scales with w.
+  std::vector<Sample> fall = {S(100, 2.0), S(200, 1.8)};
+  EXPECT_DOUBLE_EQ(interpolate(fall, 400)->exec_s, 3.6); // 1.8 * 400/200
+  EXPECT_DOUBLE_EQ(interpolate(fall, 50)->exec_s, 1.0);  // 2.0 * 50/100
+  // Steep first segment: the line is negative at 40 -> 1.0 * 40/100.
+  std::vector<Sample> steep = {S(100, 1.0), S(200, 3.0)};
+  EXPECT_DOUBLE_EQ(interpolate(steep, 40)->exec_s, 0.4);
+}
+
+TEST(ProfileInterp, OneSampleIsALineThroughZero) {
+  std::vector<Sample> v = {S(200, 1.0, 0.1)};
+  EXPECT_DOUBLE_EQ(interpolate(v, 50)->exec_s, 0.25);
+  EXPECT_DOUBLE_EQ(interpolate(v, 800)->exec_s, 4.0);
+  EXPECT_DOUBLE_EQ(interpolate(v, 800)->xfer_s, 0.4);
+  EXPECT_FALSE(interpolate({}, 100));
+}
+
+TEST(ProfileStore, CloseSizesMergeWeighted) {
+  Store s;
+  s.record("r", "sim:0", S(1000, 1.0));
+  s.record("r", "sim:0", S(1010, 2.0)); // within 2%: one sample
+  s.record("r", "sim:0", S(1100, 5.0)); // 10% away: its own
+  auto v = s.samples("r", "sim:0");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].iterations, 1005);
+  EXPECT_DOUBLE_EQ(v[0].exec_s, 1.5);
+  EXPECT_DOUBLE_EQ(v[0].weight, 2);
+  EXPECT_EQ(v[1].iterations, 1100);
+  EXPECT_TRUE(s.has("r", "sim:0"));
+  EXPECT_FALSE(s.has("r", "sim:1"));
+  EXPECT_FALSE(s.has("other", "sim:0"));
+}
+
+TEST(ProfileStore, WeightIsCappedSoNewRunsCount) {
+  Store s;
+  for (int i = 0; i < 20; ++i)
+    s.record("r", "cpu", S(500, 1.0));
+  s.record("r", "cpu", S(500, 10.0));
+  auto v = s.samples("r", "cpu");
+  ASSERT_EQ(v.size(), 1u);
+  // weight 8 (cap) + 1: (8 * 1 + 10) / 9 = 2
+  EXPECT_DOUBLE_EQ(v[0].exec_s, 2.0);
+  EXPECT_DOUBLE_EQ(v[0].weight, hce::profile::kMaxWeight);
+}
+
+TEST(ProfileStore, SampleCountIsBounded) {
+  Store s;
+  for (int i = 0; i < 100; ++i)
+    s.record("r", "cpu", S(int64_t(1000 * std::pow(1.05, i)), 0.001 * i));
+  auto v = s.samples("r", "cpu");
+  EXPECT_LE(v.size(), hce::profile::kMaxSamples);
+  for (size_t i = 1; i < v.size(); ++i)
+    EXPECT_LT(v[i - 1].iterations, v[i].iterations);
+}
+
+TEST(ProfileStore, RoundTripThroughTheFile) {
+  const std::string path = temp_path("roundtrip");
+  std::remove(path.c_str());
+  Store a;
+  a.record("matadd.c:12", "cpu", S(4096, 0.0123, 0, 0, 3));
+  a.record("matadd.c:12", "sim:0", S(1024, 0.5, 0.25, 65536));
+  a.record("odd\tname\\x", "sim:1", S(7, 1e-7, 2.5e-3, 12));
+  ASSERT_TRUE(a.save(path));
+  EXPECT_EQ(slurp(path).rfind("hce-profile 1\n", 0), 0u);
+  Store b;
+  ASSERT_TRUE(b.load(path));
+  EXPECT_EQ(b.size(), 3u);
+  for (auto [region, dev] : {std::pair{"matadd.c:12", "cpu"},
+                             {"matadd.c:12", "sim:0"},
+                             {"odd\tname\\x", "sim:1"}}) {
+    auto x = a.samples(region, dev), y = b.samples(region, dev);
+    ASSERT_EQ(x.size(), 1u) << region << " " << dev;
+    ASSERT_EQ(y.size(), 1u) << region << " " << dev;
+    EXPECT_EQ(x[0].iterations, y[0].iterations);
+    EXPECT_NEAR(x[0].exec_s, y[0].exec_s, 1e-8 * x[0].exec_s);
+    EXPECT_NEAR(x[0].xfer_s, y[0].xfer_s, 1e-8 * x[0].xfer_s);
+    EXPECT_DOUBLE_EQ(x[0].bytes, y[0].bytes);
+    EXPECT_DOUBLE_EQ(x[0].weight, y[0].weight);
+  }
+  // No temporary file is left behind.
+  EXPECT_FALSE(std::ifstream(path + ".tmp." + std::to_string(getpid())));
+  std::remove(path.c_str());
+}
+
+TEST(ProfileStore, SaveMergesWithWhatAnotherProcessWrote) {
+  const std::string path = temp_path("merge");
+  std::remove(path.c_str());
+  Store mine;
+  ASSERT_TRUE(mine.load(path)); // a missing file is an empty profile
+  Store other;                  // "another process", saving first
+  other.record("r", "cpu", S(1000, 1.0));
+  other.record("q", "sim:0", S(10, 0.1));
+  ASSERT_TRUE(other.save(path));
+  mine.record("r", "cpu", S(1000, 3.0)); // same size: merged, weights 1 + 1
+  mine.record("r", "sim:0", S(500, 0.5));
+  ASSERT_TRUE(mine.save(path));
+  Store back;
+  ASSERT_TRUE(back.load(path));
+  ASSERT_EQ(back.samples("r", "cpu").size(), 1u);
+  EXPECT_DOUBLE_EQ(back.samples("r", "cpu")[0].exec_s, 2.0);
+  EXPECT_DOUBLE_EQ(back.samples("r", "cpu")[0].weight, 2);
+  EXPECT_TRUE(back.has("q", "sim:0"));
+  EXPECT_TRUE(back.has("r", "sim:0"));
+  // `mine` now holds the merged contents and nothing pending: saving again
+  // does not count its samples twice.
+  EXPECT_EQ(mine.pending(), 0u);
+  EXPECT_TRUE(mine.has("q", "sim:0"));
+  ASSERT_TRUE(mine.save(path));
+  Store again;
+  ASSERT_TRUE(again.load(path));
+  EXPECT_DOUBLE_EQ(again.samples("r", "cpu")[0].weight, 2);
+  std::remove(path.c_str());
+}
+
+struct CorruptCase {
+  const char *text;
+  int line;
+  const char *what;
+};
+
+TEST(ProfileStore, CorruptFileWarnsWithFileAndLineAndIsIgnored) {
+  const std::string path = temp_path("corrupt");
+  const CorruptCase cases[] = {
+      {"hce-profile 1\nr\tcpu\t100\t0\t0.1\t0\t1\nr\tcpu\t200\t0\n", 3,
+       "7 tab-separated"},
+      {"# comment\nnot a profile\n", 2, "header"},
+      {"hce-profile 1\nr\tcpu\t-5\t0\t0.1\t0\t1\n", 2, "iterations"},
+      {"hce-profile 1\nr\tcpu\t10\t0\tnan\t0\t1\n", 2, "exec_seconds"},
+      {"hce-profile 1\nr\tcpu\t10\t0\t0.1\t-1\t1\n", 2, "transfer_seconds"},
+      {"hce-profile 1\n\nr\tcpu\t10\t0\t0.1\t0\t0\n", 3, "weight"},
+      {"hce-profile 1\nbad\\q\tcpu\t10\t0\t0.1\t0\t1\n", 2, "region"},
+      {"hce-profile 1\nr\tcpu\t1.5\t0\t0.1\t0\t1\n", 2, "iterations"},
+  };
+  for (const CorruptCase &c : cases) {
+    write(path, c.text);
+    Store s;
+    s.record("keep", "cpu", S(1, 1)); // a failed load leaves it as it was
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(s.load(path)) << c.text;
+    std::string err = testing::internal::GetCapturedStderr();
+    std::string where = path + ":" + std::to_string(c.line) + ":";
+    EXPECT_NE(err.find("hce: warning: profile " + where), std::string::npos) << err;
+    EXPECT_NE(err.find(c.what), std::string::npos) << err;
+    EXPECT_NE(err.find("ignored"), std::string::npos) << err;
+    EXPECT_EQ(s.size(), 1u); // nothing from the corrupt file
+  }
+  // Saving over a corrupt file replaces it with a valid one.
+  write(path, "garbage\n");
+  Store s;
+  s.record("r", "cpu", S(100, 1));
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(s.save(path));
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find(path + ":1:"), std::string::npos) << err;
+  Store back;
+  EXPECT_TRUE(back.load(path));
+  EXPECT_TRUE(back.has("r", "cpu"));
+  std::remove(path.c_str());
+}
+
+TEST(ProfileStore, CommentsAndEmptyFileAreAnEmptyProfile) {
+  const std::string path = temp_path("empty");
+  for (const char *text : {"", "# just a comment\n\n", "hce-profile 1\n"}) {
+    write(path, text);
+    Store s;
+    testing::internal::CaptureStderr();
+    EXPECT_TRUE(s.load(path));
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_EQ(s.size(), 0u);
+  }
+  std::remove(path.c_str());
+}
+
+} // namespace
