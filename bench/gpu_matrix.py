@@ -8,7 +8,8 @@ matrix.csv / matrix.md to $OUT (or /tmp/hce-matrix).
   usage: bench/gpu_matrix.py BIN_DIR
 
 Device sets are chosen from what the machine has: cpu, cuda:0, cpu+cuda:0,
-and with two GPUs cuda:0+cuda:1 and cpu+cuda:0+cuda:1; with OpenMP offload
+with two GPUs cuda:0+cuda:1 and cpu+cuda:0+cuda:1, with four or more
+the CPU and every GPU; with OpenMP offload
 devices (HCE_OMP_OK=1, see docs/offload-backend.md) omp:0 and the three
 device kinds at once, cpu+cuda:0+omp:1.  MATRIX_DEVSETS="cpu;cpu,sim:0"
 overrides the list (used to try the script without a GPU), MATRIX_ONLY
@@ -61,6 +62,8 @@ def device_sets():
         sets += ["cuda:0", "cpu,cuda:0"]
     if n >= 2:
         sets += ["cuda:0,cuda:1", "cpu,cuda:0,cuda:1"]
+    if n >= 4:
+        sets += ["cpu," + ",".join(f"cuda:{g}" for g in range(n))]
     if os.environ.get("HCE_OMP_OK") == "1":
         sets += ["omp:0"]
         if n >= 2:

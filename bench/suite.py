@@ -76,6 +76,10 @@ def configs(ngpu):
         c += [("2gpu static", "cuda:0,cuda:1", "static", "", ["gpu", "gpu"]),
               ("2gpu fdets", "cuda:0,cuda:1", "fdets", "", ["gpu", "gpu"]),
               ("cpu+2gpu fdets", "cpu,cuda:0,cuda:1", "fdets", "", ["cpu", "gpu", "gpu"])]
+    if ngpu >= 4:
+        gpus = ",".join(f"cuda:{g}" for g in range(4))
+        c += [("4gpu static", gpus, "static", "", ["gpu"] * 4),
+              ("cpu+4gpu fdets", "cpu," + gpus, "fdets", "", ["cpu"] + ["gpu"] * 4)]
     return c
 
 
@@ -210,7 +214,7 @@ def write_markdown(rows, cfgs, path):
             line = (f"| {name} | " + " | ".join(cells) +
                     f" | {best_single / r[best_co]['median_s']:.2f}× ({best_co}) |"
                     f" {efficiency(r, best_co, ['cpu', 'gpu']):.2f} |")
-            if two:
+            if two and any(k in r for k in ("2gpu static", "2gpu fdets")):
                 two_best = min((k for k in ("2gpu static", "2gpu fdets") if k in r),
                                key=lambda k: r[k]["median_s"])
                 line += f" {r['gpu']['median_s'] / r[two_best]['median_s']:.2f}× |"
