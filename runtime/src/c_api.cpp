@@ -5,6 +5,7 @@
 #include "log.hpp"
 #include "region_exec.hpp"
 #include "runtime.hpp"
+#include "tasks/task_runtime.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,11 +15,60 @@ using namespace hce;
 
 extern "C" {
 
+// A synchronous region, a data directive or the end of the runtime first
+// waits for the nowait regions still running (docs/task-graph.md).
+static int drain_tasks() {
+  if (!tasks::pending())
+    return 0;
+  std::string why;
+  if (tasks::taskwait(why) != 0) {
+    error("taskwait: " + why);
+    return 1;
+  }
+  return 0;
+}
+
+int hce_co_exec_nowait(const hce_region *region, int num_deps,
+                       const hce_depend *deps) {
+  if (!region) {
+    error("hce_co_exec_nowait: null region");
+    return 1;
+  }
+  std::string why;
+  if (tasks::submit(*region, num_deps, deps, why) != 0) {
+    error(why);
+    return 1;
+  }
+  return 0;
+}
+
+void hce_co_exec_nowait_or_exit(const hce_region *region, int num_deps,
+                                const hce_depend *deps) {
+  if (hce_co_exec_nowait(region, num_deps, deps) != 0)
+    std::exit(1);
+}
+
+int hce_taskwait(void) {
+  std::string why;
+  if (tasks::taskwait(why) != 0) {
+    error("taskwait: " + why);
+    return 1;
+  }
+  return 0;
+}
+
+void hce_taskwait_or_exit(void) {
+  if (hce_taskwait() != 0)
+    std::exit(1);
+}
+
 int hce_co_exec(const hce_region *region) {
   if (!region) {
     error("hce_co_exec: null region");
     return 1;
   }
+  if (drain_tasks() != 0)
+    return 1;
   std::string why;
   int rc = execute_region(*region, why);
   if (rc != 0)
@@ -32,6 +82,8 @@ void hce_co_exec_or_exit(const hce_region *region) {
 }
 
 int hce_data_begin(int num_maps, const hce_map *maps) {
+  if (drain_tasks() != 0)
+    return 1;
   std::string why;
   if (num_maps < 0 || (num_maps > 0 && !maps)) {
     error("hce_data_begin: malformed map list");
@@ -45,6 +97,8 @@ int hce_data_begin(int num_maps, const hce_map *maps) {
 }
 
 int hce_data_end(void) {
+  if (drain_tasks() != 0)
+    return 1;
   std::string why;
   if (!Runtime::get().data().data_end(why)) {
     error("end of data region: " + why);
@@ -54,6 +108,8 @@ int hce_data_end(void) {
 }
 
 int hce_update(int num_maps, const hce_map *maps, int to_devices) {
+  if (drain_tasks() != 0)
+    return 1;
   std::string why;
   if (num_maps < 0 || (num_maps > 0 && !maps)) {
     error("hce_update: malformed map list");
@@ -100,6 +156,9 @@ void hce_print_stats(void) {
   std::fputs(stats_table(named).c_str(), stderr);
 }
 
-void hce_finalize(void) { Runtime::shutdown(); }
+void hce_finalize(void) {
+  tasks::shutdown();
+  Runtime::shutdown();
+}
 
 } // extern "C"

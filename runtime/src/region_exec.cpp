@@ -8,6 +8,7 @@
 #include "profile/profile_hook.hpp"
 #include "reduction.hpp"
 #include "runtime.hpp"
+#include "tasks/device_claims.hpp"
 
 #include <algorithm>
 #include <array>
@@ -237,12 +238,19 @@ int execute_region(const hce_region &r, std::string &why) {
   Runtime &rt = Runtime::get();
   if (!rt.init_error().empty())
     return fail(rt.init_error());
-  std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
-
   std::vector<int> devs;
-  if (!select_region_devices(rt, r, devs, why))
-    return fail(why);
-  SiteState &site = rt.site(r);
+  SiteState *site_ptr = nullptr;
+  {
+    // The site table and the device choice only: the execution itself holds
+    // just its devices and its site (tasks/device_claims.hpp), so that the
+    // regions of a nowait task graph run at once on disjoint devices.
+    std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
+    if (!select_region_devices(rt, r, devs, why))
+      return fail(why);
+    site_ptr = &rt.site(r);
+  }
+  tasks::DeviceClaim claim(devs, site_ptr);
+  SiteState &site = *site_ptr;
   drop_too_slow(site, rt, devs);
   std::vector<std::string> dev_names;
   for (int d : devs)
@@ -415,7 +423,11 @@ int execute_region(const hce_region &r, std::string &why) {
   std::vector<unsigned char> retry_red = reduction_slots(r);
   int64_t retried = 0;
   std::string retry_error;
-  rt.controller(0).post([&] {
+  const bool need_retry = !loop.missing(r.iterations).empty();
+  if (need_retry)
+    claim.add(0); // the CPU, which this region may not hold
+  if (need_retry)
+    rt.controller(0).post([&] {
     for (const Interval &iv : loop.missing(r.iterations)) {
       Range range{iv.lo, iv.hi};
       std::vector<void *> ptrs;
@@ -432,7 +444,8 @@ int execute_region(const hce_region &r, std::string &why) {
       retried += range.size();
     }
   });
-  rt.controller(0).wait();
+  if (need_retry)
+    rt.controller(0).wait();
   if (!retry_error.empty())
     return fail(retry_error);
 

@@ -142,6 +142,37 @@ int hce_co_exec(const hce_region *region);
  * failure: what generated code calls. */
 void hce_co_exec_or_exit(const hce_region *region);
 
+/* ---- task graphs (co_exec ... nowait depend(...), #pragma hce taskwait) --
+ * See docs/task-graph.md.  A nowait region becomes a task: the runtime
+ * copies the region (maps, captured scalars) at the call, so the caller's
+ * descriptor may go away at once.  Tasks run when their dependences are
+ * met, each on the device(s) the mapper (HCE_TASK_MAP=ratio|rank|heft)
+ * gives it; independent tasks run at the same time on different devices.
+ * Dependences: the depend items (by address, as OpenMP's depend on the base
+ * address), and implicitly the maps of tasks submitted earlier (a task
+ * writing bytes another reads or writes comes after it).  Reductions of a
+ * nowait region are folded into their variables at the next taskwait. */
+enum { HCE_DEP_IN = 1, HCE_DEP_OUT = 2, HCE_DEP_INOUT = 3 };
+
+typedef struct hce_depend {
+  const void *addr; /* base address of the named variable or array */
+  int kind;         /* HCE_DEP_* */
+} hce_depend;
+
+/* Submits the region as a task and returns at once: 0, or non-zero after
+ * printing an error (malformed region or dependence list). */
+int hce_co_exec_nowait(const hce_region *region, int num_deps,
+                       const hce_depend *deps);
+/* Same, exits with status 1 on failure: what generated code calls. */
+void hce_co_exec_nowait_or_exit(const hce_region *region, int num_deps,
+                                const hce_depend *deps);
+/* Waits for every task submitted so far; 0 when all succeeded, otherwise
+ * non-zero (each failure was reported when it happened; the tasks that
+ * depend on a failed one do not run). */
+int hce_taskwait(void);
+/* Same, exits with status 1 on failure: #pragma hce taskwait. */
+void hce_taskwait_or_exit(void);
+
 /* ---- data regions (#pragma hce data / update) --------------------------- */
 /* Begins a data region: the maps (whole sections, scale must be 0) stay
  * resident on devices until the matching hce_data_end. */
