@@ -71,7 +71,52 @@ private:
   bool parseDevices(size_t ClauseOff);
   bool parseRatio(size_t ClauseOff);
   bool parseWordArg(std::string &Word, std::string_view Clause);
+  bool parseDepend(size_t ClauseOff);
 };
+
+bool Parser::parseDepend(size_t ClauseOff) {
+  DependClause DC;
+  DC.Offset = ClauseOff;
+  if (!isIdent())
+    return fail(here(), "expected a dependence type (in, out, inout) in "
+                        "'depend', found " +
+                            describeHere());
+  std::string K(Toks[I].Text);
+  size_t KOff = Toks[I].Offset;
+  ++I;
+  if (K == "in")
+    DC.Kind = DependKind::In;
+  else if (K == "out")
+    DC.Kind = DependKind::Out;
+  else if (K == "inout")
+    DC.Kind = DependKind::InOut;
+  else
+    return fail(KOff, "unknown dependence type '" + K + "'; expected in, out or inout");
+  if (!expectPunct(":", "after the dependence type"))
+    return false;
+  while (true) {
+    if (!isIdent())
+      return fail(here(),
+                  "expected a variable name in 'depend', found " + describeHere());
+    DC.Vars.push_back({std::string(Toks[I].Text), Toks[I].Offset});
+    ++I;
+    if (isPunct("[") || isPunct(".") || isPunct("->"))
+      return fail(here(), "'depend' takes variable names: a dependence is on "
+                          "the whole of '" +
+                              DC.Vars.back().Name +
+                              "' (its base address), not on a section or "
+                              "member");
+    if (isPunct(",")) {
+      ++I;
+      continue;
+    }
+    break;
+  }
+  if (!expectPunct(")", "to close 'depend'"))
+    return false;
+  Out.Depends.push_back(std::move(DC));
+  return true;
+}
 
 bool Parser::scanExpr(std::initializer_list<std::string_view> Stops,
                       std::string_view What, ClauseExpr &E) {
@@ -150,17 +195,28 @@ bool Parser::parseClause() {
       return parseMap(Off);
     return parseMotion(Off, Name == "to" ? MapKind::To : MapKind::From);
   }
-  static const char *const Known[] = {
-      "schedule", "map",     "reduction", "chunk", "alpha",
-      "ratio",    "devices", "co",        "name",  "private"};
+  static const char *const Known[] = {"schedule", "map",     "reduction", "chunk",
+                                      "alpha",    "ratio",   "devices",   "co",
+                                      "name",     "private", "nowait",    "depend"};
   bool IsKnown = false;
   for (const char *K : Known)
     if (Name == K)
       IsKnown = true;
   if (!IsKnown)
     return fail(Off, "unknown clause '" + Name + "' in '#pragma hce co_exec'");
+  if (Name == "nowait") { // the one clause without arguments
+    if (Out.Nowait)
+      return fail(Off, "duplicate 'nowait' clause");
+    if (isPunct("("))
+      return fail(here(), "'nowait' takes no arguments");
+    Out.Nowait = true;
+    Out.NowaitOffset = Off;
+    return true;
+  }
   if (!expectPunct("(", "after '" + Name + "'"))
     return false;
+  if (Name == "depend")
+    return parseDepend(Off);
 
   auto Duplicate = [&]() {
     return fail(Off, "duplicate '" + Name + "' clause");
@@ -563,7 +619,15 @@ bool parseCoExecClauses(std::string_view Text, ClauseSet &Out,
                         ClauseError &Err) {
   Out = ClauseSet();
   Parser P(Text, Out, Err);
-  return P.run();
+  if (!P.run())
+    return false;
+  if (!Out.Depends.empty() && !Out.Nowait) {
+    Err.Offset = Out.Depends.front().Offset;
+    Err.Message = "'depend' needs 'nowait': a region without it is complete "
+                  "before the program goes on";
+    return false;
+  }
+  return true;
 }
 
 bool parseDataClauses(std::string_view Text, ClauseSet &Out,

@@ -65,6 +65,16 @@ struct ReductionClause {
   size_t Offset = 0;
 };
 
+/// Values match HCE_DEP_* in <hce/hce.h>.
+enum class DependKind { In = 1, Out = 2, InOut = 3 };
+
+/// `depend(in|out|inout: var, ...)` of a nowait region.
+struct DependClause {
+  DependKind Kind = DependKind::In;
+  std::vector<NamedVar> Vars;
+  size_t Offset = 0;
+};
+
 struct RatioEntry {
   std::string Device; ///< canonical: "cpu", "cuda:1", ...
   std::string Value;  ///< number as written
@@ -83,6 +93,9 @@ struct ClauseSet {
   std::vector<RatioEntry> Ratios;
   std::string Co;                  ///< none | incremental | pipelined | empty
   std::optional<std::string> Name; ///< string literal, quotes included
+  bool Nowait = false;             ///< `nowait`: submitted as a task
+  size_t NowaitOffset = 0;
+  std::vector<DependClause> Depends;
 
   /// "cpu,sim:0" or empty.
   std::string devicesString() const;

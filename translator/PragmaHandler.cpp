@@ -29,8 +29,8 @@ void HcePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
     return;
   }
   if (Tok.is(tok::eod) || !Tok.is(tok::identifier)) {
-    D.error(Tok.getLocation(), "expected 'co_exec', 'data' or 'update' after "
-                               "'#pragma hce'");
+    D.error(Tok.getLocation(), "expected 'co_exec', 'data', 'update' or "
+                               "'taskwait' after '#pragma hce'");
     discardRest(PP, Tok);
     return;
   }
@@ -42,10 +42,12 @@ void HcePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
     Kind = PragmaKind::Data;
   else if (Directive == "update")
     Kind = PragmaKind::Update;
+  else if (Directive == "taskwait")
+    Kind = PragmaKind::Taskwait;
   else {
-    D.error(Tok.getLocation(), "unknown directive '#pragma hce " +
-                                   Directive.str() +
-                                   "'; expected co_exec, data or update");
+    D.error(Tok.getLocation(), "unknown directive '#pragma hce " + Directive.str() +
+                                   "'; expected co_exec, data, update or "
+                                   "taskwait");
     discardRest(PP, Tok);
     return;
   }
@@ -75,6 +77,17 @@ void HcePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   }
   R.ClauseText.assign(Begin, End);
 
+  if (Kind == PragmaKind::Taskwait) {
+    // No clauses (OpenMP's depend/nowait on taskwait are not supported).
+    size_t First = R.ClauseText.find_first_not_of(" \t\r\n");
+    if (First != std::string::npos) {
+      D.error(R.locAt(First), "'#pragma hce taskwait' takes no clauses");
+    } else {
+      R.Valid = true;
+    }
+    Records.push_back(std::move(R));
+    return;
+  }
   ClauseError Err;
   bool Parsed = Kind == PragmaKind::CoExec
                     ? parseCoExecClauses(R.ClauseText, R.Clauses, Err)

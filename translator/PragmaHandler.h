@@ -19,7 +19,7 @@
 namespace hce {
 
 /// Which `#pragma hce` directive a record is.
-enum class PragmaKind { CoExec, Data, Update };
+enum class PragmaKind { CoExec, Data, Update, Taskwait };
 
 struct PragmaRecord {
   PragmaKind Kind = PragmaKind::CoExec;

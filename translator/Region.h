@@ -86,6 +86,13 @@ struct ReductionVar {
   std::string TypeEnum;   ///< HCE_TYPE_*
 };
 
+/// One item of a depend(...) clause: the address the runtime compares.
+struct DependItem {
+  std::string Name;
+  DependKind Kind = DependKind::In;
+  std::string AddrExpr; ///< `(const void *)A` for arrays and pointers, else `&x`
+};
+
 /// An enumerator of a function-local enum, re-declared in the variants.
 struct LocalEnumerator {
   std::string Name;
@@ -108,6 +115,9 @@ struct Region {
   std::vector<PrivateVar> Privates;
   std::vector<MappedArray> Maps;
   std::vector<ReductionVar> Reductions;
+  /// `nowait`: submitted with hce_co_exec_nowait, with these dependences.
+  bool Nowait = false;
+  std::vector<DependItem> Depends;
   std::string BodyText; ///< verbatim source of the loop body
   unsigned BodyLine = 0;
   unsigned BodyColumn = 1;

@@ -379,6 +379,29 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
   if (!Ok)
     return std::nullopt;
 
+  // --- nowait / depend(...) -------------------------------------------------
+  R.Nowait = R.Clauses.Nowait;
+  for (const DependClause &DC : R.Clauses.Depends)
+    for (const NamedVar &V : DC.Vars) {
+      const VarDecl *VD = lookupVisibleVar(V.Name, P.HashLoc, In.Func, Ctx);
+      if (!VD) {
+        D.error(P.locAt(V.Offset), "no variable named '" + V.Name + "' is visible here");
+        continue;
+      }
+      // Like OpenMP's depend on the base address: an array or a pointer
+      // names the storage it designates, anything else its own address.
+      QualType T = VD->getType().getNonReferenceType();
+      DependItem Item;
+      Item.Name = V.Name;
+      Item.Kind = DC.Kind;
+      Item.AddrExpr = T->isArrayType() || T->isPointerType()
+                          ? "(const void *)(" + V.Name + ")"
+                          : "(const void *)&(" + V.Name + ")";
+      R.Depends.push_back(Item);
+    }
+  if (D.hasErrors())
+    return std::nullopt;
+
   // --- texts and places ---------------------------------------------------
   const Stmt *Body = For->getBody();
   CharSourceRange BodyR = stmtFileRange(Body, Ctx);

@@ -151,7 +151,27 @@ std::string emitSite(const Region &R, const std::string &Indent,
     }
   }
   S += I1 + "__hce_r.site = &" + genName("site", R) + ";\n";
-  S += I1 + "hce_co_exec_or_exit(&__hce_r);\n";
+  if (R.Nowait) {
+    // The runtime copies the descriptor, maps, args and reduction slots
+    // when the task is submitted: this block may end at once.
+    if (!R.Depends.empty()) {
+      S += I1 + "hce_depend __hce_d[" + std::to_string(R.Depends.size()) + "];\n";
+      for (size_t K = 0; K < R.Depends.size(); ++K) {
+        const DependItem &Dep = R.Depends[K];
+        std::string E = "__hce_d[" + std::to_string(K) + "].";
+        S += I1 + E + "addr = " + Dep.AddrExpr + ";\n";
+        S += I1 + E + "kind = " +
+             (Dep.Kind == DependKind::In    ? "HCE_DEP_IN"
+              : Dep.Kind == DependKind::Out ? "HCE_DEP_OUT"
+                                            : "HCE_DEP_INOUT") +
+             ";\n";
+      }
+    }
+    S += I1 + "hce_co_exec_nowait_or_exit(&__hce_r, " + std::to_string(R.Depends.size()) +
+         ", " + (R.Depends.empty() ? "0" : "__hce_d") + ");\n";
+  } else {
+    S += I1 + "hce_co_exec_or_exit(&__hce_r);\n";
+  }
   if (!L.DeclaredInInit)
     S += I1 + L.VarName + " = (" + L.VarType +
          ")(__hce_init + __hce_W * __hce_step);\n";

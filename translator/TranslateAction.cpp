@@ -12,6 +12,7 @@
 #include "SiteEmitter.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -220,7 +221,72 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     }
   }
 
-  if (!translateDataDirectives(Records, Regions, Ctx, D, RW,
+  // #pragma hce taskwait: a statement of a block, not inside a co_exec loop.
+  std::vector<PragmaRecord> DataRecords;
+  for (const PragmaRecord &P : Records) {
+    if (P.Kind != PragmaKind::Taskwait) {
+      DataRecords.push_back(P);
+      continue;
+    }
+    if (!P.Valid)
+      return;
+    unsigned Hash = SM.getFileOffset(P.HashLoc);
+    bool Inside = false;
+    for (const Region &R : Regions)
+      Inside = Inside || (SM.getFileOffset(R.SiteRange.getBegin()) < Hash &&
+                          Hash < SM.getFileOffset(R.SiteRange.getEnd()));
+    if (Inside) {
+      D.error(P.DirectiveLoc,
+              "'#pragma hce taskwait' cannot appear inside a co_exec loop");
+      continue;
+    }
+    unsigned End = SM.getFileOffset(P.EndLoc);
+    const StmtSite *Next = nullptr;
+    for (const StmtSite &S : Collector.Sites)
+      if (S.Offset >= End && (!Next || S.Offset < Next->Offset))
+        Next = &S;
+    std::vector<ClauseToken> Gap;
+    {
+      StringRef Rest = MainText.slice(End, Next ? Next->Offset : MainText.size());
+      Gap = lexClauseText(std::string_view(Rest.data(), Rest.size()));
+    }
+    bool Ok = false;
+    if (Next && Gap.empty()) {
+      auto Parents = Ctx.getParents(*Next->S);
+      Ok = !Parents.empty() && Parents[0].get<CompoundStmt>() != nullptr;
+      if (!Ok)
+        D.error(P.DirectiveLoc, "'#pragma hce taskwait' must be a statement "
+                                "of a block ({ ... }), not the body of an "
+                                "'if', a loop or a label");
+    } else if (!Gap.empty() && Gap.front().Text == "}" &&
+               [&] { // the last statement of a block inside a function
+                 for (const StmtSite &S : Collector.Sites) {
+                   const Stmt *Body = S.Func ? S.Func->getBody() : nullptr;
+                   if (!Body)
+                     continue;
+                   SourceLocation B = SM.getExpansionLoc(Body->getBeginLoc());
+                   SourceLocation E = SM.getExpansionLoc(Body->getEndLoc());
+                   if (SM.isInMainFile(B) && SM.isInMainFile(E) &&
+                       SM.getFileOffset(B) < Hash && Hash < SM.getFileOffset(E))
+                     return true;
+                 }
+                 return false;
+               }()) {
+      Ok = true;
+    } else {
+      D.error(P.DirectiveLoc,
+              "'#pragma hce taskwait' must be a statement inside a function");
+    }
+    if (Ok && RW.ReplaceText(CharSourceRange::getCharRange(P.HashLoc, P.EndLoc),
+                             "hce_taskwait_or_exit();")) {
+      D.error(P.HashLoc, "cannot rewrite this pragma");
+      return;
+    }
+  }
+  if (D.hasErrors())
+    return;
+
+  if (!translateDataDirectives(DataRecords, Regions, Ctx, D, RW,
                                Opts.LineDirectives))
     return;
 

@@ -42,13 +42,13 @@ void f(int n, double *A) {
     A[i] = 0;
 #endif
 #ifdef NODIRECTIVE
-// NODIRECTIVE: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:12: error: expected 'co_exec', 'data' or 'update' after '#pragma hce'
+// NODIRECTIVE: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:12: error: expected 'co_exec', 'data', 'update' or 'taskwait' after '#pragma hce'
 #pragma hce
   for (int i = 0; i < n; i++)
     A[i] = 0;
 #endif
 #ifdef UNKNOWNDIR
-// UNKNOWNDIR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:13: error: unknown directive '#pragma hce coexec'; expected co_exec, data or update
+// UNKNOWNDIR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:13: error: unknown directive '#pragma hce coexec'; expected co_exec, data, update or taskwait
 #pragma hce coexec map(tofrom: A[i:1])
   for (int i = 0; i < n; i++)
     A[i] = 0;
