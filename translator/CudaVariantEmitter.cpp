@@ -33,40 +33,38 @@ std::string atomicType(const std::string &E) {
   return "int";
 }
 
-bool isFloat(const std::string &E) {
-  return E == "HCE_TYPE_F32" || E == "HCE_TYPE_F64";
-}
+bool isFloat(const std::string &E) { return E == "HCE_TYPE_F32" || E == "HCE_TYPE_F64"; }
 
 /// The operator's identity, as an expression of type \p T.
-std::string identity(const ReductionVar &V, const std::string &T,
-                     bool Host = false) {
+std::string identity(const ReductionVar &V, const std::string &T, bool Host = false) {
   const std::string &E = V.TypeEnum;
   std::string Bits = E.substr(9); // "I32", "F64", ... (after "HCE_TYPE_")
   switch (V.Op) {
   case RedOp::Add:
   case RedOp::BOr:
   case RedOp::BXor:
-  case RedOp::LOr:
-    return "(" + T + ")0";
+  case RedOp::LOr: return "(" + T + ")0";
   case RedOp::Mul:
-  case RedOp::LAnd:
-    return "(" + T + ")1";
-  case RedOp::BAnd:
-    return "(" + T + ")~0ULL";
+  case RedOp::LAnd: return "(" + T + ")1";
+  case RedOp::BAnd: return "(" + T + ")~0ULL";
   case RedOp::Min:
     if (E == "HCE_TYPE_F32")
-      return "(" + T + ")" + (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
+      return "(" + T + ")" +
+             (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
     if (E == "HCE_TYPE_F64")
-      return "(" + T + ")" + (Host ? "__builtin_huge_val()" : "__longlong_as_double(0x7ff0000000000000LL)");
-    return "(" + T + ")" + (Bits[0] == 'I' ? "INT" : "UINT") +
-           Bits.substr(1) + "_MAX";
+      return "(" + T + ")" +
+             (Host ? "__builtin_huge_val()"
+                   : "__longlong_as_double(0x7ff0000000000000LL)");
+    return "(" + T + ")" + (Bits[0] == 'I' ? "INT" : "UINT") + Bits.substr(1) + "_MAX";
   case RedOp::Max:
     if (E == "HCE_TYPE_F32")
-      return "(" + T + ")-" + (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
+      return "(" + T + ")-" +
+             (Host ? "__builtin_huge_valf()" : "__int_as_float(0x7f800000)");
     if (E == "HCE_TYPE_F64")
-      return "(" + T + ")-" + (Host ? "__builtin_huge_val()" : "__longlong_as_double(0x7ff0000000000000LL)");
-    return Bits[0] == 'I' ? "(" + T + ")INT" + Bits.substr(1) + "_MIN"
-                          : "(" + T + ")0";
+      return "(" + T + ")-" +
+             (Host ? "__builtin_huge_val()"
+                   : "__longlong_as_double(0x7ff0000000000000LL)");
+    return Bits[0] == 'I' ? "(" + T + ")INT" + Bits.substr(1) + "_MIN" : "(" + T + ")0";
   }
   return "(" + T + ")0";
 }
@@ -74,24 +72,15 @@ std::string identity(const ReductionVar &V, const std::string &T,
 /// `A op B` for the reduction operator.
 std::string combine(RedOp Op, const std::string &A, const std::string &B) {
   switch (Op) {
-  case RedOp::Add:
-    return A + " + " + B;
-  case RedOp::Mul:
-    return A + " * " + B;
-  case RedOp::Min:
-    return B + " < " + A + " ? " + B + " : " + A;
-  case RedOp::Max:
-    return B + " > " + A + " ? " + B + " : " + A;
-  case RedOp::BAnd:
-    return A + " & " + B;
-  case RedOp::BOr:
-    return A + " | " + B;
-  case RedOp::BXor:
-    return A + " ^ " + B;
-  case RedOp::LAnd:
-    return A + " && " + B;
-  case RedOp::LOr:
-    return A + " || " + B;
+  case RedOp::Add: return A + " + " + B;
+  case RedOp::Mul: return A + " * " + B;
+  case RedOp::Min: return B + " < " + A + " ? " + B + " : " + A;
+  case RedOp::Max: return B + " > " + A + " ? " + B + " : " + A;
+  case RedOp::BAnd: return A + " & " + B;
+  case RedOp::BOr: return A + " | " + B;
+  case RedOp::BXor: return A + " ^ " + B;
+  case RedOp::LAnd: return A + " && " + B;
+  case RedOp::LOr: return A + " || " + B;
   }
   return A;
 }
@@ -110,8 +99,7 @@ std::string atomicCombine(const ReductionVar &R, const std::string &A) {
     return std::string("  ") + Fn + "(" + P + ", " + V + ");\n";
   };
   switch (R.Op) {
-  case RedOp::Add:
-    return Call("atomicAdd");
+  case RedOp::Add: return Call("atomicAdd");
   case RedOp::Min:
     if (!F)
       return "  atomicMin(" + P + ", " + V + ");\n";
@@ -132,8 +120,7 @@ std::string atomicCombine(const ReductionVar &R, const std::string &A) {
     if (!F)
       return Call("atomicXor");
     break;
-  default:
-    break;
+  default: break;
   }
   bool Wide = A == "double" || A == "long long" || A == "unsigned long long";
   std::string U = Wide ? "unsigned long long" : "unsigned int";
@@ -142,17 +129,41 @@ std::string atomicCombine(const ReductionVar &R, const std::string &A) {
   S += "  " + U + " *__hce_a = (" + U + " *)" + P + ";\n";
   S += "  __hce_old.u = *__hce_a;\n";
   S += "  for (;;) {\n";
-  S += "    __hce_new.v = (" + A + ")(" +
-       combine(R.Op, "__hce_old.v", V) + ");\n";
-  S += "    " + U +
-       " __hce_seen = atomicCAS(__hce_a, __hce_old.u, __hce_new.u);\n";
+  S += "    __hce_new.v = (" + A + ")(" + combine(R.Op, "__hce_old.v", V) + ");\n";
+  S += "    " + U + " __hce_seen = atomicCAS(__hce_a, __hce_old.u, __hce_new.u);\n";
   S += "    if (__hce_seen == __hce_old.u)\n      break;\n";
   S += "    __hce_old.u = __hce_seen;\n";
   S += "  }\n";
   return S;
 }
 
+/// Trip count of an inner level as an int64_t expression.
+std::string tripText(const InnerLevel &L) {
+  std::string I = "(int64_t)(" + L.InitText + ")", B = "(int64_t)(" + L.BoundText + ")",
+              St = std::to_string(L.Step);
+  if (L.Cmp == "<=")
+    return "(" + B + " >= " + I + " ? (" + B + " - " + I + ") / " + St + " + 1 : 0)";
+  return "(" + B + " > " + I + " ? (" + B + " - " + I + " + " + St + " - 1) / " + St +
+         " : 0)";
+}
+
+/// `for (T v = init + first*step; v cmp bound; v += stride*step)`.
+std::string spreadHeader(const InnerLevel &L, const std::string &First,
+                         const std::string &Stride) {
+  std::string St = std::to_string(L.Step);
+  return "for (" + L.VarDecl + " = (" + L.VarType + ")((" + L.InitText +
+         ") + (int64_t)(" + First + ") * " + St + "); " + L.VarName + " " + L.Cmp + " (" +
+         L.BoundText + "); " + L.VarName + " += (" + L.VarType + ")((int64_t)(" + Stride +
+         ") * " + St + "))";
+}
+
 } // namespace
+
+void CudaVariantEmitter::planRegion(const RegionInput &In, const Region &R,
+                                    clang::ASTContext &Ctx) {
+  if (DC.hasVariant(R, DeviceKind::Cuda))
+    Plans[R.Index] = planInnerLoop(In, R, Ctx);
+}
 
 std::string CudaVariantEmitter::launcherName(const Region &R) const {
   return genName("cuda", R) + DC.linkSuffix();
@@ -166,9 +177,8 @@ static std::string launcherParams() {
 std::string CudaVariantEmitter::hostDecls(const Region &R) const {
   if (!DC.hasVariant(R, DeviceKind::Cuda))
     return "";
-  return "#ifdef HCE_HAVE_CUDA_VARIANTS\n" +
-         std::string(R.IsCXX ? "extern \"C\" " : "") + "int " +
-         launcherName(R) + launcherParams() + ";\n#endif\n";
+  return "#ifdef HCE_HAVE_CUDA_VARIANTS\n" + std::string(R.IsCXX ? "extern \"C\" " : "") +
+         "int " + launcherName(R) + launcherParams() + ";\n#endif\n";
 }
 
 std::string CudaVariantEmitter::siteHook(const Region &R) const {
@@ -209,8 +219,28 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   }
 
   // The kernel.
-  S += "__global__ void __launch_bounds__(" + std::to_string(ThreadsPerBlock) +
-       ")\n" + Kernel + "(int64_t __hce_lb, int64_t __hce_ub, const " + ArgsT +
+  auto PI = Plans.find(R.Index);
+  const InnerLoopPlan *Rows =
+      PI != Plans.end() && PI->second.Spread ? &PI->second : nullptr;
+  if (PI != Plans.end()) {
+    std::string Why = PI->second.Why;
+    for (size_t Q; (Q = Why.find("*/")) != std::string::npos;)
+      Why.replace(Q, 2, "* /");
+    if (Rows) {
+      S += "/* Kernel shape: rows. One outer iteration per block row, the "
+           "inner loop";
+      for (const InnerLevel &L : Rows->Levels)
+        S += std::string(&L == &Rows->Levels[0] ? " '" : ", '") + L.VarName + "' (line " +
+             std::to_string(L.Line) + ")";
+      S += Rows->Levels.size() == 1 ? " over blockIdx.y * blockDim.x + threadIdx.x"
+                                    : " over blockIdx.y and threadIdx.x";
+      S += ": " + Why + ". */\n";
+    } else {
+      S += "/* Kernel shape: 1-D, one thread per outer iteration: " + Why + ". */\n";
+    }
+  }
+  S += "__global__ void __launch_bounds__(" + std::to_string(ThreadsPerBlock) + ")\n" +
+       Kernel + "(int64_t __hce_lb, int64_t __hce_ub, const " + ArgsT +
        " __hce_a,\n    const " + PtrsT + " __hce_p, void *__hce_dred) {\n";
   S += "  const int64_t __hce_init = __hce_a.__hce_init;\n";
   S += "  const int64_t __hce_step = __hce_a.__hce_step;\n";
@@ -226,49 +256,86 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   for (size_t M = 0; M < NM; ++M) {
     const MappedArray &A = R.Maps[M];
     if (A.UsedInBody)
-      S += "  " + A.PtrDecl + " = (" + A.PtrType + ")__hce_p.p[" +
-           std::to_string(M) + "];\n";
+      S += "  " + A.PtrDecl + " = (" + A.PtrType + ")__hce_p.p[" + std::to_string(M) +
+           "];\n";
   }
   for (const CapturedVar &C : R.Captures)
     S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
   for (const ReductionVar &V : R.Reductions)
     S += "  " + V.Decl + " = " + identity(V, valueType(V)) + ";\n";
   S += "  (void)__hce_p;\n  (void)__hce_dred;\n";
-  S += "  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + "
-       "threadIdx.x;\n       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x "
-       "* blockDim.x) {\n";
-  for (const PrivateVar &P : R.Privates)
-    S += "    " + P.Decl + ";\n";
-  S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
-       ")(__hce_init + __hce_k * __hce_step);\n";
   std::string Line = lineDirective(R.BodyLine, R.FileName, LineDirectives);
-  S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
-  S += R.BodyText + "\n";
-  S += "  }\n";
+  if (!Rows) {
+    S += "  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + "
+         "threadIdx.x;\n       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x "
+         "* blockDim.x) {\n";
+    for (const PrivateVar &P : R.Privates)
+      S += "    " + P.Decl + ";\n";
+    S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
+         ")(__hce_init + __hce_k * __hce_step);\n";
+    S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
+    S += R.BodyText + "\n";
+    S += "  }\n";
+  } else {
+    // One outer iteration per row of the block; its inner loop over the
+    // row's threads (and blockIdx.y).
+    const InnerLoopPlan &P = *Rows;
+    S += "  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.y + "
+         "threadIdx.y;\n       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x "
+         "* blockDim.y) {\n";
+    for (const PrivateVar &Pv : R.Privates)
+      S += "    " + Pv.Decl + ";\n";
+    S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
+         ")(__hce_init + __hce_k * __hce_step);\n";
+    S += "    {\n";
+    for (const PlacedText &T : P.Prefix) {
+      std::string L = lineDirective(T.Line, R.FileName, LineDirectives);
+      S += L.empty() ? "      " : L + std::string(T.Column - 1, ' ');
+      S += T.Text + "\n";
+    }
+    if (P.Levels.size() == 1) {
+      S += "      " +
+           spreadHeader(P.Levels[0], "blockIdx.y * blockDim.x + threadIdx.x",
+                        "gridDim.y * blockDim.x") +
+           "\n";
+    } else {
+      S += "      " + spreadHeader(P.Levels[0], "blockIdx.y", "gridDim.y") + "\n";
+      S += "        " + spreadHeader(P.Levels[1], "threadIdx.x", "blockDim.x") + "\n";
+    }
+    std::string L = lineDirective(P.Body.Line, R.FileName, LineDirectives);
+    S += L.empty() ? "          " : L + std::string(P.Body.Column - 1, ' ');
+    S += P.Body.Text + "\n";
+    S += "    }\n";
+    S += "  }\n";
+  }
   // Block reduction in shared memory, then one atomic per block.
+  const std::string Tid = Rows ? "__hce_tid" : "threadIdx.x";
+  if (Rows && NR)
+    S += "  const unsigned __hce_tid = threadIdx.y * blockDim.x + "
+         "threadIdx.x;\n";
   for (size_t I = 0; I < NR; ++I) {
     const ReductionVar &V = R.Reductions[I];
     std::string A = atomicType(V.TypeEnum);
     std::string Sh = "__hce_sh" + std::to_string(I);
     S += "  {\n";
-    S += "    __shared__ " + A + " " + Sh + "[" +
-         std::to_string(ThreadsPerBlock) + "];\n";
-    S += "    " + Sh + "[threadIdx.x] = (" + A + ")" + V.Name + ";\n";
+    S +=
+        "    __shared__ " + A + " " + Sh + "[" + std::to_string(ThreadsPerBlock) + "];\n";
+    S += "    " + Sh + "[" + Tid + "] = (" + A + ")" + V.Name + ";\n";
     S += "    __syncthreads();\n";
-    S += "    for (unsigned __hce_o = blockDim.x / 2; __hce_o > 0; __hce_o >>= "
-         "1) {\n";
-    S += "      if (threadIdx.x < __hce_o) {\n";
-    S += "        " + A + " __hce_x = " + Sh + "[threadIdx.x], __hce_y = " +
-         Sh + "[threadIdx.x + __hce_o];\n";
-    S += "        " + Sh + "[threadIdx.x] = (" + A + ")(" +
+    S += std::string("    for (unsigned __hce_o = ") +
+         (Rows ? "blockDim.x * blockDim.y" : "blockDim.x") +
+         " / 2; __hce_o > 0; __hce_o >>= 1) {\n";
+    S += "      if (" + Tid + " < __hce_o) {\n";
+    S += "        " + A + " __hce_x = " + Sh + "[" + Tid + "], __hce_y = " + Sh + "[" +
+         Tid + " + __hce_o];\n";
+    S += "        " + Sh + "[" + Tid + "] = (" + A + ")(" +
          combine(V.Op, "__hce_x", "__hce_y") + ");\n";
     S += "      }\n";
     S += "      __syncthreads();\n";
     S += "    }\n";
-    S += "    if (threadIdx.x == 0)\n";
+    S += "    if (" + Tid + " == 0)\n";
     S += "      " + genName("fold", R) + "_" + std::to_string(I) + "((" + A +
-         " *)((char *)__hce_dred + " + std::to_string(8 * I) + "), " + Sh +
-         "[0]);\n";
+         " *)((char *)__hce_dred + " + std::to_string(8 * I) + "), " + Sh + "[0]);\n";
     S += "  }\n";
   }
   S += "}\n";
@@ -278,20 +345,67 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   S += "  cudaStream_t __hce_s = (cudaStream_t)__hce_stream;\n";
   S += "  if (__hce_ub <= __hce_lb)\n    return 0;\n";
   S += "  const int64_t __hce_n = __hce_ub - __hce_lb;\n";
-  S += "  const unsigned __hce_threads = " + std::to_string(ThreadsPerBlock) +
-       ";\n";
-  S += "  int64_t __hce_blocks = (__hce_n + __hce_threads - 1) / "
-       "__hce_threads;\n";
-  S += "  if (__hce_blocks > " + std::to_string(MaxBlocks) + ")\n    " +
-       "__hce_blocks = " + std::to_string(MaxBlocks) + ";\n";
+  S += "  const unsigned __hce_threads = " + std::to_string(ThreadsPerBlock) + ";\n";
+  if (!Rows) {
+    S += "  int64_t __hce_blocks = (__hce_n + __hce_threads - 1) / "
+         "__hce_threads;\n";
+    S += "  if (__hce_blocks > " + std::to_string(MaxBlocks) + ")\n    " +
+         "__hce_blocks = " + std::to_string(MaxBlocks) + ";\n";
+  } else {
+    // Block bx x by (bx threads share a row), grid of row blocks x gy.
+    const std::vector<InnerLevel> &Lv = Rows->Levels;
+    S += "  unsigned __hce_bx = __hce_threads, __hce_by = 1;\n";
+    S += "  int64_t __hce_gy = " + std::string(Rows->HostExtents ? "1" : "16") + ";\n";
+    if (Rows->HostExtents) {
+      S += "  { /* the inner trip counts, from the captured scalars */\n";
+      S += "    const " + ArgsT + " __hce_av = *(const " + ArgsT + " *)__hce_args;\n";
+      S += "    (void)__hce_av;\n";
+      if (!R.Enumerators.empty()) {
+        S += "    enum {";
+        for (size_t I = 0; I < R.Enumerators.size(); ++I)
+          S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
+               R.Enumerators[I].Value;
+        S += " };\n";
+      }
+      for (const CapturedVar &C : R.Captures)
+        if (C.Value.empty())
+          S += "    " + C.ConstDecl + " = __hce_av." + C.Name + ";\n    (void)" + C.Name +
+               ";\n";
+      S += "    const int64_t __hce_ey = " + tripText(Lv[0]) + ";\n";
+      S += "    const int64_t __hce_ex = " +
+           (Lv.size() == 2 ? tripText(Lv[1]) : std::string("__hce_ey")) + ";\n";
+      S += "    while (__hce_bx > 32 && __hce_bx / 2 >= __hce_ex)\n"
+           "      __hce_bx /= 2;\n";
+      S += "    __hce_by = __hce_threads / __hce_bx;\n";
+      S += std::string("    __hce_gy = ") +
+           (Lv.size() == 2 ? "__hce_ey" : "(__hce_ey + __hce_bx - 1) / __hce_bx") + ";\n";
+      S += "  }\n";
+    }
+    S += "  int64_t __hce_blocks = (__hce_n + __hce_by - 1) / __hce_by;\n";
+    S += "  if (__hce_blocks > " + std::to_string(MaxBlocks) + ")\n    " +
+         "__hce_blocks = " + std::to_string(MaxBlocks) + ";\n";
+    S += "  /* enough blocks to fill the GPU, no more than the inner loop can "
+         "use */\n";
+    S += "  const int64_t __hce_gymax = ((int64_t)1 << 21) / (__hce_blocks * "
+         "__hce_threads);\n";
+    S += "  if (__hce_gy > __hce_gymax)\n    __hce_gy = __hce_gymax;\n";
+    S += "  if (__hce_gy > " + std::to_string(MaxBlocks) + ")\n    " +
+         "__hce_gy = " + std::to_string(MaxBlocks) + ";\n";
+    S += "  if (__hce_gy < 1)\n    __hce_gy = 1;\n";
+    S += "  const dim3 __hce_grid((unsigned)__hce_blocks, (unsigned)__hce_gy), "
+         "__hce_block(__hce_bx, __hce_by);\n";
+  }
   S += "  " + PtrsT + " __hce_p;\n";
   if (NM)
     S += "  for (int __hce_m = 0; __hce_m < " + std::to_string(NM) +
          "; ++__hce_m)\n    __hce_p.p[__hce_m] = __hce_ptrs[__hce_m];\n";
   else
     S += "  __hce_p.p[0] = 0;\n  (void)__hce_ptrs;\n";
-  std::string Launch = "  " + Kernel + "<<<(unsigned)__hce_blocks, " +
-                       "__hce_threads, 0, __hce_s>>>(\n      __hce_lb, " +
+  std::string Launch = "  " + Kernel +
+                       (Rows ? "<<<__hce_grid, __hce_block, 0, __hce_s>>>(\n"
+                               "      __hce_lb, "
+                             : "<<<(unsigned)__hce_blocks, __hce_threads, 0, "
+                               "__hce_s>>>(\n      __hce_lb, ") +
                        "__hce_ub, *(const " + ArgsT +
                        " *)__hce_args, __hce_p, __hce_dred);\n";
   if (NR == 0) {
@@ -306,8 +420,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       const ReductionVar &V = R.Reductions[I];
       std::string A = atomicType(V.TypeEnum);
       S += "  { " + A + " __hce_v = " + identity(V, A, /*Host=*/true) +
-           "; memcpy(&__hce_h[" + std::to_string(I) +
-           "], &__hce_v, sizeof __hce_v); }\n";
+           "; memcpy(&__hce_h[" + std::to_string(I) + "], &__hce_v, sizeof __hce_v); }\n";
     }
     S += "  void *__hce_dred = 0;\n";
     S += "  int __hce_async = 1, __hce_rc = 0;\n";
@@ -342,12 +455,10 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       S += "    " + T + " *__hce_slot = (" + T + " *)((char *)__hce_red + " +
            std::to_string(8 * I) + ");\n";
       S += "    " + A + " __hce_part;\n";
-      S += "    memcpy(&__hce_part, &__hce_h[" + Is +
-           "], sizeof __hce_part);\n";
-      S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T +
-           ")__hce_part;\n";
-      S += "    *__hce_slot = (" + T + ")(" +
-           combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+      S += "    memcpy(&__hce_part, &__hce_h[" + Is + "], sizeof __hce_part);\n";
+      S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T + ")__hce_part;\n";
+      S +=
+          "    *__hce_slot = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") + ");\n";
       S += "  }\n";
     }
     S += "  return 0;\n";
@@ -358,8 +469,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   return S;
 }
 
-std::string
-CudaVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
+std::string CudaVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
   std::vector<const Region *> With;
   for (const Region &R : Regions)
     if (DC.hasVariant(R, DeviceKind::Cuda))
@@ -375,8 +485,7 @@ CudaVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
   if (!First.IsCXX)
     S += "/* The input is C, compiled here as CUDA C++. */\n"
          "#define restrict __restrict__\n#define _Bool bool\n";
-  S += DC.companionPreamble(DeviceKind::Cuda, With, LineDirectives,
-                            First.FileName);
+  S += DC.companionPreamble(DeviceKind::Cuda, With, LineDirectives, First.FileName);
   for (const Region *R : With)
     S += companion(*R);
   return S;

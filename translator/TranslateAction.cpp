@@ -186,6 +186,9 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const Region &R : Regions)
     Dev.analyzeRegion(Inputs[R.Index], R);
   CudaVariantEmitter Cuda(Dev, Opts.LineDirectives);
+  if (Opts.Cuda) // the kernel shape (InnerLoopAnalysis)
+    for (const Region &R : Regions)
+      Cuda.planRegion(Inputs[R.Index], R, Ctx);
   OffloadVariantEmitter Offload(Dev, Opts.LineDirectives);
   if (Opts.Cuda)
     Emitters.push_back(&Cuda);

@@ -1,0 +1,99 @@
+// Loops whose inner iterations may depend on each other keep the 1-D
+// kernel (one GPU thread per outer iteration); the .cu says why in a
+// comment, and nothing is reported to the user.
+//
+// RUN: %hce-translate %s -o %t.c --cuda-out %t.cu 2>&1 | count 0
+// RUN: FileCheck %s --input-file %t.cu
+// RUN: %if nvcc %{ %nvcc -c %t.cu -o %t.cu.o %}
+
+void carried(int M, int N, double *A) {
+#pragma hce co_exec map(tofrom: A[i*N:N])
+  for (int i = 0; i < M; i++)
+    for (int j = 1; j < N; j++)
+      A[i * N + j] = A[i * N + j - 1] + 1.0; /* prefix sum along the row */
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop reads 'A' at an index other than the one it writes (a carried dependence). */
+// CHECK-NEXT: __global__
+// CHECK: {{^}}  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK: {{^}}  __hce_kernel_0<<<(unsigned)__hce_blocks, __hce_threads, 0, __hce_s>>>(
+
+void same_element(int M, int N, const double *A, double *r) {
+#pragma hce co_exec map(to: A[i*N:N]) map(tofrom: r[i:1])
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      r[i] = r[i] * 0.5 + A[i * N + j];
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: a written index does not depend on 'j' (iterations write the same element). */
+
+void carried_scalar(int M, int N, const double *A, double *B) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N])
+  for (int i = 0; i < M; i++) {
+    double run = 0.0;
+    for (int j = 0; j < N; j++) {
+      run += A[i * N + j];
+      B[i * N + j] = run;
+    }
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop writes 'run', declared before it. */
+
+void early_exit(int M, int N, const double *A, double *B) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N])
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      if (A[i * N + j] < 0)
+        break;
+      B[i * N + j] = A[i * N + j];
+    }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop has a 'break'. */
+
+void after_inner(int M, int N, const double *A, double *B, double *rs) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N], rs[i:1])
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j < N; j++)
+      B[i * N + j] = A[i * N + j];
+    rs[i] = B[i * N];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the loop body does not end with an inner 'for' loop. */
+
+void lu_row(int N, int k, double *A, const double *piv) {
+#pragma hce co_exec map(tofrom: A[i*N+k:N-k]) map(to: piv[k:N-k])
+  for (int i = k + 1; i < N; i++) {
+    double l = A[i * N + k] / piv[k];
+    A[i * N + k] = l;
+    for (int j = k + 1; j < N; j++)
+      A[i * N + j] -= l * piv[j];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the statements before the inner loop read 'A', which they write. */
+
+void overlap(int M, int N, const double *A, double *B) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N])
+  for (int i = 0; i < M; i++) {
+    B[i * N + 1] = 0.0; /* the inner loop writes it again */
+    for (int j = 0; j < N; j++)
+      B[i * N + j] = A[i * N + j];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the statements before the inner loop access 'B', which the inner loop may write at the same element. */
+
+void unsafe_simd(int M, int N, double *A) {
+#pragma hce co_exec map(tofrom: A[i*N:N])
+  for (int i = 0; i < M; i++) {
+#pragma omp simd safelen(4)
+    for (int j = 4; j < N; j++)
+      A[i * N + j] += A[i * N + j - 4];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop reads 'A' at an index other than the one it writes (a carried dependence). */
+
+void triangle_overlap(int M, int N, double *B) {
+#pragma hce co_exec map(tofrom: B[i*N*N:N*N])
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k <= N; k++)   /* rows overlap by one element */
+        B[(long)i * N * N + j * N + k] = 1.0;
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: cannot show that different inner iterations write different elements. */

@@ -1,0 +1,84 @@
+//===- InnerLoopAnalysis.h - Can a GPU thread block share a row? -*- C++ -*-===//
+//
+// The CUDA variant runs one outer (co_exec) iteration per GPU thread unless
+// the loop body is, or ends with, an inner canonical `for` loop whose
+// iterations are independent. Then the kernel gives each outer iteration to
+// a row of a thread block and spreads the inner loop over threadIdx.x (and
+// blockIdx.y), so that neighbouring threads touch neighbouring elements.
+//
+// Independence is decided conservatively, from the AST:
+//  - asserted by the user: `collapse(n >= 2)` on an OpenMP loop directive on
+//    the co_exec loop, or `#pragma omp simd` / `for` / `parallel for` (and
+//    their `simd` combinations) on the inner loop, without safelen,
+//    reduction, lastprivate, linear or ordered clauses; or
+//  - proved: every element the inner loop nest writes is a mapped array
+//    indexed by a polynomial, linear in the loop variables, that is
+//    injective in the (flattened) iteration space of the nest (mixed-radix
+//    check with symbolic extents), reads of a written array use exactly the
+//    written index, no scalar declared outside the inner loop is written
+//    other than a region reduction variable in reduction form, no call takes
+//    a pointer or reference, no `break`/`goto`.
+// Statements before the inner loop (the "prefix") are executed by every
+// thread of the row; they may declare locals and write array elements that
+// nothing else in the body reads and that the inner loop provably does not
+// write (a range check), and must not write outside scalars or call
+// variadic functions.
+// A perfectly nested second level whose bounds do not depend on the first
+// one is also spread (first level over blockIdx.y, second over threadIdx.x).
+//
+// The result is plain text, like Region: the CUDA emitter never sees the AST.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCE_TRANSLATOR_INNERLOOPANALYSIS_H
+#define HCE_TRANSLATOR_INNERLOOPANALYSIS_H
+
+#include "Region.h"
+#include "RegionBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+#include <vector>
+
+namespace hce {
+
+/// One level of the inner nest spread over threads:
+/// `for (VarDecl = Init; Var Cmp Bound; Var += Step)`, Step > 0.
+struct InnerLevel {
+  std::string VarName;
+  std::string VarType; ///< printed type ("int")
+  std::string VarDecl; ///< "int j"
+  std::string InitText;
+  std::string BoundText;
+  std::string Cmp; ///< "<" or "<="
+  int64_t Step = 1;
+  unsigned Line = 0; ///< of the `for`
+};
+
+/// A statement of the prefix, verbatim.
+struct PlacedText {
+  std::string Text;
+  unsigned Line = 0;
+  unsigned Column = 1;
+};
+
+struct InnerLoopPlan {
+  /// True: emit the row-per-block kernel.
+  bool Spread = false;
+  /// Why (not): one line, for a comment in the generated .cu.
+  std::string Why;
+  std::vector<PlacedText> Prefix;
+  std::vector<InnerLevel> Levels; ///< 1 or 2, outermost first
+  PlacedText Body;                ///< body of the innermost level
+  /// The launcher can compute the levels' trip counts from the captured
+  /// scalars alone (to size the block and the grid).
+  bool HostExtents = false;
+};
+
+/// Decides the kernel shape for region \p R built from \p In.
+InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R,
+                            clang::ASTContext &Ctx);
+
+} // namespace hce
+
+#endif
