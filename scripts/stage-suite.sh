@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
-# Stages what bench/gpu_eval.sh runs on the GPU machine into .carry/suite:
-# the examples (built by scripts/setup.sh with hce-cc, CUDA variants
-# included), the GPU test and benchmark binaries (scripts/build-gpu.sh) and
-# the shared libraries they need.  Carry `.carry` in the device call.
+# Stages what bench/gpu_eval.sh runs on the GPU machine into .carry/suite,
+# from build-gpu/ (scripts/build-gpu.sh):
+#   bin/          the examples (hce-cc, CUDA variants), the GPU tests and benchmarks
+#   bin-offload/  the examples built with --hce-offload (nvptx64) and hce_omp_tests
+#   lib/          libhce, libomp, libcudart
+#   offload-lib/  libomptarget + compressed libLLVM (scripts/stage-offload.sh)
+# Carry `.carry` in the device call (about 45 MB).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${HCE_BUILD_DIR:-$root/build}"
-gpu="$root/build-gpu"
+gpu="${HCE_BUILD_DIR:-$root/build-gpu}"
 dst="$root/.carry/suite"
-rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/lib"
-for e in matadd blackscholes gemm jacobi2d heat3d fdtd2d nbody kmeans mcpi cg bfs lud taskgraph; do
-  if [ -x "$build/examples/$e" ]; then cp "$build/examples/$e" "$dst/bin/"; fi
+examples="matadd blackscholes gemm jacobi2d heat3d fdtd2d nbody kmeans mcpi cg bfs lud taskgraph"
+rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/bin-offload" "$dst/lib"
+build_examples() { # dir, extra hce-cc flags...
+  local out="$1"; shift
+  for e in $examples; do
+    "$gpu/bin/hce-cc" -O2 "$@" "$root/examples/$e.c" -o "$out/$e" -lm &
+    [ "$(jobs -r | wc -l)" -lt "$(nproc)" ] || wait -n
+  done
+  wait
+}
+build_examples "$dst/bin"
+if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
+  build_examples "$dst/bin-offload" --hce-offload
+  [ -x "$gpu/bin/hce_omp_tests" ] && cp "$gpu/bin/hce_omp_tests" "$dst/bin-offload/"
+  HCE_BUILD_DIR="$gpu" "$root/scripts/stage-offload.sh" "$dst/offload-lib" >/dev/null
+fi
+for t in hce_runtime_tests hce_bench_chunk_overhead hce_bench_cuda_pipeline; do
+  [ -x "$gpu/bin/$t" ] && cp "$gpu/bin/$t" "$dst/bin/"
 done
-for t in hce_runtime_tests hce_bench_chunk_overhead hce_bench_cuda_pipeline hce_omp_tests; do
-  if [ -x "$gpu/bin/$t" ]; then cp "$gpu/bin/$t" "$dst/bin/" && strip --strip-debug "$dst/bin/$t"; fi
-done
-cp -L "$build/lib/libhce.so.0" /usr/lib/llvm-19/lib/libomp.so.5 \
+strip --strip-debug "$dst"/bin*/hce_* 2>/dev/null || true
+cp -L "$gpu/lib/libhce.so.0" /usr/lib/llvm-19/lib/libomp.so.5 \
   "$(dirname "$(readlink -f /usr/local/cuda/bin/nvcc)")/../lib/libcudart.so.13" "$dst/lib/"
 strip --strip-debug "$dst/lib/libhce.so.0"
 du -sh "$dst"
