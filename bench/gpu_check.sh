@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: checks and times the CUDA backend.  Build here
-# first (scripts/build-gpu.sh), carry build-gpu/, then run
+# first (scripts/build-gpu.sh, scripts/stage-suite.sh), carry .carry, then run
 #   bash bench/gpu_check.sh            (writes logs under $OUT when set)
 # It runs the CUDA-enabled runtime tests (correctness on the GPU) and the
 # transfer / pipeline / overhead benchmark, and prints short tables.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-b="$root/build-gpu"
+b="$root/.carry/suite"
 out="${OUT:-/tmp/hce-gpu}"
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$b/rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 echo "cores: $(nproc); date: $(date -u +%F)" | tee -a "$out/device.txt"
 echo "== runtime tests on the GPU"
