@@ -33,6 +33,12 @@ check)
   # Everything in one call, most important first; EVAL_SECONDS bounds it.
   end=$(($(date +%s) + ${EVAL_SECONDS:-420}))
   nvidia-smi topo -m 2>&1 | head -12 | tee -a "$OUT/device.txt"
+  # compute-sanitizer (slow, four runs) beside the tests.
+  # (the device tool returns at most 8 files: full logs stay in /tmp there)
+  MATRIX_PARTS=sanitizer MATRIX_SANITIZER_TIMEOUT="${SANITIZER_SECONDS:-90}" \
+    MATRIX_LOG_DIR=/tmp/hce-sanitizer-logs \
+    python3 "$root/bench/gpu_matrix.py" "$c/bin" >"$OUT/sanitizer.txt" 2>&1 &
+  san_pid=$!
   echo "== runtime tests on the GPU(s)"
   timeout "${TEST_SECONDS:-90}" "$c/bin/hce_runtime_tests" \
     --gtest_filter="${TEST_FILTER:-Cuda*:DataRegion.Halo*}" >"$OUT/tests.log" 2>&1 || rc=1
@@ -42,15 +48,18 @@ check)
     timeout "${OMP_TEST_SECONDS:-60}" "$c/bin-offload/hce_omp_tests" >"$OUT/omp-tests.log" 2>&1 || rc=1
     grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests ran' "$OUT/omp-tests.log"
   fi
-  echo "== correctness matrix and compute-sanitizer"
-  MATRIX_DEADLINE=$((end - 20)) MATRIX_OFFLOAD_BIN="$c/bin-offload" \
+  echo "== correctness matrix"
+  MATRIX_PARTS=matrix MATRIX_DEADLINE=$((end - 20)) MATRIX_OFFLOAD_BIN="$c/bin-offload" \
     MATRIX_JOBS="${MATRIX_JOBS:-12}" PYTHONUNBUFFERED=1 \
     python3 "$root/bench/gpu_matrix.py" "$c/bin" || rc=1
+  echo "== compute-sanitizer"
+  wait "$san_pid" || rc=1
+  grep -E "compute-sanitizer|sanitizer" "$OUT/sanitizer.txt" | tail -6
   if [ "$(date +%s)" -lt "$((end - 15))" ]; then
     echo "== per-chunk overhead (Google Benchmark)"
     timeout 15 "$c/bin/hce_bench_chunk_overhead" \
       --benchmark_filter='BM_CoExecChunkScaling|BM_SchedulerChunk/(fdets|adets|hguided)/p2' \
-      2>&1 | grep -E 'BM_|per_chunk' | tee "$OUT/overhead.txt" | tail -12
+      2>&1 | grep -E 'BM_|per_chunk' | tail -12
   fi
   ;;
 suite) PYTHONUNBUFFERED=1 python3 "$root/bench/suite.py" "$c/bin" "${REPS:-5}" || rc=1 ;;

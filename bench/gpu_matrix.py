@@ -125,13 +125,19 @@ def main():
                                        [cs, "--tool", tool, "--error-exitcode", "99"],
                                        timeout=san_timeout)
         summary = [l for l in text.splitlines() if "ERROR SUMMARY" in l or "RACECHECK SUMMARY" in l]
-        with open(os.path.join(out_dir, f"sanitizer-{name}-{tool}.log"), "w") as f:
+        log_dir = os.environ.get("MATRIX_LOG_DIR", out_dir)
+        os.makedirs(log_dir, exist_ok=True)
+        with open(os.path.join(log_dir, f"sanitizer-{name}-{tool}.log"), "w") as f:
             f.write(text)
         return dict(example=name, tool=tool, ok=bool(ok),
                     detail=f"{' '.join(summary[-1:]) or tail} ({secs:.0f} s)")
 
     # All four at once: they are independent and each is slow.
-    with futures.ThreadPoolExecutor(max_workers=len(todo)) as pool:
+    # MATRIX_PARTS=sanitizer|matrix runs one half (two processes side by side).
+    parts = os.environ.get("MATRIX_PARTS", "sanitizer,matrix").split(",")
+    if "sanitizer" not in parts:
+        todo = []
+    with futures.ThreadPoolExecutor(max_workers=max(1, len(todo))) as pool:
         san = list(pool.map(sanitize, todo))
     for s_ in san:
         print(f"compute-sanitizer {s_['tool']} {s_['example']}: "
@@ -151,6 +157,8 @@ def main():
                 work.append((name, exe, args, devices, schedule, {}))
             if devices != "cpu":
                 work.append((name, exe, args, devices, "fdets", {"HCE_CO": "off"}))
+    if "matrix" not in parts:
+        work = []
     rows, skipped = [], 0
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futs = {pool.submit(run, exe, args, devices, schedule, dict(env, **extra)):
@@ -168,10 +176,12 @@ def main():
                 print(f"FAILED {name} HCE_DEVICES={devices} {schedule}: {tail}", flush=True)
     rows.sort(key=lambda r: (r["example"], sets.index(r["devices"]), r["schedule"]))
 
-    with open(os.path.join(out_dir, "matrix.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
+    tag = "" if len(parts) == 2 else "-" + parts[0]
+    if rows:
+        with open(os.path.join(out_dir, f"matrix{tag}.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
     lines = ["| example | " + " | ".join(sets) + " |", "|---" * (len(sets) + 1) + "|"]
     names = [n for n, _ in EXAMPLES if any(r["example"] == n for r in rows)]
     for name in names:
@@ -186,7 +196,7 @@ def main():
         lines.append(f"| {s['example']} ({san_dev}) | {s['tool']} | "
                      f"{'ok' if s['ok'] else 'FAILED'}: {s['detail']} |")
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(out_dir, "matrix.md"), "w") as f:
+    with open(os.path.join(out_dir, f"matrix{tag}.md"), "w") as f:
         f.write(text)
     print(text)
     good = sum(r["ok"] for r in rows)
