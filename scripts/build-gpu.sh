@@ -11,6 +11,6 @@ cmake -S "$root" -B "$root/build-gpu" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
   -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_CUDA_HOST_COMPILER=g++ -DHCE_OMP_TEST_TARGET=nvptx64 >/dev/null
+  -DCMAKE_CUDA_HOST_COMPILER=g++ -DHCE_OMP_TEST_TARGET=nvptx64 -DHCE_BUILD_TRANSLATOR=ON >/dev/null
 cmake --build "$root/build-gpu" --target hce hce-translate hce-cc hce_runtime_tests \
   hce_bench_cuda_pipeline hce_bench_chunk_overhead hce_omp_tests
