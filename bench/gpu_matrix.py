@@ -77,9 +77,12 @@ def device_sets():
 DEADLINE = float(os.environ.get("MATRIX_DEADLINE", "0"))
 
 
-def run(exe, args, devices, schedule, extra_env=None, wrapper=None, timeout=300):
+def run(exe, args, devices, schedule, extra_env=None, wrapper=None,
+        timeout=int(os.environ.get("MATRIX_RUN_TIMEOUT", "300"))):
     if DEADLINE and time.time() > DEADLINE:
         return None, -1, 0.0, "not run (deadline)", ""
+    if DEADLINE:  # a run started before the deadline ends soon after it
+        timeout = min(timeout, max(5, int(DEADLINE + 15 - time.time())))
     env = dict(os.environ, HCE_DEVICES=devices)
     if schedule:
         env["HCE_SCHEDULE"] = schedule
