@@ -73,6 +73,13 @@ done
 ln -sf libomptarget.so.19.1 "$out/libomptarget.so"
 ln -sf libLLVM.so.19.1 "$out/libLLVM-19.so"
 [ -e "$out/libhce.so.0" ] && ln -sf libhce.so.0 "$out/libhce.so"
+# libomptarget's CUDA plugin dlopens "libcuda.so", which a machine with only
+# the driver does not have (it has libcuda.so.1): without it libomptarget
+# sees zero devices (seen on the GPU machine, 2026-11-21).
+if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so '; then
+  cuda1="$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / {print $NF; exit}')"
+  [ -n "$cuda1" ] && ln -sf "$cuda1" "$out/libcuda.so"
+fi
 missing="$(LD_LIBRARY_PATH="$out:${LD_LIBRARY_PATH:-}" ldd "$out/libomptarget.so.19.1" | grep 'not found' || true)"
 if [ -n "$missing" ]; then
   echo "unpack: libomptarget still lacks:" >&2
