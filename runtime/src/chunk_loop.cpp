@@ -144,7 +144,8 @@ private:
       fail(c.range, why);
       return false;
     }
-    trace_event(dev_, stream, range_text(c.range), start, end);
+    if (trace_enabled()) // the event's name costs a string per stage
+      trace_event(dev_, stream, range_text(c.range), start, end);
     return true;
   }
 
