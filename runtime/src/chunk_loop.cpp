@@ -92,6 +92,10 @@ private:
   // Asks the scheduler for this device's next chunk; nullopt when done.
   std::optional<Range> next_chunk() {
     std::unique_lock<std::mutex> lock(sh_.mutex);
+    return next_locked(lock);
+  }
+
+  std::optional<Range> next_locked(std::unique_lock<std::mutex> &lock) {
     for (;;) {
       if (!sh_.result.fatal.empty() || failed_)
         return std::nullopt;
@@ -119,6 +123,18 @@ private:
 
   void complete(const InFlight &c, double download, double end) {
     std::lock_guard<std::mutex> lock(sh_.mutex);
+    complete_locked(c, download, end);
+  }
+
+  // complete() and next_chunk() under one hold of the shared lock: half the
+  // lock hand-offs per chunk when devices contend for it.
+  std::optional<Range> complete_and_next(const InFlight &c, double download, double end) {
+    std::unique_lock<std::mutex> lock(sh_.mutex);
+    complete_locked(c, download, end);
+    return next_locked(lock);
+  }
+
+  void complete_locked(const InFlight &c, double download, double end) {
     sh_.result.completed.add(c.range.lb, c.range.ub);
     // In a pipeline the stages overlap: a chunk costs its slowest stage.
     double seconds = w_.pipelined ? std::max({c.upload, c.compute, download})
@@ -150,7 +166,8 @@ private:
   }
 
   void run_sequential() {
-    while (auto range = next_chunk()) {
+    std::optional<Range> range = next_chunk();
+    while (range) {
       InFlight c{*range, 0};
       double down = 0;
       if (!stage(w_.upload, "upload", c, c.upload))
@@ -160,7 +177,7 @@ private:
         w_.abandon(c.slot);
         break;
       }
-      complete(c, down, now_seconds());
+      range = complete_and_next(c, down, now_seconds());
     }
   }
 
