@@ -9,6 +9,7 @@
 //    cpu+cuda for every scheduler, Jacobi in a data region, memory caps.
 //    They need nvcc at build time and skip (only) when the machine has no
 //    CUDA device.
+#include "jacobi_region.hpp"
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
 #include "test_support.hpp"
@@ -466,103 +467,17 @@ TEST_F(CudaRegion, FailingVariantIsRerunOnCpu) {
 
 // ---- Jacobi in a data region ----------------------------------------------------------
 
-void sweep_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
-  const double *a = static_cast<const double *>(ptrs[0]);
-  double *b = static_cast<double *>(ptrs[1]);
-  const int64_t n = static_cast<const RowArgs *>(args)->n;
-#pragma omp parallel for
-  for (int64_t k = lb; k < ub; ++k) {
-    int64_t i = k + 1;
-    for (int64_t j = 0; j < n; ++j)
-      b[i * n + j] = (a[(i - 1) * n + j] + a[i * n + j] + a[(i + 1) * n + j]) / 3.0;
-  }
-}
+using hce_test::jacobi::first_mismatch;
+using hce_test::jacobi::Moved;
+constexpr auto jacobi_reference = hce_test::jacobi::reference;
 
-void copy_back_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
-  double *a = static_cast<double *>(ptrs[0]);
-  const double *b = static_cast<const double *>(ptrs[1]);
-  const int64_t n = static_cast<const RowArgs *>(args)->n;
-#pragma omp parallel for
-  for (int64_t k = lb; k < ub; ++k)
-    for (int64_t j = 0; j < n; ++j)
-      a[(k + 1) * n + j] = b[(k + 1) * n + j];
-}
-
-std::vector<double> jacobi_reference(std::vector<double> a, int64_t m, int64_t n,
-                                     int steps) {
-  std::vector<double> b = a;
-  for (int t = 0; t < steps; ++t) {
-    for (int64_t i = 1; i < m - 1; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        b[size_t(i * n + j)] = (a[size_t((i - 1) * n + j)] + a[size_t(i * n + j)] +
-                                a[size_t((i + 1) * n + j)]) / 3.0;
-    for (int64_t i = 1; i < m - 1; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        a[size_t(i * n + j)] = b[size_t(i * n + j)];
-  }
-  return a;
-}
-
-struct Moved {
-  uint64_t to = 0, from = 0, peer = 0, avoided = 0;
-  int64_t gpu_iterations = 0;
-};
-
+// Jacobi in a data region on the selected devices, with the CUDA variants.
 Moved run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
                  const char *schedule) {
-  std::vector<double> b = a;
-  RowArgs args{n};
-  hce_map data_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0}};
-  hce_map sweep_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_TO, n, 0, 3 * n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0}};
-  hce_map copy_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_TO, n, n, n, 1, 0}};
-  void *site1 = nullptr, *site2 = nullptr;
-  hce_region r1{}, r2{};
-  r1.name = "cuda_sweep";
-  r2.name = "cuda_copy";
-  for (hce_region *r : {&r1, &r2}) {
-    r->schedule = schedule;
-    r->iterations = m - 2;
-    r->num_maps = 2;
-    r->args = &args;
-    r->args_size = sizeof args;
-  }
-  r1.maps = sweep_maps;
-  r1.cpu = sweep_cpu;
-  r1.cuda = hce_test_sweep_cuda;
-  r1.site = &site1;
-  r2.maps = copy_maps;
-  r2.cpu = copy_back_cpu;
-  r2.cuda = hce_test_copy_back_cuda;
-  r2.site = &site2;
-  Moved moved;
-  EXPECT_EQ(hce_data_begin(2, data_maps), 0);
-  for (int t = 0; t < steps; ++t) {
-    EXPECT_EQ(hce_co_exec(&r1), 0);
-    EXPECT_EQ(hce_co_exec(&r2), 0);
-    moved.gpu_iterations += hce_last_iterations(&site1, "cuda:0");
-  }
-  EXPECT_EQ(hce_data_end(), 0);
-  for (const hce::SiteState *s : hce::Runtime::get().sites())
-    for (const auto &[name, d] : s->stats.devices) {
-      moved.to += d.bytes_to_device;
-      moved.from += d.bytes_from_device;
-      moved.peer += d.bytes_peer;
-      moved.avoided += d.bytes_avoided;
-    }
-  return moved;
-}
-
-int64_t first_mismatch(const std::vector<double> &x, const std::vector<double> &ref) {
-  for (size_t k = 0; k < x.size(); ++k)
-    if (!(std::fabs(x[k] - ref[k]) <= 1e-12 * (1 + std::fabs(ref[k]))))
-      return int64_t(k);
-  return -1;
+  hce_test::jacobi::Variants v;
+  v.sweep_cuda = hce_test_sweep_cuda;
+  v.copy_cuda = hce_test_copy_back_cuda;
+  return hce_test::jacobi::run(a, m, n, steps, schedule, nullptr, v, "cuda");
 }
 
 TEST_F(CudaData, JacobiOnCpuAndCudaMatchesSequentialEveryScheduler) {
@@ -591,7 +506,7 @@ TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {
   std::vector<double> a = a0;
   Moved with_co = run_jacobi(a, m, n, steps, "static");
   EXPECT_EQ(first_mismatch(a, ref), -1) << "incremental";
-  EXPECT_GT(with_co.gpu_iterations, 0);
+  EXPECT_GT(with_co.accel_iterations, 0);
 
   restart("cpu,cuda:0");
   setenv("HCE_CO", "off", 1);
@@ -654,7 +569,7 @@ TEST_F(CudaData, MemoryCapStillGivesTheRightResult) {
     std::string err = testing::internal::GetCapturedStderr();
     EXPECT_EQ(first_mismatch(a, ref), -1) << err;
     if (std::string(devs) == "cuda:0") // alone, it must have done some rows
-      EXPECT_GT(moved.gpu_iterations, 0) << err;
+      EXPECT_GT(moved.accel_iterations, 0) << err;
     EXPECT_EQ(dev->bytes_allocated(), 0u);
   }
 }

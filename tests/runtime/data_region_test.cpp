@@ -1,6 +1,7 @@
 // Data regions, incremental transfers and the "with / without CO" contrast,
 // on a 1-D Jacobi sweep over rows with a one-row halo: the access pattern of
 // Jacobi-2D, FDTD and Heat-3D.
+#include "jacobi_region.hpp"
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
 #include "test_support.hpp"
@@ -11,100 +12,13 @@
 
 namespace {
 
-struct Args {
-  int64_t n; // row length
-};
-
-// b[i] = (a[i-1] + a[i] + a[i+1]) / 3 row-wise, for i = 1 .. M-2 (k = i-1).
-void sweep(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
-  const double *a = static_cast<const double *>(ptrs[0]);
-  double *b = static_cast<double *>(ptrs[1]);
-  const int64_t n = static_cast<const Args *>(args)->n;
-#pragma omp parallel for
-  for (int64_t k = lb; k < ub; ++k) {
-    int64_t i = k + 1;
-    for (int64_t j = 0; j < n; ++j)
-      b[i * n + j] = (a[(i - 1) * n + j] + a[i * n + j] + a[(i + 1) * n + j]) / 3.0;
-  }
-}
-
-// a[i] = b[i] for i = 1 .. M-2.
-void copy_back(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
-  double *a = static_cast<double *>(ptrs[0]);
-  const double *b = static_cast<const double *>(ptrs[1]);
-  const int64_t n = static_cast<const Args *>(args)->n;
-#pragma omp parallel for
-  for (int64_t k = lb; k < ub; ++k)
-    for (int64_t j = 0; j < n; ++j)
-      a[(k + 1) * n + j] = b[(k + 1) * n + j];
-}
-
-std::vector<double> reference(std::vector<double> a, int64_t m, int64_t n, int steps) {
-  std::vector<double> b = a;
-  for (int t = 0; t < steps; ++t) {
-    for (int64_t i = 1; i < m - 1; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        b[size_t(i * n + j)] = (a[size_t((i - 1) * n + j)] + a[size_t(i * n + j)] +
-                                a[size_t((i + 1) * n + j)]) / 3.0;
-    for (int64_t i = 1; i < m - 1; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        a[size_t(i * n + j)] = b[size_t(i * n + j)];
-  }
-  return a;
-}
-
-struct Totals {
-  uint64_t to = 0, from = 0, peer = 0, avoided = 0;
-};
+using hce_test::jacobi::reference;
+using Totals = hce_test::jacobi::Moved;
 
 // Runs `steps` Jacobi steps inside a data region; returns bytes moved.
 Totals run_jacobi(std::vector<double> &a, int64_t m, int64_t n, int steps,
                   const char *schedule, const char *co) {
-  std::vector<double> b = a;
-  Args args{n};
-  hce_map data_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, m * n, 1, 0}};
-  // Iteration k is row i = k+1: footprint of a is rows i-1..i+1, of b row i.
-  hce_map sweep_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_TO, n, 0, 3 * n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0}};
-  hce_map copy_maps[2] = {
-      {"a", a.data(), sizeof(double), HCE_MAP_FROM, n, n, n, 1, 0},
-      {"b", b.data(), sizeof(double), HCE_MAP_TO, n, n, n, 1, 0}};
-  static void *site1, *site2;
-  site1 = site2 = nullptr;
-  hce_region r1{}, r2{};
-  r1.name = "sweep";
-  r2.name = "copy";
-  for (hce_region *r : {&r1, &r2}) {
-    r->schedule = schedule;
-    r->co = co;
-    r->iterations = m - 2;
-    r->num_maps = 2;
-    r->args = &args;
-  }
-  r1.maps = sweep_maps;
-  r1.cpu = sweep;
-  r1.site = &site1;
-  r2.maps = copy_maps;
-  r2.cpu = copy_back;
-  r2.site = &site2;
-  EXPECT_EQ(hce_data_begin(2, data_maps), 0);
-  for (int t = 0; t < steps; ++t) {
-    EXPECT_EQ(hce_co_exec(&r1), 0);
-    EXPECT_EQ(hce_co_exec(&r2), 0);
-  }
-  EXPECT_EQ(hce_data_end(), 0);
-  Totals tot;
-  for (const hce::SiteState *s : hce::Runtime::get().sites())
-    for (const auto &[name, d] : s->stats.devices) {
-      tot.to += d.bytes_to_device;
-      tot.from += d.bytes_from_device;
-      tot.peer += d.bytes_peer;
-      tot.avoided += d.bytes_avoided;
-    }
-  return tot;
+  return hce_test::jacobi::run(a, m, n, steps, schedule, co);
 }
 
 TEST(DataRegion, JacobiMatchesSequentialOnThreeDevices) {
