@@ -5,6 +5,7 @@
 // partition rule, and the HEFT baseline.
 #include "tasks/dispatcher.hpp"
 #include "tasks/mapper.hpp"
+#include "profile/profile_store.hpp"
 #include "tasks/perf_model.hpp"
 
 #include <gtest/gtest.h>
@@ -195,6 +196,32 @@ TEST(TaskMapper, PerfModelFitsPowerLaw) {
 
 // Simulated runs of random DAGs: every mapper respects every edge and runs
 // every task once; the makespan is at least the critical path.
+// With HCE_PROFILE set, a region the profile store has measured is costed
+// from it before any task ran (and only then: without HCE_PROFILE the
+// nominal fallback stays, so other tests are not affected).
+TEST(TaskMapper, PerfModelUsesTheProfileStore) {
+  hce::profile::shutdown_global();
+  hce::tasks::PerfModel m;
+  m.set_speed_hint("cpu", 1);
+  const double nominal = m.predict("profiled_region", "cpu", 2000);
+  EXPECT_NEAR(nominal, 2000 * 1e-8, 1e-12);
+  setenv("HCE_PROFILE", "/nonexistent-dir/hce-profile-test", 1); // never saved
+  hce::profile::Sample s;
+  s.iterations = 1000;
+  s.exec_s = 0.4;
+  s.xfer_s = 0.1;
+  hce::profile::global().record("profiled_region", "cpu", s);
+  // One sample: the line through it and (0, 0).
+  EXPECT_NEAR(m.predict("profiled_region", "cpu", 2000), 1.0, 1e-9);
+  EXPECT_NEAR(m.predict("other_region", "cpu", 2000), nominal, 1e-12);
+  // The model's own history still comes first.
+  m.record("profiled_region", "cpu", 2000, 0.25);
+  EXPECT_NEAR(m.predict("profiled_region", "cpu", 2000), 0.25, 1e-9);
+  hce::profile::global().clear();
+  unsetenv("HCE_PROFILE");
+  hce::profile::shutdown_global();
+}
+
 TEST(TaskMapper, SimulatedRandomGraphsRespectDependences) {
   std::mt19937 gen(7);
   for (int trial = 0; trial < 20; ++trial) {

@@ -1,5 +1,7 @@
 #include "tasks/perf_model.hpp"
 
+#include "profile/profile_store.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -82,6 +84,12 @@ double PerfModel::predict(const std::string &key, const std::string &device,
     return t;
   if (auto it = iter_time_.find(device); it != iter_time_.end() && it->second > 0)
     return size * it->second / hint(device);
+  // The profile store (HCE_PROFILE): what earlier runs of the program
+  // measured for this region on this device, interpolated to `size`: the
+  // seed's lookup table, filled before the first task runs.
+  if (!profile::global_path().empty())
+    if (auto e = profile::global().estimate(key, device, int64_t(size)); e && e->total_s() > 0)
+      return e->total_s();
   // Measured on another device: scaled by the relative speeds.
   for (const auto &[k, v] : samples_)
     if (k.first == key && measured(key, k.second, size, t))

@@ -24,7 +24,10 @@ public:
   // `device` alone.
   void record(const std::string &key, const std::string &device, double size,
               double seconds);
-  // Estimated seconds for `size` iterations of `key` on `device`.
+  // Estimated seconds for `size` iterations of `key` on `device`: this
+  // model's own history, else a sim device's modelled time, else the
+  // profile store when HCE_PROFILE is set, else another device's history
+  // scaled by the speed hints, else a nominal 10 ns per iteration.
   double predict(const std::string &key, const std::string &device, double size) const;
   // The fitted a*D^b + c (c = 0) for (key, device), if two sizes or more
   // were measured; false otherwise.
