@@ -88,7 +88,8 @@ double PerfModel::predict(const std::string &key, const std::string &device,
   // measured for this region on this device, interpolated to `size`: the
   // seed's lookup table, filled before the first task runs.
   if (!profile::global_path().empty())
-    if (auto e = profile::global().estimate(key, device, int64_t(size)); e && e->total_s() > 0)
+    if (auto e = profile::global().estimate(key, device, int64_t(size));
+        e && e->total_s() > 0)
       return e->total_s();
   // Measured on another device: scaled by the relative speeds.
   for (const auto &[k, v] : samples_)
