@@ -73,11 +73,10 @@ int main(int argc, char **argv) {
     level[v] = -1;
   level[source] = 0;
 
-  /* TODO(hce data): wrap the level loop in
-   *   #pragma hce data map(to: rowptr[0:n+1], adj[0:m])
-   * (with `hce update` for the levels the host reads) so that the graph is
-   * uploaded once; not done yet. */
+  /* The graph is uploaded once; the two level arrays (swapped every level)
+   * stay on the devices, and the host reads only the reduced count. */
   int cur = 0;
+#pragma hce data map(to: rowptr[0:n+1], adj[0:m]) map(tofrom: level[0:n], next[0:n])
   for (;;) {
     long long found = 0;
 #pragma hce co_exec schedule(fdets) name("bfs.level") map(to: rowptr[v:2], adj[0:m], level[0:n]) map(from: next[v:1]) reduction(+: found)
