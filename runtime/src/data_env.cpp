@@ -360,6 +360,21 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
         unpin_all(fetch_pins);
         return false;
       }
+      if (writes(map.kind) && !reads(map.kind)) {
+        // The CPU writes these host elements without the lock.  Where a
+        // device holds the only valid copy (written in an earlier
+        // execution), that device must not send it home meanwhile (a
+        // window given up for memory downloads what only it holds): the
+        // host takes them over now, once copies already on their way in
+        // have landed.
+        IntervalSet mine; // fetches this acquire planned itself run below
+        for (const Copy &c : fetches)
+          if (c.a == &a)
+            mine.unite(c.elems);
+        cv_.wait(lock, [&] { return !(a.to_host - mine).overlaps(need[m]); });
+        if (!a.res.host_stale(need[m]).empty())
+          a.res.mark_written(kHost, need[m]);
+      }
       continue;
     }
     Window &w = a.windows[device];

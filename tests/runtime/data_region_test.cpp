@@ -1,6 +1,7 @@
 // Data regions, incremental transfers and the "with / without CO" contrast,
 // on a 1-D Jacobi sweep over rows with a one-row halo: the access pattern of
 // Jacobi-2D, FDTD and Heat-3D.
+#include "data_env.hpp"
 #include "jacobi_region.hpp"
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
@@ -177,6 +178,60 @@ TEST(DataRegion, MemoryCapOnTheOnlyDevice) {
       for (size_t k = 0; k < a.size(); ++k)
         ASSERT_DOUBLE_EQ(a[k], ref[k]) << "element " << k;
     }
+}
+
+// The CPU writes a write-only (map from) footprint in host memory without
+// the data layer's lock.  If a device still held the only valid copy of
+// those elements, giving up its window for memory would download them into
+// the same host bytes meanwhile (ThreadSanitizer caught that race).  So the
+// host takes the elements over when the CPU acquires them.
+TEST(DataRegion, CpuWriteOnlyFootprintTakesOverDeviceCopies) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t m = 64, n = 8;
+  std::vector<double> b = hce_test::random_vector(size_t(m * n), 61);
+  hce_map data_map = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
+  data_map.scale = 0;
+  data_map.len = m * n;
+  ASSERT_EQ(hce_data_begin(1, &data_map), 0);
+  // sim:0 alone writes every row: inside the data region they stay there.
+  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_FROM, n);
+  hce_test::jacobi::Args args{n};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "fill_on_sim";
+  r.schedule = "static";
+  r.devices = "sim:0";
+  r.iterations = m;
+  r.num_maps = 1;
+  r.maps = &row;
+  r.args = &args;
+  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *a, void *) {
+    double *x = static_cast<double *>(ptrs[0]);
+    const int64_t w = static_cast<const hce_test::jacobi::Args *>(a)->n;
+    for (int64_t k = lb * w; k < ub * w; ++k)
+      x[k] = double(k);
+  };
+  r.site = &site;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  const int sim_holder = 2; // holder d+1 for device 1 (sim:0); 0 is the host
+  ASSERT_TRUE(data.valid_on(b.data(), sim_holder).contains(0, m * n));
+  ASSERT_FALSE(data.valid_on(b.data(), 0).overlaps(8 * n, 16 * n)) << "host not stale";
+  // The CPU (device 0) acquires rows 8..15 to write them.
+  std::string why;
+  ASSERT_TRUE(data.begin_region(r, why)) << why;
+  std::vector<void *> ptrs;
+  hce::DataEnv::ChunkHold hold;
+  hce::TransferCounts counts;
+  ASSERT_TRUE(data.acquire(0, r, hce::Range{8, 16}, ptrs, hold, counts, why)) << why;
+  EXPECT_FALSE(data.valid_on(b.data(), sim_holder).overlaps(8 * n, 16 * n))
+      << "sim:0 still holds rows the CPU is about to write";
+  EXPECT_TRUE(data.valid_on(b.data(), 0).contains(8 * n, 16 * n));
+  EXPECT_TRUE(data.valid_on(b.data(), sim_holder).contains(16 * n, m * n))
+      << "rows the CPU does not write stay on sim:0";
+  data.abandon(hold);
+  ASSERT_TRUE(data.end_region(r, why)) << why;
+  ASSERT_EQ(hce_data_end(), 0);
 }
 
 TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
