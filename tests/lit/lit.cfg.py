@@ -31,16 +31,22 @@ config.substitutions.append(
 # feature `nvcc` (%nvcc compiles a .cu for sm_90) and feature `omp-offload`
 # (%offload-cc / %offload-cxx compile with clang's OpenMP offload to nvptx64).
 import shutil
-_nvcc = os.environ.get("HCE_NVCC") or shutil.which("nvcc") or \
-    "/usr/local/cuda/bin/nvcc"
+# nvcc and the toolkit root come from CMake (the site config); nvcc may be a
+# wrapper script (/usr/local/bin/nvcc), so its folder says nothing about
+# where the toolkit is.
+_nvcc = os.environ.get("HCE_NVCC") or getattr(config, "hce_nvcc", "") or \
+    shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 if os.path.exists(_nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(
         ("%nvcc", _nvcc + " --expt-relaxed-constexpr -arch=sm_90"))
-_cuda_root = os.path.dirname(os.path.dirname(os.path.realpath(_nvcc)))
+_cuda_root = getattr(config, "hce_cuda_root", "") or \
+    os.path.dirname(os.path.dirname(os.path.realpath(_nvcc)))
 _llvm_lib = os.path.join(os.path.dirname(tools), "lib")
+# clang's offload to nvptx64 needs the toolkit's ptxas and libdevice.
 if os.path.exists(os.path.join(_llvm_lib, "libomptarget-nvptx-sm_90.bc")) \
-        and os.path.exists(os.path.join(_cuda_root, "bin", "ptxas")):
+        and os.path.exists(os.path.join(_cuda_root, "bin", "ptxas")) \
+        and os.path.isdir(os.path.join(_cuda_root, "nvvm", "libdevice")):
     config.available_features.add("omp-offload")
     _off = (" -fopenmp -fopenmp-targets=nvptx64 -Xopenmp-target=nvptx64"
             " -march=sm_90 --cuda-path=%s --libomptarget-nvptx-bc-path=%s"
