@@ -9,6 +9,7 @@
 #include "reduction.hpp"
 #include "runtime.hpp"
 #include "tasks/device_claims.hpp"
+#include "text_list.hpp"
 
 #include <algorithm>
 #include <array>
@@ -77,13 +78,7 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
     return true;
   std::vector<double> given(devs.size(), -1);
   std::string text = r.ratios;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t comma = text.find(',', pos);
-    if (comma == std::string::npos)
-      comma = text.size();
-    std::string item = text.substr(pos, comma - pos);
-    pos = comma + 1;
+  for (std::string item : split_list(text, ',')) {
     item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
     size_t eq = item.find('=');
     char *end = nullptr;

@@ -1,6 +1,7 @@
 #include "sim_device.hpp"
 
 #include "clock.hpp"
+#include "text_list.hpp"
 
 #include <omp.h>
 
@@ -30,13 +31,7 @@ bool parse_number(const std::string &s, double &out) {
 // Applies "key:value,key:value" to `p`; false and `why` on a bad pair.
 bool apply_sim_params(const std::string &who, const std::string &list,
                       SimParams &p, std::string &why) {
-  size_t pos = 0;
-  while (pos < list.size()) {
-    size_t comma = list.find(',', pos);
-    if (comma == std::string::npos)
-      comma = list.size();
-    std::string kv = list.substr(pos, comma - pos);
-    pos = comma + 1;
+  for (const std::string &kv : split_list(list, ',')) {
     size_t colon = kv.find(':');
     double v = 0;
     if (colon == std::string::npos || !parse_number(kv.substr(colon + 1), v)) {
@@ -81,13 +76,7 @@ std::optional<SimParams> parse_sim_params(const std::string &text, int ordinal,
   // separated by ';'.  Every entry is validated, only matching ones apply.
   SimParams mine;
   const std::string want = "sim:" + std::to_string(ordinal);
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t semi = text.find(';', pos);
-    if (semi == std::string::npos)
-      semi = text.size();
-    std::string entry = text.substr(pos, semi - pos);
-    pos = semi + 1;
+  for (const std::string &entry : split_list(text, ';')) {
     if (entry.empty())
       continue;
     size_t eq = entry.find('=');

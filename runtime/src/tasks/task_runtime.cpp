@@ -9,6 +9,7 @@
 #include "sim_device.hpp"
 #include "tasks/dispatcher.hpp"
 #include "tasks/perf_model.hpp"
+#include "text_list.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -156,12 +157,7 @@ TaskSystem::TaskSystem() : rt_(Runtime::get()) {
   // HCE_TASK_SPEED="cpu=1,cuda=8": relative speeds before anything is
   // measured.
   std::string speeds = env_or("HCE_TASK_SPEED", "");
-  for (size_t pos = 0; pos < speeds.size();) {
-    size_t comma = speeds.find(',', pos);
-    if (comma == std::string::npos)
-      comma = speeds.size();
-    std::string item = speeds.substr(pos, comma - pos);
-    pos = comma + 1;
+  for (const std::string &item : split_list(speeds, ',')) {
     size_t eq = item.find('=');
     if (eq != std::string::npos && std::atof(item.c_str() + eq + 1) > 0)
       model_.set_speed_hint(item.substr(0, eq), std::atof(item.c_str() + eq + 1));
