@@ -291,6 +291,17 @@ void DataEnv::plan_peer_copies(Array &a, int device, IntervalSet &missing,
   }
 }
 
+IntervalSet DataEnv::wait_for_copies_home(std::unique_lock<std::mutex> &lock, Array &a,
+                                          const IntervalSet &want,
+                                          const std::vector<Copy> &planned) {
+  IntervalSet mine; // copies the caller planned itself: they run later
+  for (const Copy &c : planned)
+    if (c.a == &a)
+      mine.unite(c.elems);
+  cv_.wait(lock, [&] { return !(a.to_host - mine).overlaps(want); });
+  return mine;
+}
+
 // Plans, under the lock, the downloads that make `want` valid on the host
 // (from whichever device holds the only valid copy), pinning their sources.
 bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
@@ -299,13 +310,8 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
                                  std::vector<std::pair<Array *, int>> &pins,
                                  std::string &why) {
   // Elements already on their way to the host are not fetched twice (two
-  // copies into the same host bytes would race): wait for other threads'
-  // copies to land; those this acquire planned itself are skipped.
-  IntervalSet mine;
-  for (const Copy &c : copies)
-    if (c.a == &a)
-      mine.unite(c.elems);
-  cv_.wait(lock, [&] { return !(a.to_host - mine).overlaps(want); });
+  // copies into the same host bytes would race).
+  IntervalSet mine = wait_for_copies_home(lock, a, want, copies);
   std::vector<int> sources;
   for (size_t d = 0; d < devices_.size(); ++d)
     if (int(d) != except_device && !devices_[d]->uses_host_memory())
@@ -367,11 +373,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
         // window given up for memory downloads what only it holds): the
         // host takes them over now, once copies already on their way in
         // have landed.
-        IntervalSet mine; // fetches this acquire planned itself run below
-        for (const Copy &c : fetches)
-          if (c.a == &a)
-            mine.unite(c.elems);
-        cv_.wait(lock, [&] { return !(a.to_host - mine).overlaps(need[m]); });
+        wait_for_copies_home(lock, a, need[m], fetches);
         if (!a.res.host_stale(need[m]).empty())
           a.res.mark_written(kHost, need[m]);
       }

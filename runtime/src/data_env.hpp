@@ -137,6 +137,12 @@ private:
                      Interval need, Interval limit, std::string &why);
   void pin(Array &a, int device, ChunkHold *hold);
   void unpin_all(std::vector<std::pair<Array *, int>> &pins);
+  // Waits until no other thread's copy into the host elements `want` of `a`
+  // is in flight; the copies in `planned` (not started yet, by the caller)
+  // are not waited for.  Returns the elements those planned copies cover.
+  IntervalSet wait_for_copies_home(std::unique_lock<std::mutex> &lock, Array &a,
+                                   const IntervalSet &want,
+                                   const std::vector<Copy> &planned);
   bool plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
                           const IntervalSet &want, int except_device,
                           std::vector<Copy> &copies,
