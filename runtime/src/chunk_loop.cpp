@@ -142,6 +142,7 @@ private:
     w_.iterations += c.range.size();
     w_.chunks += 1;
     w_.busy += seconds;
+    w_.compute_busy += c.compute;
     w_.chunk_times.push_back({c.range.size(), seconds});
     w_.finish = end - sh_.t0;
     sh_.scheduler->complete(slot_, c.range, seconds);

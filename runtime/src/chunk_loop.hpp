@@ -37,6 +37,7 @@ struct ChunkWorker {
   // Filled in by the loop:
   int64_t iterations = 0, chunks = 0;
   double busy = 0, finish = 0; // seconds; finish relative to the loop start
+  double compute_busy = 0;     // seconds of that in the compute stage
   // (iterations, seconds) of every chunk it completed.
   std::vector<std::pair<int64_t, double>> chunk_times;
   // What the device can do: the fastest rate among its chunks of at least

@@ -391,9 +391,6 @@ int execute_region(const hce_region &r, std::string &why) {
       return "";
     };
   }
-  // Profile store (HCE_PROFILE): time every chunk's compute stage.
-  profile::Recorder recorder;
-  recorder.instrument(workers);
   // One-time work (windows, pinning, broadcast uploads) on every
   // accelerator at once, before the schedulers start timing chunks.
   for (size_t i = 0; i < devs.size(); ++i)
@@ -411,7 +408,8 @@ int execute_region(const hce_region &r, std::string &why) {
     data.end_region(r, ignored);
     return fail(loop.fatal);
   }
-  recorder.record(r, rt, workers, bytes, loop.failures);
+  // Profile store (HCE_PROFILE): what each device did in this execution.
+  profile::record_execution(r, rt, workers, bytes, loop.failures);
 
   // Iterations no device completed (failed chunks, and work left when every
   // device had failed) run on the CPU, on host memory, on its controller.

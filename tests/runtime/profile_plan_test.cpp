@@ -194,7 +194,7 @@ ProfileContext context(const Store &store, const std::string &region, int p,
   return ctx;
 }
 
-// Records one simulated execution the way the runtime's Recorder does.
+// Records one simulated execution the way profile::record_execution does.
 void record(Store &store, const ProfileContext &ctx, const simtest::SimResult &res) {
   std::vector<double> secs(ctx.devices.size(), 0.0);
   for (const simtest::SimChunk &c : res.chunks)

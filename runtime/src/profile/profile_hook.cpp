@@ -1,6 +1,5 @@
 #include "profile/profile_hook.hpp"
 
-#include "clock.hpp"
 #include "profile/profile_sched.hpp"
 #include "sim_device.hpp"
 
@@ -85,25 +84,10 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
   set_context(s, ctx);
 }
 
-void Recorder::instrument(std::vector<ChunkWorker> &workers) {
-  compute_s_ = std::make_unique<std::atomic<double>[]>(workers.size());
-  for (size_t i = 0; i < workers.size(); ++i) {
-    compute_s_[i] = 0;
-    ChunkWorker::Stage inner = workers[i].compute;
-    std::atomic<double> *acc = &compute_s_[i];
-    workers[i].compute = [inner, acc](Range range, int slot, std::string &why) {
-      const double t0 = now_seconds();
-      bool ok = inner(range, slot, why);
-      acc->fetch_add(now_seconds() - t0);
-      return ok;
-    };
-  }
-}
-
-void Recorder::record(const hce_region &r, const Runtime &rt,
+void record_execution(const hce_region &r, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,
-                      const std::vector<TransferCounts> &bytes, size_t failures) const {
-  if (failures > 0 || !compute_s_)
+                      const std::vector<TransferCounts> &bytes, size_t failures) {
+  if (failures > 0)
     return;
   Store &store = global();
   const std::string region = region_key(r);
@@ -115,7 +99,7 @@ void Recorder::record(const hce_region &r, const Runtime &rt,
     s.iterations = w.iterations;
     s.bytes =
         i < bytes.size() ? double(bytes[i].to_device) + double(bytes[i].from_device) : 0;
-    s.exec_s = compute_s_[i].load();
+    s.exec_s = w.compute_busy; // the chunk loop times every stage
     s.xfer_s = std::max(0.0, w.busy - s.exec_s);
     store.record(region, rt.devices()[size_t(w.device)]->name(), s);
   }

@@ -1,8 +1,8 @@
 // What execute_region (region_exec.cpp) calls to feed and use the profile
 // store: attach() before a region's scheduler begins (region name, device
-// names, memory bounds), Recorder around the chunk loop (times the compute
-// stage of every chunk, then records each device's execution and transfer
-// time, iterations and bytes in the store).
+// names, memory bounds), record_execution() after the chunk loop (each
+// device's compute and transfer time, as the loop timed its stages,
+// iterations and bytes, into the store).
 #pragma once
 
 #include "chunk_loop.hpp"
@@ -10,8 +10,6 @@
 #include "hce/hce.h"
 #include "runtime.hpp"
 
-#include <atomic>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,21 +28,12 @@ double device_capacity(const Device &dev);
 void attach(Scheduler &s, const hce_region &region, const Runtime &rt,
             const std::vector<int> &devs);
 
-class Recorder {
-public:
-  // Wraps every worker's compute stage with a timer.  Call once, after the
-  // workers' stages are set.
-  void instrument(std::vector<ChunkWorker> &workers);
-  // After the chunk loop: one sample per device that ran iterations
-  // (iterations, bytes to + from the device, compute seconds, the rest of
-  // its busy time as transfer seconds).  Nothing is recorded for an
-  // execution in which a device failed (its times are partial).
-  void record(const hce_region &region, const Runtime &rt,
-              const std::vector<ChunkWorker> &workers,
-              const std::vector<TransferCounts> &bytes, size_t failures) const;
-
-private:
-  std::unique_ptr<std::atomic<double>[]> compute_s_;
-};
+// After the chunk loop: one sample per device that ran iterations
+// (iterations, bytes to + from the device, compute seconds, the rest of its
+// busy time as transfer seconds).  Nothing is recorded for an execution in
+// which a device failed (its times are partial).
+void record_execution(const hce_region &region, const Runtime &rt,
+                      const std::vector<ChunkWorker> &workers,
+                      const std::vector<TransferCounts> &bytes, size_t failures);
 
 } // namespace hce::profile

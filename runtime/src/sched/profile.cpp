@@ -21,7 +21,7 @@
 //     no dependencies between the partitions of one loop.
 //
 // The runtime records every execution's per-device times in the store
-// (profile::Recorder, by region_exec.cpp), whatever the scheduler, so the
+// (profile::record_execution, by region_exec.cpp), whatever the scheduler, so the
 // next execution -- or the next run of the program, with HCE_PROFILE --
 // is partitioned from measurements.
 //
