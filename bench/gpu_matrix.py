@@ -26,6 +26,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suite import nvidia_gpu_count  # noqa: E402
+
 # Sizes: a few times the ctest sizes, so every device gets work, each run
 # well under a second.
 EXAMPLES = [
@@ -48,18 +51,10 @@ SCHEDULES = ["static", "quick", "split", "hguided", "logfit", "fdets", "adets", 
 SANITIZED = [("matadd", ["513", "257"]), ("jacobi2d", ["131", "6"])]
 
 
-def gpu_count():
-    try:
-        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
-        return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
-    except (OSError, subprocess.SubprocessError):
-        return 0
-
-
 def device_sets():
     if os.environ.get("MATRIX_DEVSETS"):
         return os.environ["MATRIX_DEVSETS"].split(";")
-    n = gpu_count()
+    n = nvidia_gpu_count()
     sets = ["cpu"]
     if n >= 1:
         sets += ["cuda:0", "cpu,cuda:0"]

@@ -49,14 +49,19 @@ SMALL = {"matadd": ["1000", "129"], "blackscholes": ["100003"], "gemm": ["97", "
          "cg": ["10007", "3", "20"], "bfs": ["20011", "6"], "lud": ["131"]}
 
 
-def gpu_count():
-    if os.environ.get("SUITE_GPUS"):
-        return int(os.environ["SUITE_GPUS"])
+def nvidia_gpu_count():
+    """GPUs that nvidia-smi lists (0 where there is none or no driver)."""
     try:
         p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
         return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
     except (OSError, subprocess.SubprocessError):
         return 0
+
+
+def gpu_count():
+    if os.environ.get("SUITE_GPUS"):
+        return int(os.environ["SUITE_GPUS"])
+    return nvidia_gpu_count()
 
 
 def configs(ngpu):
