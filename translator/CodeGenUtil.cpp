@@ -18,18 +18,22 @@ std::string argsStructDecl(const Region &R) {
   return S;
 }
 
+std::string enumeratorDecl(const Region &R, const std::string &In) {
+  if (R.Enumerators.empty())
+    return "";
+  std::string S = In + "enum {";
+  for (size_t I = 0; I < R.Enumerators.size(); ++I)
+    S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
+         R.Enumerators[I].Value;
+  return S + " };\n";
+}
+
 std::string variantPrologue(const Region &R, const std::string &In) {
   std::string S;
   std::string Args = "((const struct " + genName("args", R) + " *)__hce_args)";
   S += In + "const int64_t __hce_init = " + Args + "->__hce_init;\n";
   S += In + "const int64_t __hce_step = " + Args + "->__hce_step;\n";
-  if (!R.Enumerators.empty()) {
-    S += In + "enum {";
-    for (size_t I = 0; I < R.Enumerators.size(); ++I)
-      S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
-           R.Enumerators[I].Value;
-    S += " };\n";
-  }
+  S += enumeratorDecl(R, In);
   // VLA extents first: the mapped pointers' types use them.
   for (const CapturedVar &C : R.Extents)
     S += In + C.ConstDecl + " = " + Args + "->" + C.Name + ";\n";

@@ -15,6 +15,10 @@ std::string genName(const char *What, const Region &R);
 /// plus the loop's normalised start and step.
 std::string argsStructDecl(const Region &R);
 
+/// The enumerator constants the body uses, as a local `enum { A = 1 };` line
+/// indented by \p In; "" when there are none.
+std::string enumeratorDecl(const Region &R, const std::string &In);
+
 /// The statements, inside a variant, that rebind mapped arrays, captured
 /// scalars and reduction variables to the variant's parameters. \p Indent is
 /// prepended to each line.

@@ -244,13 +244,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
        " __hce_a,\n    const " + PtrsT + " __hce_p, void *__hce_dred) {\n";
   S += "  const int64_t __hce_init = __hce_a.__hce_init;\n";
   S += "  const int64_t __hce_step = __hce_a.__hce_step;\n";
-  if (!R.Enumerators.empty()) {
-    S += "  enum {";
-    for (size_t I = 0; I < R.Enumerators.size(); ++I)
-      S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
-           R.Enumerators[I].Value;
-    S += " };\n";
-  }
+  S += enumeratorDecl(R, "  ");
   for (const CapturedVar &C : R.Extents)
     S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
   for (size_t M = 0; M < NM; ++M) {
@@ -360,13 +354,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       S += "  { /* the inner trip counts, from the captured scalars */\n";
       S += "    const " + ArgsT + " __hce_av = *(const " + ArgsT + " *)__hce_args;\n";
       S += "    (void)__hce_av;\n";
-      if (!R.Enumerators.empty()) {
-        S += "    enum {";
-        for (size_t I = 0; I < R.Enumerators.size(); ++I)
-          S += std::string(I ? ", " : " ") + R.Enumerators[I].Name + " = " +
-               R.Enumerators[I].Value;
-        S += " };\n";
-      }
+      S += enumeratorDecl(R, "    ");
       for (const CapturedVar &C : R.Captures)
         if (C.Value.empty())
           S += "    " + C.ConstDecl + " = __hce_av." + C.Name + ";\n    (void)" + C.Name +
