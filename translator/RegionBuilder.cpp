@@ -21,7 +21,7 @@ namespace hce {
 const ForStmt *regionLoop(const Stmt *Next) {
   if (const auto *F = dyn_cast_or_null<ForStmt>(Next))
     return F;
-  if (const auto *Dir = dyn_cast_or_null<OMPParallelForDirective>(Next))
+  if (const auto *Dir = dyn_cast_or_null<OMPLoopDirective>(Next))
     if (const CapturedStmt *CS = Dir->getInnermostCapturedStmt())
       return dyn_cast_or_null<ForStmt>(
           CS->getCapturedStmt()->IgnoreContainers());
@@ -29,12 +29,6 @@ const ForStmt *regionLoop(const Stmt *Next) {
 }
 
 namespace {
-
-const VarDecl *refVar(const Expr *E) {
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
 
 /// HCE_TYPE_* for a reduction variable's type, or empty.
 std::string reductionTypeEnum(QualType T, const ASTContext &Ctx) {
@@ -68,31 +62,6 @@ bool opFromSpelling(StringRef S, RedOp &Op) {
   return false;
 }
 
-std::string ompReductionSpelling(const OMPReductionClause *C) {
-  DeclarationName N = C->getNameInfo().getName();
-  switch (N.getCXXOverloadedOperator()) {
-  case OO_Plus:
-    return "+";
-  case OO_Star:
-    return "*";
-  case OO_Amp:
-    return "&";
-  case OO_Pipe:
-    return "|";
-  case OO_Caret:
-    return "^";
-  case OO_AmpAmp:
-    return "&&";
-  case OO_PipePipe:
-    return "||";
-  case OO_Minus:
-    return "-";
-  default:
-    break;
-  }
-  return N.getAsString();
-}
-
 } // namespace
 
 std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
@@ -113,36 +82,10 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
                     std::to_string(R.PragmaLine) + "\"";
 
   // --- the loop -----------------------------------------------------------
-  const ForStmt *For = nullptr;
-  std::vector<std::pair<std::string, const VarDecl *>> OmpReductions;
-  std::vector<const VarDecl *> OmpPrivates;
-  if (const auto *Dir = dyn_cast_or_null<OMPExecutableDirective>(In.Next)) {
-    if (!isa<OMPParallelForDirective>(Dir)) {
-      D.error(Dir->getBeginLoc(),
-              "only '#pragma omp parallel for' may appear between '#pragma "
-              "hce co_exec' and its loop");
-      return std::nullopt;
-    }
-    For = regionLoop(Dir);
-    for (const OMPClause *C : Dir->clauses()) {
-      if (const auto *PC = dyn_cast<OMPPrivateClause>(C)) {
-        for (const Expr *E : PC->varlists())
-          if (const VarDecl *VD = refVar(E))
-            OmpPrivates.push_back(VD);
-      } else if (const auto *RC = dyn_cast<OMPReductionClause>(C)) {
-        std::string Op = ompReductionSpelling(RC);
-        for (const Expr *E : RC->varlists())
-          if (const VarDecl *VD = refVar(E))
-            OmpReductions.push_back({Op, VD});
-      } else if (isa<OMPLastprivateClause>(C) || isa<OMPLinearClause>(C)) {
-        D.error(C->getBeginLoc(), "this clause of '#pragma omp parallel for' "
-                                  "is not supported in a co_exec loop");
-        return std::nullopt;
-      }
-    }
-  } else {
-    For = dyn_cast_or_null<ForStmt>(In.Next);
-  }
+  // The loop, possibly under its OpenMP loop directive; the directive's
+  // clauses were read by OmpPlacement (In.OmpReductions, In.OmpPrivates).
+  const ForStmt *For = regionLoop(In.Next);
+  const auto &OmpReductions = In.OmpReductions;
   if (!For) {
     D.error(P.DirectiveLoc,
             "'#pragma hce co_exec' must be followed by a 'for' loop");
@@ -271,8 +214,13 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
   };
   for (const NamedVar &V : R.Clauses.Privates)
     AddPrivate(V.Name, P.locAt(V.Offset));
-  for (const VarDecl *VD : OmpPrivates)
+  for (const VarDecl *VD : In.OmpPrivates)
     AddPrivate(VD->getName().str(), VD->getLocation());
+  for (const VarDecl *VD : In.ThreadLocals) // written: one per iteration
+    if (const NonLocalUse *U = UseOf(VD->getName().str());
+        U && U->Var == VD && U->ScalarWrite.isValid() &&
+        !VD->getType()->isArrayType())
+      AddPrivate(VD->getName().str(), VD->getLocation());
 
   // --- maps ---------------------------------------------------------------
   for (const MapClause &MC : R.Clauses.Maps) {

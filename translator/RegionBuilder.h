@@ -18,6 +18,9 @@
 #include "clang/AST/Stmt.h"
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hce {
 
@@ -27,6 +30,14 @@ struct RegionInput {
   const clang::Decl *TopLevel = nullptr; ///< file-scope decl holding it
   const clang::FunctionDecl *Func = nullptr; ///< function holding it
   unsigned Index = 0;
+  /// OpenMP clauses that apply to the loop (its loop directive's and an
+  /// enclosing parallel region's; see OmpPlacement): reductions with their
+  /// OpenMP operator spelling, and private variables.
+  std::vector<std::pair<std::string, const clang::VarDecl *>> OmpReductions;
+  std::vector<const clang::VarDecl *> OmpPrivates;
+  /// Variables declared inside an enclosing parallel region (one per thread
+  /// there): private to each iteration when the loop writes them.
+  std::vector<const clang::VarDecl *> ThreadLocals;
 };
 
 /// Builds the Region, or reports errors and returns nullopt.

@@ -8,6 +8,7 @@
 #include "DataDirectives.h"
 #include "Diagnostics.h"
 #include "OffloadVariantEmitter.h"
+#include "OmpPlacement.h"
 #include "RegionBuilder.h"
 #include "SiteEmitter.h"
 
@@ -16,6 +17,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 
@@ -24,13 +26,6 @@ using namespace clang;
 namespace hce {
 
 namespace {
-
-struct StmtSite {
-  unsigned Offset; // file offset of the statement's first character
-  const Stmt *S;
-  const Decl *Top;
-  const FunctionDecl *Func;
-};
 
 /// Collects the statements of the main file in pre-order, with the
 /// top-level declaration and the function that hold each.
@@ -73,8 +68,10 @@ class TranslateConsumer : public ASTConsumer {
 public:
   TranslateConsumer(CompilerInstance &CI, const TranslateOptions &Opts,
                     TranslationResult &Result,
-                    std::vector<PragmaRecord> &Records)
-      : CI(CI), Opts(Opts), Result(Result), Records(Records) {}
+                    std::vector<PragmaRecord> &Records,
+                    const SkippedRanges &Skipped)
+      : CI(CI), Opts(Opts), Result(Result), Records(Records),
+        Skipped(Skipped) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override;
 
@@ -83,6 +80,23 @@ private:
   const TranslateOptions &Opts;
   TranslationResult &Result;
   std::vector<PragmaRecord> &Records;
+  const SkippedRanges &Skipped;
+};
+
+/// Records the main file's inactive #if branches.
+class SkipRecorder : public PPCallbacks {
+public:
+  SkipRecorder(SourceManager &SM, SkippedRanges &Out) : SM(SM), Out(Out) {}
+  void SourceRangeSkipped(SourceRange R, SourceLocation) override {
+    if (SM.isWrittenInMainFile(R.getBegin()) &&
+        SM.isWrittenInMainFile(R.getEnd()))
+      Out.push_back(
+          {SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd())});
+  }
+
+private:
+  SourceManager &SM;
+  SkippedRanges &Out;
 };
 
 /// Whitespace before position \p L on its line.
@@ -118,8 +132,9 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   StmtCollector Collector(SM);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 
-  // Pair each pragma with the statement right after it.
-  std::vector<RegionInput> Inputs;
+  // Pair each pragma with the statement right after it, and place it among
+  // the loop's OpenMP directives.
+  std::vector<OmpPlacement> Placements;
   for (const PragmaRecord &P : Records) {
     if (P.Kind != PragmaKind::CoExec)
       continue; // data / update: translateDataDirectives
@@ -128,27 +143,20 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     for (const StmtSite &S : Collector.Sites)
       if (S.Offset >= End && (!Best || S.Offset < Best->Offset))
         Best = &S;
-    bool Adjacent = false;
-    if (Best) {
-      // Only whitespace and comments may separate them.
-      StringRef Gap = MainText.slice(End, Best->Offset);
-      Adjacent =
-          lexClauseText(std::string_view(Gap.data(), Gap.size())).empty();
-    }
-    if (!Adjacent) {
+    if (!Best) {
       D.error(P.DirectiveLoc,
               "'#pragma hce co_exec' must be followed by a 'for' loop");
       continue;
     }
-    RegionInput In;
-    In.Pragma = &P;
-    In.Next = Best->S;
-    In.TopLevel = Best->Top;
-    In.Func = Best->Func;
-    Inputs.push_back(In);
+    if (std::optional<OmpPlacement> Pl =
+            placeCoExec(P, *Best, Collector.Sites, Skipped, Ctx, D))
+      Placements.push_back(std::move(*Pl));
   }
   if (D.hasErrors())
     return;
+  std::vector<RegionInput> Inputs;
+  for (const OmpPlacement &Pl : Placements)
+    Inputs.push_back(Pl.In);
 
   // No region may contain another.
   for (const RegionInput &Outer : Inputs) {
@@ -172,8 +180,11 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<Region> Regions;
   for (size_t I = 0; I < Inputs.size(); ++I) {
     Inputs[I].Index = static_cast<unsigned>(I);
-    if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D))
+    if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D)) {
+      R->SiteRange = Placements[I].Range;
+      R->LineAfterSite = Placements[I].LineAfterSite;
       Regions.push_back(std::move(*R));
+    }
   }
   if (D.hasErrors())
     return;
@@ -216,8 +227,15 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       Decls = "\n" + Decls;
     RW.InsertText(R.InsertLoc, Decls, /*InsertAfter=*/true);
 
-    std::string Site = emitSite(R, indentOf(SM, R.SiteRange.getBegin()),
-                                Emitters, Opts.LineDirectives);
+    const OmpPlacement &Pl = Placements[R.Index];
+    std::string Indent = indentOf(SM, R.SiteRange.getBegin());
+    std::string Site;
+    if (!Pl.Kept.empty()) // directives and inactive text between the lines
+      Site += Pl.Kept + "\n" + Indent;
+    if (Pl.Form == SiteForm::Single) // one thread of the team runs it
+      Site += std::string("#pragma omp single") +
+              (Pl.NoWait ? " nowait" : "") + "\n" + Indent;
+    Site += emitSite(R, Indent, Emitters, Opts.LineDirectives);
     if (RW.ReplaceText(R.SiteRange, Site)) {
       D.error(R.SiteRange.getBegin(), "cannot rewrite this loop");
       return;
@@ -308,12 +326,15 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
 bool TranslateAction::BeginSourceFileAction(CompilerInstance &CI) {
   CI.getPreprocessor().AddPragmaHandler(new HcePragmaHandler(Records));
+  CI.getPreprocessor().addPPCallbacks(
+      std::make_unique<SkipRecorder>(CI.getSourceManager(), Skipped));
   return true;
 }
 
 std::unique_ptr<ASTConsumer>
 TranslateAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
-  return std::make_unique<TranslateConsumer>(CI, Opts, Result, Records);
+  return std::make_unique<TranslateConsumer>(CI, Opts, Result, Records,
+                                             Skipped);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #ifndef HCE_TRANSLATOR_TRANSLATEACTION_H
 #define HCE_TRANSLATOR_TRANSLATEACTION_H
 
+#include "OmpPlacement.h"
 #include "PragmaHandler.h"
 
 #include "clang/Frontend/FrontendAction.h"
@@ -47,6 +48,7 @@ private:
   TranslateOptions Opts;
   TranslationResult &Result;
   std::vector<PragmaRecord> Records;
+  SkippedRanges Skipped;
 };
 
 /// Factory for ClangTool::run.

@@ -36,8 +36,8 @@ void f(int n, double *A) {
 #endif
 #ifdef OMPFOR
 #pragma hce co_exec map(tofrom: A[i:1])
-// OMPFOR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:1: error: only '#pragma omp parallel for' may appear between '#pragma hce co_exec' and its loop
-#pragma omp simd
+// OMPFOR: {{^}}{{.*}}diag-pragma.c:[[@LINE+1]]:1: error: only '#pragma omp parallel for', 'for' or 'simd' (or their 'simd' forms) may appear between '#pragma hce co_exec' and its loop
+#pragma omp taskloop
   for (int i = 0; i < n; i++)
     A[i] = 0;
 #endif
