@@ -3,6 +3,7 @@
 // the request, no error, and a correct CPU run.  The tests of the device
 // itself are in omp_offload_tests.cpp (hce_omp_tests, linked with offload).
 #include "omp/omp_device.hpp"
+#include "omp/omp_jit.hpp"
 #include "runtime.hpp"
 #include "test_support.hpp"
 
@@ -10,8 +11,13 @@
 
 #include <dlfcn.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace {
 
@@ -110,6 +116,50 @@ TEST(OmpFallback, AbsentLibomptargetGivesOneNoticeAndACorrectCpuRun) {
   // which is not counted above; every run has the CPU only.
   EXPECT_EXIT(fallback_child(), testing::ExitedWithCode(0),
               "notices=1 naming=1 errors=0 correct=1 devices=3");
+}
+
+// The libraries mapped into this process (/proc/self/maps).
+std::string mapped_files() {
+  std::ifstream maps("/proc/self/maps");
+  std::stringstream text;
+  text << maps.rdbuf();
+  return text.str();
+}
+
+// A program not linked with offload that asks for omp devices and runs a
+// region never loads libomptarget or libLLVM (129 MB) because of it.
+TEST(OmpFallback, NoLibLLVMWithoutOffload) {
+  if (libomptarget_loaded())
+    GTEST_SKIP() << "this binary has libomptarget loaded";
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(run_twice("cpu,omp:0", 11));
+  testing::internal::GetCapturedStderr();
+  const std::string maps = mapped_files();
+  ASSERT_NE(maps.find("[stack]"), std::string::npos) << "cannot read /proc/self/maps";
+  EXPECT_EQ(maps.find("libLLVM"), std::string::npos);
+  EXPECT_EQ(maps.find("libomptarget"), std::string::npos);
+}
+
+// find_on_path: how the runtime looks for the ptxas that libomptarget's JIT
+// runs (omp_jit.cpp).
+TEST(OmpJit, FindOnPathTakesTheFirstExecutable) {
+  char tmpl[] = "/tmp/hce-omp-jit-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, a = dir + "/a", b = dir + "/b";
+  ASSERT_EQ(mkdir(a.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(b.c_str(), 0755), 0);
+  std::ofstream(a + "/ptxas") << "not executable\n";
+  std::ofstream(b + "/ptxas") << "#!/bin/sh\n";
+  ASSERT_EQ(chmod((b + "/ptxas").c_str(), 0755), 0);
+  EXPECT_EQ(hce::find_on_path("ptxas", "/nonexistent:" + a + ":" + b), b + "/ptxas");
+  EXPECT_EQ(hce::find_on_path("ptxas", a), "");
+  EXPECT_EQ(hce::find_on_path("ptxas", ""), "");
+  EXPECT_EQ(hce::find_on_path("nvlink-none", b), "");
+  for (const std::string &f : {a + "/ptxas", b + "/ptxas"})
+    std::remove(f.c_str());
+  rmdir(a.c_str());
+  rmdir(b.c_str());
+  rmdir(dir.c_str());
 }
 
 TEST(OmpFallback, DeviceListAcceptsOmpSpellings) {

@@ -15,14 +15,17 @@
 //    incremental transfers against HCE_CO=off, a memory cap.
 // The no-libomptarget case is in omp_fallback_test.cpp (hce_runtime_tests,
 // which is not linked with offload).
-#include "omp/omp_device.hpp"
 #include "jacobi_region.hpp"
+#include "omp/omp_device.hpp"
+#include "omp/omp_jit.hpp"
 #include "omp_variants.h"
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
+
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -90,6 +93,26 @@ TEST(OmpDetect, LibomptargetIsResolvedAtRunTime) {
   EXPECT_EQ(n, hce_test_omp_num_devices());
   ASSERT_GE(n, 1) << why;
   EXPECT_EQ(api->get_initial_device(), n); // OpenMP: the host is device n
+}
+
+// libomptarget loaded libLLVM; the runtime registered its NVPTX target there
+// (what libomptarget's JIT of an nvptx64 IR image needs), checked through
+// LLVM's own C API: LLVMGetTargetFromTriple finds a target only when one is
+// registered for the triple.
+TEST(OmpDetect, NvptxTargetIsRegisteredForTheJit) {
+  std::string why;
+  ASSERT_NE(hce::omp_api(why), nullptr) << why;
+  EXPECT_TRUE(hce::prepare_omp_jit().nvptx_registered) << hce::prepare_omp_jit().note;
+  using GetTarget = int (*)(const char *, void **, char **);
+  auto get = reinterpret_cast<GetTarget>(dlsym(RTLD_DEFAULT, "LLVMGetTargetFromTriple"));
+  ASSERT_NE(get, nullptr) << "libLLVM is not in the process";
+  void *target = nullptr;
+  char *error = nullptr;
+  EXPECT_EQ(get("nvptx64-nvidia-cuda", &target, &error), 0) << (error ? error : "");
+  EXPECT_NE(target, nullptr);
+  // An unknown triple is still refused: the check above can fail.
+  char *error2 = nullptr;
+  EXPECT_NE(get("hce-unknown-triple", &target, &error2), 0);
 }
 
 TEST(OmpDetect, OmpSelectsEveryDeviceAndOmpNOne) {

@@ -1,6 +1,7 @@
 // Run-time resolution of libomptarget and detection of OpenMP offload
 // devices (runtime.cpp selects omp:N devices from these).
 #include "omp_device.hpp"
+#include "omp_jit.hpp"
 
 #include <dlfcn.h>
 
@@ -57,6 +58,9 @@ const OmpApi *omp_api(std::string &why) {
       return;
     }
     resolve(handle, "omp_target_memset", api.target_memset); // OpenMP 5.1
+    // Before any device image is loaded: an nvptx64 image is LLVM IR that
+    // libomptarget JIT-compiles when omp:N is first used.
+    api.jit_note = prepare_omp_jit().note;
     ok = true;
   });
   why = reason;
@@ -76,6 +80,8 @@ int omp_device_count(std::string &why) {
       count = 0;
       reason = "libomptarget found no offload device (omp_get_num_devices() "
                "returned 0; LIBOMPTARGET_INFO=-1 says why)";
+      if (!api->jit_note.empty())
+        reason += "; " + api->jit_note;
     }
   });
   why = reason;

@@ -22,6 +22,9 @@
 //    threads at once are allowed by OpenMP and are what the pipelined mode
 //    does (upload / compute / download on three threads): the overlap comes
 //    from the threads, not from *_async forms.
+//  - Start: create() makes libomptarget load the program's device image on
+//    N (one 1-byte allocation), timed: an nvptx64 image is LLVM IR that is
+//    JIT-compiled then (omp_jit.hpp: what the JIT needs).
 //  - Errors: a call that fails returns false with
 //    why = "<call> failed on omp:N: ..." and the region executor re-runs the
 //    chunk on the CPU.  Device numbers are checked at selection: libomptarget
@@ -46,7 +49,8 @@ struct OmpApi {
   void (*target_free)(void *, int) = nullptr;
   int (*target_memcpy)(void *, const void *, size_t, size_t, size_t, int, int) = nullptr;
   void *(*target_memset)(void *, int, size_t, int) = nullptr; // optional
-  std::string library; // the file that defines them (libomptarget.so.19.1)
+  std::string library;  // the file that defines them (libomptarget.so.19.1)
+  std::string jit_note; // what the JIT of an nvptx64 IR image lacks, if anything
 };
 
 // libomptarget's entry points when it is loaded in this process, nullptr
@@ -68,6 +72,9 @@ public:
   size_t bytes_allocated() const;
   size_t memory_limit() const { return limit_; } // 0 = none
   int host_device() const { return host_; }
+  // Time libomptarget took to load the program's device image onto this
+  // device when it was created (for an nvptx64 IR image: the JIT compile).
+  double image_load_seconds() const { return image_load_seconds_; }
 
   bool can_run(const hce_region &region) const override { return region.omp != nullptr; }
   bool compute(const ChunkContext &ctx, std::string &why) override;
@@ -88,6 +95,7 @@ private:
   int host_; // omp_get_initial_device()
   size_t limit_ = 0;
   bool poison_ = false;
+  double image_load_seconds_ = 0.0;
   mutable std::mutex mutex_;
   std::map<void *, size_t> blocks_;
   size_t used_ = 0;
