@@ -1,0 +1,2 @@
+/* Included by part_b.c only: touching it must rebuild part_b alone. */
+#define B_OFFSET 0.25
