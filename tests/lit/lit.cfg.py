@@ -46,7 +46,11 @@ _llvm_lib = os.path.join(os.path.dirname(tools), "lib")
 # clang's offload to nvptx64 needs the toolkit's ptxas and libdevice.
 if os.path.exists(os.path.join(_llvm_lib, "libomptarget-nvptx-sm_90.bc")) \
         and os.path.exists(os.path.join(_cuda_root, "bin", "ptxas")) \
-        and os.path.isdir(os.path.join(_cuda_root, "nvvm", "libdevice")):
+        and os.path.isdir(os.path.join(_cuda_root, "nvvm", "libdevice")) \
+        and all(os.path.exists(os.path.join(tools, t)) for t in
+                ("clang-offload-packager", "clang-linker-wrapper")):
+    # The offload link runs those two (clang-tools-19); when they are
+    # missing the check_toolchain test says so.
     config.available_features.add("omp-offload")
     _off = (" -fopenmp -fopenmp-targets=nvptx64 -Xopenmp-target=nvptx64"
             " -march=sm_90 --cuda-path=%s --libomptarget-nvptx-bc-path=%s"
@@ -56,6 +60,14 @@ if os.path.exists(os.path.join(_llvm_lib, "libomptarget-nvptx-sm_90.bc")) \
         ("%offload-cxx", os.path.join(tools, "clang++") + _off))
     config.substitutions.append(
         ("%offload-cc", os.path.join(tools, "clang") + _off))
+
+# compiler-rt (libclang-rt-19-dev): -fsanitize= and --coverage programs.
+import glob
+if glob.glob(os.path.join(_llvm_lib, "clang", "19", "lib", "*",
+                          "libclang_rt.asan*.a")) and \
+        glob.glob(os.path.join(_llvm_lib, "clang", "19", "lib", "*",
+                               "libclang_rt.profile*.a")):
+    config.available_features.add("clang-rt")
 
 # The hce-cc driver (driver-options.c), next to hce-translate in build/bin.
 config.substitutions.append(
