@@ -157,6 +157,55 @@ std::string spreadHeader(const InnerLevel &L, const std::string &First,
          ") * " + St + "))";
 }
 
+/// True when a dimension of \p A is a run-time extent (a C99
+/// variable-length array, which CUDA C++ cannot spell as a type).
+bool isVla(const MappedArray &A) {
+  for (const std::string &E : A.InnerExtents)
+    if (E.find_first_not_of("0123456789") != std::string::npos)
+      return true;
+  return false;
+}
+
+/// The kernel's binding of VLA map \p A (entry \p M of the pointers): a
+/// view with linearised indexing, `A[i][j]` reading p[i * e0 + j].
+std::string vlaBinding(const MappedArray &A, size_t M) {
+  std::string Elem = A.PtrType.substr(0, A.PtrType.find("(*)"));
+  while (!Elem.empty() && Elem.back() == ' ')
+    Elem.pop_back();
+  std::string Ext;
+  for (const std::string &E : A.InnerExtents)
+    Ext += (Ext.empty() ? "(int64_t)(" : ", (int64_t)(") + E + ")";
+  return "  const __hce_vla<" + Elem + ", " + std::to_string(A.Rank) + "> " + A.Name +
+         " = {(" + Elem + " *)__hce_p.p[" + std::to_string(M) + "], {" + Ext + "}};\n";
+}
+
+/// The view type behind vlaBinding, once per .cu file.
+const char *const VlaViewDecl =
+    "/* A variable-length array (`double A[n][m]`) as CUDA C++ can hold it:\n"
+    "   the base pointer and the extents of dimensions 1..R-1; A[i] is the\n"
+    "   view of row i (a plain pointer in the last dimension). */\n"
+    "template <class T, int R> struct __hce_vla {\n"
+    "  T *p;\n"
+    "  int64_t e[R - 1];\n"
+    "  __device__ __forceinline__ __hce_vla<T, R - 1> operator[](int64_t i) "
+    "const {\n"
+    "    __hce_vla<T, R - 1> v;\n"
+    "    int64_t s = 1;\n"
+    "    for (int d = 0; d < R - 1; ++d)\n"
+    "      s *= e[d];\n"
+    "    for (int d = 1; d < R - 1; ++d)\n"
+    "      v.e[d - 1] = e[d];\n"
+    "    v.p = p + i * s;\n"
+    "    return v;\n"
+    "  }\n"
+    "};\n"
+    "template <class T> struct __hce_vla<T, 2> {\n"
+    "  T *p;\n"
+    "  int64_t e[1];\n"
+    "  __device__ __forceinline__ T *operator[](int64_t i) const "
+    "{ return p + i * e[0]; }\n"
+    "};\n";
+
 } // namespace
 
 void CudaVariantEmitter::planRegion(const RegionInput &In, const Region &R,
@@ -249,7 +298,9 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
     S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
   for (size_t M = 0; M < NM; ++M) {
     const MappedArray &A = R.Maps[M];
-    if (A.UsedInBody)
+    if (A.UsedInBody && isVla(A))
+      S += vlaBinding(A, M);
+    else if (A.UsedInBody)
       S += "  " + A.PtrDecl + " = (" + A.PtrType + ")__hce_p.p[" + std::to_string(M) +
            "];\n";
   }
@@ -474,6 +525,12 @@ std::string CudaVariantEmitter::companionFile(const std::vector<Region> &Regions
     S += "/* The input is C, compiled here as CUDA C++. */\n"
          "#define restrict __restrict__\n#define _Bool bool\n";
   S += DC.companionPreamble(DeviceKind::Cuda, With, LineDirectives, First.FileName);
+  bool AnyVla = false;
+  for (const Region *R : With)
+    for (const MappedArray &A : R->Maps)
+      AnyVla = AnyVla || (A.UsedInBody && isVla(A));
+  if (AnyVla)
+    S += VlaViewDecl;
   for (const Region *R : With)
     S += companion(*R);
   return S;

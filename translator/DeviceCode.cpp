@@ -610,12 +610,6 @@ void DeviceContext::analyzeRegion(const RegionInput &In, const Region &R) {
       addTypeNeeds(E->getType(), V.Items, Seen);
     }
   }
-  if (!R.Extents.empty() && V.CudaOk) {
-    V.CudaOk = false;
-    V.CudaWhy = "it maps a variable-length array, which CUDA C++ cannot "
-                "express";
-    V.CudaLoc = In.Pragma->DirectiveLoc;
-  }
   N.Items = V.Items;
   if (Ctx.getLangOpts().CPlusPlus && In.TopLevel)
     N.NsOpen = nsOpen(In.TopLevel->getDeclContext(), N.NsClose);

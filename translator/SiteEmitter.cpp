@@ -172,9 +172,10 @@ std::string emitSite(const Region &R, const std::string &Indent,
   } else {
     S += I1 + "hce_co_exec_or_exit(&__hce_r);\n";
   }
-  if (!L.DeclaredInInit)
+  if (!L.DeclaredInInit) // its value after the loop; maybe never read
     S += I1 + L.VarName + " = (" + L.VarType +
-         ")(__hce_init + __hce_W * __hce_step);\n";
+         ")(__hce_init + __hce_W * __hce_step);\n" + I1 + "(void)" + L.VarName +
+         ";\n";
   S += Indent + "}";
   if (R.LineAfterSite) {
     S += "\n";
