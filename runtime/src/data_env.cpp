@@ -1,6 +1,7 @@
 #include "data_env.hpp"
 
 #include "data/footprint.hpp"
+#include "data/twin_diff.hpp"
 
 #include <algorithm>
 
@@ -9,6 +10,22 @@ namespace {
 
 bool reads(int kind) { return (kind & HCE_MAP_TO) != 0; }
 bool writes(int kind) { return (kind & HCE_MAP_FROM) != 0; }
+
+// A written map whose per-iteration footprints overlap (scale 0, halos):
+// a chunk's footprint says nothing about what it wrote, so its writes are
+// merged by twin and diff instead of taken as the footprint.
+bool merged_by_diff(const hce_map &map, int64_t iterations) {
+  return writes(map.kind) && iterations_share_elements(shape_of(map), iterations);
+}
+
+// Whether a device needs the current values of the footprint before the
+// chunk: it reads them, or it may leave some of them unwritten (a `from`
+// map not known to be written in full keeps the values it had, as OpenMP
+// keeps the host's or the present copy's).
+bool needs_current_values(const hce_map &map, int64_t iterations) {
+  return reads(map.kind) || (writes(map.kind) && !(map.kind & HCE_MAP_WRITES_ALL)) ||
+         merged_by_diff(map, iterations);
+}
 
 } // namespace
 
@@ -345,7 +362,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     if (!map.host)
       continue;
     need[m] = footprint(map, range.lb, range.ub);
-    if (!host && !need[m].empty() &&
+    if (!host && !need[m].empty() && !merged_by_diff(map, region.iterations) &&
         !ensure_window(lock, arrays_.at(map.host), device, need[m].hull(),
                        footprint_hull(shape_of(map), 0, region.iterations), why))
       return false;
@@ -359,14 +376,15 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     if (!map.host)
       continue;
     Array &a = arrays_.at(map.host);
+    const bool current = needs_current_values(map, region.iterations);
     if (host) {
       ptrs[m] = map.host;
-      if (reads(map.kind) &&
+      if (current &&
           !plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
         unpin_all(fetch_pins);
         return false;
       }
-      if (writes(map.kind) && !reads(map.kind)) {
+      if (writes(map.kind) && !current) {
         // The CPU writes these host elements without the lock.  Where a
         // device holds the only valid copy (written in an earlier
         // execution), that device must not send it home meanwhile (a
@@ -379,12 +397,31 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       }
       continue;
     }
+    if (merged_by_diff(map, region.iterations)) {
+      // A private copy made from the host's values once they are there.
+      if (need[m].empty()) {
+        ptrs[m] = map.host;
+        continue;
+      }
+      if (!plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
+        unpin_all(fetch_pins);
+        unpin_all(hold.pins);
+        return false;
+      }
+      DataEnv::PrivateCopy p;
+      p.a = &a;
+      p.map = m;
+      p.device = device;
+      p.elems = need[m];
+      hold.privates.push_back(std::move(p));
+      continue;
+    }
     Window &w = a.windows[device];
     ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size)
                        : map.host;
     if (w.buffer)
       pin(a, device, &hold);
-    if (!reads(map.kind))
+    if (!current)
       continue;
     IntervalSet missing = a.res.plan_upload(device + 1, need[m]);
     counts.avoided += uint64_t(need[m].total_length() - missing.total_length()) *
@@ -409,9 +446,75 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   bool ok = copy_unlocked(lock, fetches, counts, why);
   ok = ok && copy_unlocked(lock, uploads, counts, why);
   unpin_all(fetch_pins); // after the peer copies (in uploads) read them
-  if (!ok)
+  if (ok && !hold.privates.empty()) {
+    lock.unlock();
+    for (PrivateCopy &p : hold.privates) {
+      if (!(ok = make_private(device, p, counts, why)))
+        break;
+      ptrs[size_t(p.map)] =
+          static_cast<char *>(p.buffer) - p.lo * int64_t(p.a->elem_size);
+    }
+    lock.lock();
+  }
+  if (!ok) {
     unpin_all(hold.pins);
+    drop_privates(hold.privates);
+  }
   return ok;
+}
+
+bool DataEnv::make_private(int device, PrivateCopy &p, TransferCounts &counts,
+                           std::string &why) {
+  Device &dev = *devices_[size_t(device)];
+  const size_t es = p.a->elem_size;
+  Interval hull = p.elems.hull();
+  p.lo = hull.lo;
+  p.buffer = dev.allocate(size_t(hull.length()) * es);
+  if (!p.buffer) {
+    why = "out of memory on " + dev.name() + " for " +
+          std::to_string(size_t(hull.length()) * es) + " bytes of '" + p.a->name + "'";
+    return false;
+  }
+  // The device gets exactly the twin's bytes, even where another device is
+  // writing its own elements of the host array meanwhile.
+  p.twin.resize(packed_bytes(p.elems, es));
+  gather(p.a->host, p.elems, es, p.twin.data());
+  size_t at = 0;
+  for (const Interval &iv : p.elems) {
+    size_t bytes = size_t(iv.length()) * es;
+    char *dst = static_cast<char *>(p.buffer) + size_t(iv.lo - p.lo) * es;
+    if (!dev.upload(dst, p.twin.data() + at, bytes, why))
+      return false;
+    counts.to_device += bytes;
+    at += bytes;
+  }
+  return true;
+}
+
+bool DataEnv::merge_private(int device, const PrivateCopy &p, TransferCounts &counts,
+                            IntervalSet &changed, std::string &why) {
+  Device &dev = *devices_[size_t(device)];
+  const size_t es = p.a->elem_size;
+  std::vector<char> now(p.twin.size());
+  size_t at = 0;
+  for (const Interval &iv : p.elems) {
+    size_t bytes = size_t(iv.length()) * es;
+    const char *src = static_cast<const char *>(p.buffer) + size_t(iv.lo - p.lo) * es;
+    if (!dev.download(now.data() + at, src, bytes, why))
+      return false;
+    counts.from_device += bytes;
+    at += bytes;
+  }
+  changed = changed_elements(p.twin.data(), now.data(), p.elems, es);
+  scatter(p.a->host, now.data(), p.elems, changed, es);
+  return true;
+}
+
+void DataEnv::drop_privates(std::vector<PrivateCopy> &privates) {
+  for (PrivateCopy &p : privates)
+    if (p.buffer)
+      devices_[size_t(p.device)]->release(p.buffer);
+  privates.clear();
 }
 
 void DataEnv::prepare(int device, const hce_region &region,
@@ -427,6 +530,8 @@ void DataEnv::prepare(int device, const hce_region &region,
     const hce_map &map = region.maps[m];
     if (!map.host || region.iterations == 0)
       continue;
+    if (merged_by_diff(map, region.iterations))
+      continue; // each chunk gets a private copy
     Array &a = arrays_.at(map.host);
     Interval all = footprint_hull(shape_of(map), 0, region.iterations);
     if (all.hi <= all.lo)
@@ -456,6 +561,7 @@ void DataEnv::prepare(int device, const hce_region &region,
 void DataEnv::abandon(ChunkHold &hold) {
   std::lock_guard<std::mutex> lock(mutex_);
   unpin_all(hold.pins);
+  drop_privates(hold.privates);
 }
 
 const char *co_name(CoMode mode) {
@@ -477,9 +583,32 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
   const int holder = device + 1;
   const bool host = devices_[device]->uses_host_memory();
   std::vector<Copy> downloads;
+  std::vector<bool> merged(size_t(region.num_maps), false);
+  bool ok = true;
+  if (!hold.privates.empty()) {
+    // Twin and diff: only what the device changed goes to the host, and
+    // only that makes the other copies stale.  Nothing is written home
+    // unless the whole private copy came back.
+    std::vector<IntervalSet> changed(hold.privates.size());
+    lock.unlock();
+    for (size_t k = 0; k < hold.privates.size() && ok; ++k)
+      ok = merge_private(device, hold.privates[k], counts, changed[k], why);
+    lock.lock();
+    for (size_t k = 0; k < hold.privates.size(); ++k) {
+      const PrivateCopy &p = hold.privates[k];
+      merged[size_t(p.map)] = true;
+      if (ok && !changed[k].empty())
+        p.a->res.mark_written(kHost, changed[k]);
+    }
+    drop_privates(hold.privates);
+    if (!ok) {
+      unpin_all(hold.pins);
+      return false;
+    }
+  }
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
-    if (!writes(map.kind) || !map.host)
+    if (!writes(map.kind) || !map.host || merged[size_t(m)])
       continue;
     Array &a = arrays_.at(map.host);
     IntervalSet written = footprint(map, range.lb, range.ub);
@@ -492,7 +621,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
       downloads.push_back({&a, device, std::move(written), false});
     }
   }
-  bool ok = copy_unlocked(lock, downloads, counts, why);
+  ok = copy_unlocked(lock, downloads, counts, why);
   if (co == CoMode::None && !host) {
     // Without CO nothing stays on the device for the next chunk.
     for (int m = 0; m < region.num_maps; ++m)

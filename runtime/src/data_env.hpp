@@ -59,8 +59,22 @@ public:
   struct Array;
   // The device windows one chunk in flight uses: they cannot move or be
   // freed until the chunk is released or abandoned.
+  // A device's own copy of a written section whose footprint does not say
+  // which elements a chunk writes (a whole-array `map(tofrom: y[0:n])`):
+  // one buffer per chunk, not the device's window, merged home by twin and
+  // diff (data/twin_diff.hpp) when the chunk is released.
+  struct PrivateCopy {
+    Array *a = nullptr;
+    int map = 0; // index of the map in the region
+    int device = 0;
+    void *buffer = nullptr; // device memory holding elements [lo, ...)
+    int64_t lo = 0;
+    IntervalSet elems;      // what the device got
+    std::vector<char> twin; // elems as uploaded, packed
+  };
   struct ChunkHold {
     std::vector<std::pair<Array *, int>> pins;
+    std::vector<PrivateCopy> privates;
   };
 
   // Makes the footprint of `range` valid on `device` and fills ptrs (one per
@@ -160,6 +174,14 @@ private:
   bool copy_unlocked(std::unique_lock<std::mutex> &lock,
                      const std::vector<Copy> &copies, TransferCounts &counts,
                      std::string &why);
+  // The private copy's buffer on `device`, filled from the host (which
+  // must be valid on p.elems); the twin keeps what was uploaded.
+  bool make_private(int device, PrivateCopy &p, TransferCounts &counts, std::string &why);
+  // Brings the private copy back and writes the elements the device
+  // changed to the host; `changed` receives them.
+  bool merge_private(int device, const PrivateCopy &p, TransferCounts &counts,
+                     IntervalSet &changed, std::string &why);
+  void drop_privates(std::vector<PrivateCopy> &privates);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);
   bool upload(Array &a, int device, const IntervalSet &what,

@@ -194,7 +194,7 @@ TEST(DataRegion, CpuWriteOnlyFootprintTakesOverDeviceCopies) {
   data_map.len = m * n;
   ASSERT_EQ(hce_data_begin(1, &data_map), 0);
   // sim:0 alone writes every row: inside the data region they stay there.
-  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_FROM, n);
+  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_FROM | HCE_MAP_WRITES_ALL, n);
   hce_test::jacobi::Args args{n};
   void *site = nullptr;
   hce_region r{};

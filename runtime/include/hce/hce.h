@@ -25,7 +25,12 @@ enum {
   HCE_MAP_TO = 1,
   HCE_MAP_FROM = 2,
   HCE_MAP_TOFROM = 3,
-  HCE_MAP_ALWAYS = 4 /* flag, or-ed with one of the above */
+  HCE_MAP_ALWAYS = 4,    /* flag, or-ed with one of the above */
+  HCE_MAP_WRITES_ALL = 8 /* flag: each iteration writes every element of its
+                            footprint.  Without it, a from map starts from the
+                            current values (as tofrom), so that elements the
+                            body leaves alone keep them (OpenMP: the host's,
+                            or the present copy inside a data region) */
 };
 
 /* One mapped array section, in elements of the array flattened row-major.

@@ -140,6 +140,41 @@ IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
   return footprint(shape_of(m), lb, ub, extent);
 }
 
+bool iterations_share_elements(const MapShape &sh, int64_t iterations) {
+  if (sh.len <= 0 || sh.blocks <= 0)
+    return false;
+  const i128 len = sh.len;
+  // Blocks of one iteration overlapping each other.
+  if (sh.blocks > 1 && abs64(sh.stride) < sh.len)
+    return true;
+  if (iterations <= 1)
+    return false;
+  if (sh.scale == 0)
+    return true; // every iteration the same section
+  // Iterations k and k+dk (1 <= dk < iterations) overlap when, for some
+  // block difference db, |scale*dk + stride*db| < len.  For each db the
+  // closest dk to -stride*db/scale is one of two integers.
+  const i128 S = sh.scale, T = sh.blocks > 1 ? sh.stride : 0;
+  const int64_t B = sh.blocks > 1 ? sh.blocks : 1;
+  auto near_zero = [&](i128 dk, i128 db) {
+    if (dk < 1 || dk > iterations - 1)
+      return false;
+    i128 v = S * dk + T * db;
+    return (v < 0 ? -v : v) < len;
+  };
+  for (int64_t db = -(B - 1); db <= B - 1; ++db) {
+    i128 target = -(T * db);
+    // dk ~ target / S, both floor and ceil, clamped to [1, iterations-1].
+    i128 q = target / S;
+    for (i128 dk : {q - 1, q, q + 1}) {
+      i128 c = std::clamp<i128>(dk, 1, iterations - 1);
+      if (near_zero(c, db))
+        return true;
+    }
+  }
+  return false;
+}
+
 std::string check_footprint(const MapShape &sh, int64_t iterations,
                             int64_t extent, const char *name) {
   std::ostringstream os;

@@ -54,6 +54,13 @@ IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
 // in-range inputs: computed in 128-bit arithmetic, saturated to int64.
 Interval footprint_hull(const MapShape &shape, int64_t lb, int64_t ub);
 
+// True when two different iterations in [0, iterations) touch a common
+// element (or one iteration's blocks overlap each other): the footprint
+// does not partition the section among iterations, so a range's written
+// footprint says nothing about which of its elements the range really
+// wrote.  `map(tofrom: y[0:n])` (scale 0), halos `A[i-1:3]`.  O(blocks).
+bool iterations_share_elements(const MapShape &shape, int64_t iterations);
+
 // Checks that the map is well-formed and that, over iterations [0,
 // iterations), it never indexes below element 0 nor (when extent >= 0) at or
 // beyond `extent`, and that no index overflows int64.  Returns "" when it is
