@@ -48,6 +48,12 @@ void Runtime::shutdown() {
   delete rt;
 }
 
+void Runtime::with_existing(const std::function<void(Runtime &)> &f) {
+  std::lock_guard<std::mutex> lock(instance_mutex);
+  if (instance)
+    f(*instance);
+}
+
 Runtime::Runtime() {
   select_devices();
   data_ = std::make_unique<DataEnv>(devices_);

@@ -9,6 +9,7 @@
 #include "stats.hpp"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +42,9 @@ public:
   static Runtime &get();
   // Shuts down (joins controllers, releases device memory). Idempotent.
   static void shutdown();
+  // Runs f on the runtime if one exists (creating none), holding it alive:
+  // for what must not start a runtime (stats written on a signal).
+  static void with_existing(const std::function<void(Runtime &)> &f);
 
   // Error from initialisation (bad HCE_DEVICES, ...), empty when fine.
   const std::string &init_error() const { return init_error_; }
