@@ -28,6 +28,10 @@ part="${1:-check}"
   echo "cores: $(nproc); date: $(date -u +%F); part: $part; omp: ${HCE_OMP_OK:-0}"
 } | tee "$OUT/device.txt"
 rc=0
+# Each stage says when it starts (seconds since the start), so that a long
+# run shows where it is.
+t0=$(date +%s)
+stage() { echo "== [$(($(date +%s) - t0)) s] $*"; }
 case "$part" in
 check)
   # Everything in one call, most important first; EVAL_SECONDS bounds it.
@@ -39,24 +43,24 @@ check)
     MATRIX_LOG_DIR=/tmp/hce-sanitizer-logs \
     python3 "$root/bench/gpu_matrix.py" "$c/bin" >"$OUT/sanitizer.txt" 2>&1 &
   san_pid=$!
-  echo "== runtime tests on the GPU(s)"
+  stage "runtime tests on the GPU(s)"
   timeout "${TEST_SECONDS:-90}" "$c/bin/hce_runtime_tests" \
     --gtest_filter="${TEST_FILTER:-Cuda*:DataRegion.Halo*}" >"$OUT/tests.log" 2>&1 || rc=1
   grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests ran' "$OUT/tests.log"
   if [ "${HCE_OMP_OK:-0}" = 1 ] && [ -x "$c/bin-offload/hce_omp_tests" ]; then
-    echo "== omp:N tests (nvptx64)"
+    stage "omp:N tests (nvptx64)"
     timeout "${OMP_TEST_SECONDS:-60}" "$c/bin-offload/hce_omp_tests" >"$OUT/omp-tests.log" 2>&1 || rc=1
     grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests ran' "$OUT/omp-tests.log"
   fi
-  echo "== correctness matrix"
+  stage "correctness matrix"
   MATRIX_PARTS=matrix MATRIX_DEADLINE=$((end - 20)) MATRIX_OFFLOAD_BIN="$c/bin-offload" \
     MATRIX_JOBS="${MATRIX_JOBS:-12}" PYTHONUNBUFFERED=1 \
     python3 "$root/bench/gpu_matrix.py" "$c/bin" || rc=1
-  echo "== compute-sanitizer"
+  stage "compute-sanitizer"
   wait "$san_pid" || rc=1
   grep -E "compute-sanitizer|sanitizer" "$OUT/sanitizer.txt" | tail -6
   if [ "$(date +%s)" -lt "$((end - 15))" ]; then
-    echo "== per-chunk overhead (Google Benchmark)"
+    stage "per-chunk overhead (Google Benchmark)"
     timeout 15 "$c/bin/hce_bench_chunk_overhead" \
       --benchmark_filter='BM_CoExecChunkScaling|BM_SchedulerChunk/(fdets|adets|hguided)/p2' \
       2>&1 | grep -E 'BM_|per_chunk' | tail -12

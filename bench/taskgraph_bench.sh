@@ -61,6 +61,8 @@ for part in ${PARTITIONS:-on off}; do
     i=0
     while [ "$i" -lt "$reps" ]; do
       i=$((i + 1))
+      # Progress on stderr: the table on stdout stays clean.
+      printf 'taskgraph_bench: %s, partition %s: run %d/%d\r' "$mapper" "$part" "$i" "$reps" >&2
       if ! HCE_TASK_MAP=$mapper HCE_TASK_PARTITION=$pval "$exe" "$@" >"$tmp/out" 2>&1; then
         cat "$tmp/out" >&2
         echo "taskgraph_bench: $mapper (partition $part) failed" >&2
