@@ -7,14 +7,18 @@ std::string genName(const char *What, const Region &R) {
   return std::string("__hce_") + What + "_" + std::to_string(R.Index);
 }
 
-std::string argsStructDecl(const Region &R) {
-  std::string S = "struct " + genName("args", R) + " {\n";
+std::string argsStructDecl(const Region &R, bool InUnnamedNs) {
+  bool Wrap = R.IsCXX && !InUnnamedNs;
+  std::string S = Wrap ? "namespace {\n" : "";
+  S += "struct " + genName("args", R) + " {\n";
   S += "  int64_t __hce_init;\n  int64_t __hce_step;\n";
   for (const CapturedVar &C : R.Extents)
     S += "  " + C.Decl + ";\n";
   for (const CapturedVar &C : R.Captures)
     S += "  " + C.Decl + ";\n";
   S += "};\n";
+  if (Wrap)
+    S += "} // namespace\n";
   return S;
 }
 
@@ -41,8 +45,8 @@ std::string variantPrologue(const Region &R, const std::string &In) {
     const MappedArray &A = R.Maps[M];
     if (!A.UsedInBody)
       continue;
-    S += In + A.PtrDecl + " = (" + A.PtrType + ")__hce_ptrs[" +
-         std::to_string(M) + "];\n";
+    S +=
+        In + A.PtrDecl + " = (" + A.PtrType + ")__hce_ptrs[" + std::to_string(M) + "];\n";
   }
   for (const CapturedVar &C : R.Captures)
     S += In + C.ConstDecl + " = " + Args + "->" + C.Name + ";\n";
@@ -69,8 +73,7 @@ std::string cString(const std::string &S) {
   return Out + "\"";
 }
 
-std::string lineDirective(unsigned Line, const std::string &File,
-                          bool Enabled) {
+std::string lineDirective(unsigned Line, const std::string &File, bool Enabled) {
   if (!Enabled || Line == 0)
     return "";
   return "#line " + std::to_string(Line) + " " + cString(File) + "\n";
@@ -78,38 +81,25 @@ std::string lineDirective(unsigned Line, const std::string &File,
 
 const char *mapKindEnum(MapKind K) {
   switch (K) {
-  case MapKind::Alloc:
-    return "HCE_MAP_ALLOC";
-  case MapKind::To:
-    return "HCE_MAP_TO";
-  case MapKind::From:
-    return "HCE_MAP_FROM";
-  case MapKind::ToFrom:
-    return "HCE_MAP_TOFROM";
+  case MapKind::Alloc: return "HCE_MAP_ALLOC";
+  case MapKind::To: return "HCE_MAP_TO";
+  case MapKind::From: return "HCE_MAP_FROM";
+  case MapKind::ToFrom: return "HCE_MAP_TOFROM";
   }
   return "HCE_MAP_TOFROM";
 }
 
 const char *redOpEnum(RedOp Op) {
   switch (Op) {
-  case RedOp::Add:
-    return "HCE_RED_ADD";
-  case RedOp::Mul:
-    return "HCE_RED_MUL";
-  case RedOp::Min:
-    return "HCE_RED_MIN";
-  case RedOp::Max:
-    return "HCE_RED_MAX";
-  case RedOp::BAnd:
-    return "HCE_RED_BAND";
-  case RedOp::BOr:
-    return "HCE_RED_BOR";
-  case RedOp::BXor:
-    return "HCE_RED_BXOR";
-  case RedOp::LAnd:
-    return "HCE_RED_LAND";
-  case RedOp::LOr:
-    return "HCE_RED_LOR";
+  case RedOp::Add: return "HCE_RED_ADD";
+  case RedOp::Mul: return "HCE_RED_MUL";
+  case RedOp::Min: return "HCE_RED_MIN";
+  case RedOp::Max: return "HCE_RED_MAX";
+  case RedOp::BAnd: return "HCE_RED_BAND";
+  case RedOp::BOr: return "HCE_RED_BOR";
+  case RedOp::BXor: return "HCE_RED_BXOR";
+  case RedOp::LAnd: return "HCE_RED_LAND";
+  case RedOp::LOr: return "HCE_RED_LOR";
   }
   return "HCE_RED_ADD";
 }

@@ -12,8 +12,10 @@ namespace hce {
 std::string genName(const char *What, const Region &R);
 
 /// `struct __hce_args_N { ... };`: the captured scalars, passed by value,
-/// plus the loop's normalised start and step.
-std::string argsStructDecl(const Region &R);
+/// plus the loop's normalised start and step. In C++ it is declared in an
+/// unnamed namespace unless \p InUnnamedNs says the caller opened one:
+/// every translated file has its own __hce_args_0 (no ODR clash at link).
+std::string argsStructDecl(const Region &R, bool InUnnamedNs = false);
 
 /// The enumerator constants the body uses, as a local `enum { A = 1 };` line
 /// indented by \p In; "" when there are none.

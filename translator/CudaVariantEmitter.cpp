@@ -254,7 +254,10 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
        "): CUDA variant. */\n";
   if (!N.NsOpen.empty())
     S += N.NsOpen + "\n";
-  S += argsStructDecl(R);
+  // Everything but the launcher has internal linkage: each translated file
+  // of a program has its own __hce_kernel_0.
+  S += "namespace {\n";
+  S += argsStructDecl(R, /*InUnnamedNs=*/true);
   S += PtrsT + " {\n  void *p[" + std::to_string(NM ? NM : 1) + "];\n};\n";
 
   // Atomic folds into the device scratch slots.
@@ -384,6 +387,8 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
     S += "  }\n";
   }
   S += "}\n";
+
+  S += "} // namespace\n";
 
   // The launcher.
   S += "extern \"C\" int " + launcherName(R) + launcherParams() + " {\n";

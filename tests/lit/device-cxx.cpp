@@ -56,6 +56,7 @@ void header_method(int n, std::complex<double> *z) {
 // CHECK-NEXT: {{^}}#line 20 "{{.*}}device-cxx.cpp"
 // CHECK-NEXT: {{^}}__device__ inline double twice(double x) { return 2 * x; }
 // CHECK: {{^}}namespace app { {{$}}
+// CHECK-NEXT: {{^}}namespace {{{$}}
 // CHECK-NEXT: {{^}}struct __hce_args_0 {
 // CHECK: {{^}}    std::size_t k = (std::size_t)(__hce_init + __hce_k * __hce_step);
 // CHECK: {{^}}extern "C" int __hce_cuda_0_{{[0-9a-f]+}}(

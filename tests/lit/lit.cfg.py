@@ -43,6 +43,8 @@ if os.path.exists(_nvcc):
 _cuda_root = getattr(config, "hce_cuda_root", "") or \
     os.path.dirname(os.path.dirname(os.path.realpath(_nvcc)))
 _llvm_lib = os.path.join(os.path.dirname(tools), "lib")
+# LLVM's library folder (libomp), for links that do not go through clang.
+config.substitutions.append(("%llvm-lib", _llvm_lib))
 # clang's offload to nvptx64 needs the toolkit's ptxas and libdevice.
 if os.path.exists(os.path.join(_llvm_lib, "libomptarget-nvptx-sm_90.bc")) \
         and os.path.exists(os.path.join(_cuda_root, "bin", "ptxas")) \

@@ -1,0 +1,1 @@
+void add_one(int n, float *x);
