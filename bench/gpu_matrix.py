@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Correctness matrix on the GPU machine (one call, nothing built there):
 every example x every scheduler x every device set, each run checked by the
-example's own sequential verification; then two examples under
+example's own sequential verification and by its HCE_STATS: a run passes
+only when every device it names did work (bench/stats_check.py; a run where
+omp:0 was dropped and the CPU did everything is a failure); then two examples under
 compute-sanitizer (memcheck and racecheck).  Prints a short table and writes
 matrix.csv / matrix.md to $OUT (or /tmp/hce-matrix).
 
@@ -10,8 +12,9 @@ matrix.csv / matrix.md to $OUT (or /tmp/hce-matrix).
 Device sets are chosen from what the machine has: cpu, cuda:0, cpu+cuda:0,
 with two GPUs cuda:0+cuda:1 and cpu+cuda:0+cuda:1, with four or more
 the CPU and every GPU; with OpenMP offload
-devices (HCE_OMP_OK=1, see docs/offload-backend.md) omp:0 and the three
-device kinds at once, cpu+cuda:0+omp:1.  MATRIX_DEVSETS="cpu;cpu,sim:0"
+devices (HCE_OMP_OK=1, see docs/offload-backend.md) omp:0, cpu+omp:0 and
+the three device kinds at once, cpu+cuda:0+omp:0 (cpu+cuda:0+omp:1 with two
+GPUs).  MATRIX_DEVSETS="cpu;cpu,sim:0"
 overrides the list (used to try the script without a GPU), MATRIX_ONLY
 restricts the examples, MATRIX_JOBS runs that many programs at once,
 MATRIX_OFFLOAD_BIN is where the examples built with --hce-offload are (used
@@ -24,9 +27,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats_check import check_file  # noqa: E402
 from suite import nvidia_gpu_count  # noqa: E402
 
 # Sizes: a few times the ctest sizes, so every device gets work, each run
@@ -63,7 +68,11 @@ def device_sets():
     if n >= 4:
         sets += ["cpu," + ",".join(f"cuda:{g}" for g in range(n))]
     if os.environ.get("HCE_OMP_OK") == "1":
-        sets += ["omp:0"]
+        # The third device kind: alone, with the CPU, and beside CUDA on the
+        # same GPU (two programming models) or on another one.
+        sets += ["omp:0", "cpu,omp:0"]
+        if n >= 1:
+            sets += ["cpu,cuda:0,omp:0"]
         if n >= 2:
             sets += ["cpu,cuda:0,omp:1"]
     return sets
@@ -78,7 +87,10 @@ def run(exe, args, devices, schedule, extra_env=None, wrapper=None,
         return None, -1, 0.0, "not run (deadline)", ""
     if DEADLINE:  # a run started before the deadline ends soon after it
         timeout = min(timeout, max(5, int(DEADLINE + 15 - time.time())))
-    env = dict(os.environ, HCE_DEVICES=devices)
+    fd, stats = tempfile.mkstemp(prefix="hce-matrix-", suffix=".json")
+    os.close(fd)
+    os.remove(stats)  # the runtime writes it at exit
+    env = dict(os.environ, HCE_DEVICES=devices, HCE_STATS=stats)
     if schedule:
         env["HCE_SCHEDULE"] = schedule
     env.update(extra_env or {})
@@ -89,9 +101,18 @@ def run(exe, args, devices, schedule, extra_env=None, wrapper=None,
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = "", "timed out after %d s" % timeout, 124
+    secs = time.time() - t0
     ok = rc == 0 and "verified against sequential" in out
+    # Verified is not enough: every named device must have done work.
+    idle = check_file(stats, devices) if ok else []
+    if os.path.exists(stats):
+        os.remove(stats)
+    notices = [l for l in err.splitlines() if l.startswith("hce: ")]
     tail = (out.strip().splitlines()[-1:] + err.strip().splitlines()[-3:])
-    return ok, rc, time.time() - t0, " | ".join(tail), out + err
+    if idle:
+        ok = False
+        tail = idle + notices[:2]
+    return ok, rc, secs, " | ".join(tail), out + err
 
 
 def main():
@@ -198,7 +219,8 @@ def main():
         f.write(text)
     print(text)
     good = sum(r["ok"] for r in rows)
-    print(f"{good}/{len(rows)} runs verified ({skipped} not run: deadline); "
+    print(f"{good}/{len(rows)} runs verified with every named device working "
+          f"({skipped} not run: deadline); "
           f"sanitizer {sum(s['ok'] for s in san)}/{len(san)} clean")
     return 0 if good == len(rows) and all(s["ok"] for s in san) else 1
 

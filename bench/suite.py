@@ -13,7 +13,14 @@ Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
 
   usage: bench/suite.py BIN_DIR [REPS]
   env:   SUITE_ONLY=matadd,gemm   SUITE_GPUS=1|2 (default: nvidia-smi -L)
-         HCE_OMP_OK=1 (offload devices staged: adds the omp column)
+         HCE_OMP_OK=1 (offload devices staged: adds the omp column, run with
+         the examples built with --hce-offload from SUITE_OFFLOAD_BIN,
+         default BIN_DIR/../bin-offload)
+
+A configuration is verified only when the program verified its result and
+every device it names did work (bench/stats_check.py): an omp column where
+libomptarget found no device and the CPU did everything is a failure, not a
+CPU time.
 
 Efficiency is EngineCL's S_real / S_max: S_real = T_best_single / T_coexec
 and S_max = sum_d(1/T_d) / max_d(1/T_d) over the single devices taking part.
@@ -25,6 +32,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats_check import problems  # noqa: E402
 
 # name, arguments (sized for about 0.05-1 s per run on an H100/H200 box)
 BENCHMARKS = [
@@ -102,6 +112,8 @@ def run_once(exe, args, devices, schedule, co):
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = "", "timed out", 124
+    except OSError as e:  # e.g. no offload build of the example
+        out, err, rc = "", str(e), 127
     ok = rc == 0 and "verified against sequential" in out
     res = dict(wall=0.0, moved=0, peer=0, balance=1.0, devices={})
     try:
@@ -121,6 +133,10 @@ def run_once(exe, args, devices, schedule, co):
             res["balance"] = longest["balance"]
             for d in longest["devices"]:
                 res["devices"][d["device"]]["finish"] = d.get("last_finish", 0.0)
+        idle = problems(data, devices)  # every named device must have worked
+        if idle:
+            ok = False
+            err = err + "\n" + "\n".join(idle)
     except (OSError, ValueError, KeyError):
         ok = False
     finally:
@@ -136,19 +152,25 @@ def main():
     out = os.environ.get("OUT", "/tmp/hce-suite")
     os.makedirs(out, exist_ok=True)
     only = os.environ.get("SUITE_ONLY", "").split(",") if os.environ.get("SUITE_ONLY") else None
+    offload_bin = os.environ.get("SUITE_OFFLOAD_BIN",
+                                 os.path.join(os.path.dirname(os.path.abspath(bin_dir)),
+                                              "bin-offload"))
     ngpu = gpu_count()
     cfgs = configs(ngpu)
     rows, dev_rows = [], []
     for name, args in BENCHMARKS:
         if only and name not in only:
             continue
-        exe = os.path.join(bin_dir, name)
         if os.environ.get("SUITE_SMALL") == "1":
             args = SMALL[name]
         for label, devices, schedule, co, _ in cfgs:
-            times, ok_all, last = [], True, None
+            # omp:N needs the program built with --hce-offload.
+            exe = os.path.join(offload_bin if "omp" in devices else bin_dir, name)
+            times, ok_all, last, fail_tail = [], True, None, []
             for r in range(reps + 1):
                 ok, res = run_once(exe, args, devices, schedule, co)
+                if ok_all and not ok:
+                    fail_tail = res["tail"]  # the first failure is reported
                 ok_all = ok_all and ok
                 last = res
                 if r > 0:  # the first run is the warm-up
@@ -168,7 +190,7 @@ def main():
                                      iterations=d["iterations"], finish_s=d.get("finish", 0.0)))
             print(f"{name:13s} {label:15s} {med:9.4f} s  moved {last['moved']/1e9:8.3f} GB  "
                   f"accel {gpu_share*100:5.1f}%  bal {last['balance']:.2f}  "
-                  f"{'ok' if ok_all else 'FAILED ' + ' | '.join(last['tail'])}", flush=True)
+                  f"{'ok' if ok_all else 'FAILED ' + ' | '.join(fail_tail)}", flush=True)
     if not rows:
         print("no benchmark ran")
         return 1
