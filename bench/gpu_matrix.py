@@ -97,7 +97,8 @@ def run(exe, args, devices, schedule, extra_env=None, wrapper=None,
     cmd = (wrapper or []) + [exe] + args
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                           errors="replace", timeout=timeout)
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = "", "timed out after %d s" % timeout, 124

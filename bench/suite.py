@@ -108,7 +108,8 @@ def run_once(exe, args, devices, schedule, co):
     else:
         env.pop("HCE_CO", None)
     try:
-        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True, timeout=300)
+        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
+                           errors="replace", timeout=300)
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = "", "timed out", 124
