@@ -5,7 +5,8 @@
 #   bin-offload/  the examples built with --hce-offload (nvptx64) and hce_omp_tests
 #   lib/          libhce, libomp, libcudart
 #   offload-lib/  libomptarget + compressed libLLVM (scripts/stage-offload.sh)
-# Carry `.carry` in the device call (about 45 MB).
+# Carry `.carry` in the device call (about 45 MB); the omp:N check is
+# bench/gpu_offload_check.sh.  HCE_STAGE_OFFLOAD=0 leaves the offload part out.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 gpu="${HCE_BUILD_DIR:-$root/build-gpu}"
@@ -23,6 +24,15 @@ build_examples() { # dir, extra hce-cc flags...
 build_examples "$dst/bin"
 if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
   build_examples "$dst/bin-offload" --hce-offload
+  # hce-cc builds without offload variants (one note) where clang cannot
+  # offload; such a program would only show "no omp devices" there.
+  for e in $examples; do
+    if ! readelf -d "$dst/bin-offload/$e" 2>/dev/null | grep -q 'NEEDED.*libomptarget'; then
+      echo "stage-suite: error: bin-offload/$e has no OpenMP-offload image" \
+        "(clang-tools-19 installed? hce-cc --version says)" >&2
+      exit 1
+    fi
+  done
   [ -x "$gpu/bin/hce_omp_tests" ] && cp "$gpu/bin/hce_omp_tests" "$dst/bin-offload/"
   HCE_BUILD_DIR="$gpu" "$root/scripts/stage-offload.sh" "$dst/offload-lib" >/dev/null
 fi
