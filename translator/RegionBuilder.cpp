@@ -1,5 +1,6 @@
 //===- RegionBuilder.cpp - From pragma + loop to a Region -----------------===//
 #include "RegionBuilder.h"
+#include "MapInference.h"
 #include "AffineCheck.h"
 #include "ArrayShape.h"
 #include "BodyAnalysis.h"
@@ -222,6 +223,21 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         !VD->getType()->isArrayType())
       AddPrivate(VD->getName().str(), VD->getLocation());
 
+  // Variables a footprint evaluated at the loop site may use: read, never
+  // written in the loop, not private or a reduction.
+  std::set<std::string> PerIterationNames;
+  for (const PrivateVar &PV : R.Privates)
+    PerIterationNames.insert(PV.Name);
+  for (const ReductionVar &RV : R.Reductions)
+    PerIterationNames.insert(RV.Name);
+  SiteInvariantVar SiteInvariant = [&](const VarDecl *VD) {
+    const NonLocalUse *U = UseOf(VD->getName().str());
+    return U && U->Var == VD && U->ScalarWrite.isInvalid() &&
+           !PerIterationNames.count(VD->getName().str()) &&
+           !VD->getType()->isArrayType() && !VD->getType()->isPointerType();
+  };
+  const Stmt *LoopBody = For->getBody();
+
   // --- maps ---------------------------------------------------------------
   for (const MapClause &MC : R.Clauses.Maps) {
     for (const Section &S : MC.Sections) {
@@ -261,9 +277,14 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
         VD = lookupVisibleVar(S.Name, P.HashLoc, In.Func, Ctx);
       }
+      // `map(tofrom: y[0:n])` with a body writing `y[i]`: as `y[i:1]`.
+      Section Used = S;
+      if (U && U->ElementWritten)
+        Used = writtenFootprint(S, MC.Kind, VD, LoopBody, L->Var,
+                                SiteInvariant, P, Ctx, D, In.Verbose);
       // Dimensions, footprint (flattened row-major) and the variant's
       // pointer type; VLA extents become captured scalars.
-      if (!describeSection(S, VD, LoopVar,
+      if (!describeSection(Used, VD, LoopVar,
                            static_cast<unsigned>(R.Maps.size()), P, Ctx, D, M,
                            U ? &R.Extents : nullptr)) {
         Ok = false;
@@ -288,10 +309,23 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
     QualType T = U.Var->getType();
     if ((T->isPointerType() && !T->isFunctionPointerType()) ||
         T->isArrayType()) {
+      std::string WhyNot = "the pointer is modified in the loop";
+      if (U.PointerWrite.isInvalid()) {
+        std::optional<MappedArray> M =
+            inferMap(U, LoopBody, L->Var, SiteInvariant,
+                     static_cast<unsigned>(R.Maps.size()), P, Ctx, D,
+                     R.Extents, In.Verbose, WhyNot);
+        if (M) {
+          R.Maps.push_back(std::move(*M));
+          Special.insert(Name);
+          continue;
+        }
+      }
       Err(U.FirstUse, "'" + Name +
                           "' is used in the co_exec loop but not mapped; add "
                           "it to a map clause, e.g. map(tofrom: " +
                           Name + "[lo:len])");
+      D.note(U.FirstUse, "no map can be inferred for '" + Name + "': " + WhyNot);
       continue;
     }
     if (U.ScalarWrite.isValid()) {

@@ -30,6 +30,8 @@ struct RegionInput {
   const clang::Decl *TopLevel = nullptr; ///< file-scope decl holding it
   const clang::FunctionDecl *Func = nullptr; ///< function holding it
   unsigned Index = 0;
+  /// -v: say, as notes, which footprints were derived or inferred.
+  bool Verbose = false;
   /// OpenMP clauses that apply to the loop (its loop directive's and an
   /// enclosing parallel region's; see OmpPlacement): reductions with their
   /// OpenMP operator spelling, and private variables.

@@ -180,6 +180,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   std::vector<Region> Regions;
   for (size_t I = 0; I < Inputs.size(); ++I) {
     Inputs[I].Index = static_cast<unsigned>(I);
+    Inputs[I].Verbose = Opts.Verbose;
     if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D)) {
       R->SiteRange = Placements[I].Range;
       R->LineAfterSite = Placements[I].LineAfterSite;

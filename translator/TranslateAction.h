@@ -24,6 +24,7 @@ struct TranslateOptions {
   bool LineDirectives = true; ///< emit #line so diagnostics point at the input
   bool Cuda = false;          ///< produce the CUDA companion
   bool Offload = false;       ///< produce the OpenMP-offload companion
+  bool Verbose = false;       ///< -v: notes on derived and inferred maps
 };
 
 struct TranslationResult {

@@ -32,11 +32,12 @@ namespace {
 const char *const Usage =
     "usage: hce-translate INPUT -o OUTPUT [--cuda-out OUTPUT.cu]\n"
     "                     [--offload-out OUTPUT.c] [--no-line-directives]\n"
-    "                     [-- COMPILER-FLAGS...]\n"
+    "                     [-v] [-- COMPILER-FLAGS...]\n"
     "\n"
     "Rewrites each '#pragma hce co_exec' loop of INPUT (C or C++) into\n"
     "device variants and a call to the HCE runtime. COMPILER-FLAGS (-I, -D,\n"
-    "-std=, -x ...) are those the input is compiled with.\n";
+    "-std=, -x ...) are those the input is compiled with. -v notes the\n"
+    "footprints the translator derives or infers from the loop bodies.\n";
 
 int fail(const std::string &Msg) {
   llvm::errs() << "hce-translate: error: " << Msg << "\n";
@@ -87,6 +88,10 @@ int main(int argc, char **argv) {
     }
     if (A.rfind("-o", 0) == 0 && A.size() > 2) {
       Output = A.substr(2);
+      continue;
+    }
+    if (A == "-v" || A == "--verbose") {
+      Opts.Verbose = true;
       continue;
     }
     if (A == "--no-line-directives") {

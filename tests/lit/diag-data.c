@@ -23,6 +23,8 @@
 
 struct pair { double a, b; };
 
+extern double ext[];
+
 void f(int n, double *A, double *B, const int *idx, double M[][8]) {
   double t = 0;
   int j;
@@ -32,14 +34,15 @@ void f(int n, double *A, double *B, const int *idx, double M[][8]) {
 #ifdef UNMAPPED
 #pragma hce co_exec map(tofrom: A[i:1])
   for (int i = 0; i < n; i++)
-// UNMAPPED: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:12: error: 'B' is used in the co_exec loop but not mapped; add it to a map clause, e.g. map(tofrom: B[lo:len])
-    A[i] = B[i];
+// UNMAPPED: {{^}}{{.*}}diag-data.c:[[@LINE+2]]:12: error: 'B' is used in the co_exec loop but not mapped; add it to a map clause, e.g. map(tofrom: B[lo:len])
+// UNMAPPED: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:12: note: no map can be inferred for 'B': the subscript of 'B[i * i]' is not affine in 'i' with values known before the loop, and the extent of 'B' is not known, so it cannot be mapped whole
+    A[i] = B[i * i];
 #endif
 #ifdef UNMAPPEDARR
 #pragma hce co_exec map(tofrom: A[i:1])
   for (int i = 0; i < n; i++)
-// UNMAPPEDARR: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:12: error: 'fixed' is used in the co_exec loop but not mapped
-    A[i] = fixed[i % 16];
+// UNMAPPEDARR: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:12: error: 'ext' is used in the co_exec loop but not mapped
+    A[i] = ext[i % 16];
 #endif
 #ifdef RACY
 #pragma hce co_exec map(tofrom: A[i:1])
@@ -98,7 +101,7 @@ void f(int n, double *A, double *B, const int *idx, double M[][8]) {
 // NOLEN: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:33: error: the length of 'A' is unknown; write a section such as A[0:n]
 #pragma hce co_exec map(tofrom: A)
   for (int i = 0; i < n; i++)
-    A[i] = 0;
+    A[i * i] = 0; // not a footprint the translator can derive
 #endif
 #ifdef MULTIDIM
 // MULTIDIM: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:42: error: the section has 3 dimensions but 'M' has only 2

@@ -40,15 +40,15 @@ void f(int n, double T[n][N][P], double (*Q)[N]) {
 #endif
 #ifdef FIRSTDIM
 // FIRSTDIM: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:49: error: the length of the first dimension of 'Q' is unknown; write a section such as Q[0:n]
-#pragma hce co_exec map(to: T[0:n]) map(tofrom: Q)
+#pragma hce co_exec map(tofrom: T[0:n]) map(to: Q)
   for (int i = 0; i < n; i++)
-    Q[i][0] = T[i][0][0];
+    T[i][0][0] = Q[i][0];
 #endif
 #ifdef WHOLEPTR
 // WHOLEPTR: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:34: error: the length of 'Q' is unknown; give the section length explicitly
 #pragma hce co_exec map(tofrom: Q[:][0:N])
   for (int i = 0; i < n; i++)
-    Q[i][0] = 0;
+    Q[i * i][0] = 0; // not a footprint the translator can derive
 #endif
 #ifdef TOOMANY
 // TOOMANY: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:47: error: the section has 4 dimensions but 'T' has only 3
