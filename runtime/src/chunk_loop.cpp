@@ -75,6 +75,8 @@ public:
         dev_(rt.devices()[w.device]->name()) {}
 
   void run() {
+    if (w_.prologue)
+      w_.prologue();
     if (w_.pipelined)
       run_pipelined();
     else
@@ -262,9 +264,14 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     runs.push_back(std::make_unique<DeviceRun>(rt, sh, workers[i], int(i)));
   for (size_t i = 0; i < workers.size(); ++i)
-    rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
+    if (workers[i].idle)
+      scheduler.drop(int(i)); // before any device asks: nothing to re-run
+  for (size_t i = 0; i < workers.size(); ++i)
+    if (!workers[i].idle)
+      rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
   for (const ChunkWorker &w : workers)
-    rt.controller(w.device).wait();
+    if (!w.idle)
+      rt.controller(w.device).wait();
   sh.result.wall = now_seconds() - sh.t0;
   return std::move(sh.result);
 }

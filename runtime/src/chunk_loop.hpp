@@ -31,6 +31,13 @@ struct ChunkWorker {
   Stage upload, compute, download;
   // A chunk that passed `upload` but will not complete.
   std::function<void(int slot)> abandon;
+  // The scheduler plans to give this device nothing in this execution:
+  // its controller is not woken at all (it is dropped from the scheduler).
+  bool idle = false;
+  // Runs on the device's controller before it asks for its first chunk
+  // (per-execution preparation: windows, pinning, broadcast uploads), so
+  // that the other devices start computing meanwhile.  May be empty.
+  std::function<void()> prologue;
   // Called (outside the lock, after the device's stages have stopped) after
   // a failure, to rescue the device's data; returns "" or a fatal error.
   std::function<std::string()> on_failure;

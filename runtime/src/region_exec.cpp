@@ -2,6 +2,7 @@
 
 #include "chunk_loop.hpp"
 #include "clock.hpp"
+#include "cpu_device.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "log.hpp"
@@ -246,7 +247,10 @@ int execute_region(const hce_region &r, std::string &why) {
   }
   tasks::DeviceClaim claim(devs, site_ptr);
   SiteState &site = *site_ptr;
-  drop_too_slow(site, rt, devs);
+  // eft (auto's default) leaves out a device too slow to help by itself,
+  // keeping its cost model; dropping it here would start a new scheduler.
+  if (!dynamic_cast<Seedable *>(site.scheduler.get()))
+    drop_too_slow(site, rt, devs);
   std::vector<std::string> dev_names;
   for (int d : devs)
     dev_names.push_back(rt.devices()[d]->name());
@@ -267,6 +271,9 @@ int execute_region(const hce_region &r, std::string &why) {
     }
     site.schedule = sched_name;
     site.devices = dev_names;
+    // A new scheduler starts from what earlier runs measured (the profile
+    // store, a per-user cache by default).
+    profile::seed(*site.scheduler, r, rt, devs);
   }
 
   SchedParams params;
@@ -292,8 +299,11 @@ int execute_region(const hce_region &r, std::string &why) {
   }
   if (!parse_ratios(r, rt, devs, params.ratios, why))
     return fail(why);
-  for (int d : devs)
+  for (int d : devs) {
     params.is_host.push_back(rt.devices()[d]->uses_host_memory());
+    const auto *cpu = dynamic_cast<const CpuDevice *>(rt.devices()[d].get());
+    params.lanes.push_back(cpu ? cpu->threads() : 0);
+  }
 
   const double t0 = now_seconds();
   if (!rt.data().begin_region(r, why))
@@ -391,16 +401,16 @@ int execute_region(const hce_region &r, std::string &why) {
       return "";
     };
   }
-  // One-time work (windows, pinning, broadcast uploads) on every
-  // accelerator at once, before the schedulers start timing chunks.
-  for (size_t i = 0; i < devs.size(); ++i)
-    if (!rt.devices()[devs[i]]->uses_host_memory())
-      rt.controller(devs[i]).post([&, i] { data.prepare(devs[i], r, bytes[i]); });
-  for (size_t i = 0; i < devs.size(); ++i)
-    if (!rt.devices()[devs[i]]->uses_host_memory())
-      rt.controller(devs[i]).wait();
   profile::attach(*site.scheduler, r, rt, devs);
   site.scheduler->begin(params);
+  // Per-execution preparation (windows, pinning, broadcast uploads) on each
+  // accelerator's controller before its first chunk, while the others
+  // already compute; not on a device the scheduler gives nothing.
+  for (size_t i = 0; i < devs.size(); ++i) {
+    workers[i].idle = site.scheduler->idle(int(i));
+    if (!rt.devices()[devs[i]]->uses_host_memory() && !workers[i].idle)
+      workers[i].prologue = [&, i] { data.prepare(devs[i], r, bytes[i]); };
+  }
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
   if (!loop.fatal.empty()) {

@@ -333,11 +333,11 @@ TEST(ProfileAuto, HandsOverOnceEveryDeviceHasAProfile) {
                                           simtest::SimDevice::constant(4e6)};
   auto params = simtest::make_params(100000, devs);
   auto first = simtest::simulate(*s, params, devs);
-  EXPECT_EQ(hce::sched::auto_choice(*s), "adets"); // no profile yet
+  EXPECT_EQ(hce::sched::auto_choice(*s), "eft"); // no profile yet
   EXPECT_EQ(hce::profile::plan_of(*s), nullptr);
   store.record(ctx.region, "sim:0", S(1000, 1e-3));
   simtest::simulate(*s, params, devs);
-  EXPECT_EQ(hce::sched::auto_choice(*s), "fdets"); // sim:1 not profiled
+  EXPECT_EQ(hce::sched::auto_choice(*s), "eft"); // sim:1 not profiled
   record(store, ctx, first);
   auto third = simtest::simulate(*s, params, devs);
   EXPECT_EQ(hce::sched::auto_choice(*s), "profile");
@@ -353,7 +353,7 @@ TEST(ProfileAuto, HandsOverOnceEveryDeviceHasAProfile) {
   auto t = hce::make_scheduler("auto");
   hce::profile::set_context(*t, ctx);
   simtest::simulate(*t, params, devs);
-  EXPECT_EQ(hce::sched::auto_choice(*t), "adets");
+  EXPECT_EQ(hce::sched::auto_choice(*t), "eft");
 }
 
 } // namespace

@@ -150,12 +150,12 @@ TEST_F(ProfileRegion, AutoHandsOverWithAProfileFile) {
 }
 
 TEST_F(ProfileRegion, AutoUnchangedWithoutAProfileFile) {
-  unsetenv("HCE_PROFILE");
+  setenv("HCE_PROFILE", "off", 1);
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
   Loop loop(4000, "profile-auto-off", "auto");
   loop.run_and_check();
   loop.run_and_check();
-  EXPECT_EQ(hce::sched::auto_choice(*loop.state().scheduler), "fdets");
+  EXPECT_EQ(hce::sched::auto_choice(*loop.state().scheduler), "eft");
 }
 
 TEST_F(ProfileRegion, CorruptProfileFileWarnsAndIsReplaced) {

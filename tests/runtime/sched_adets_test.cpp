@@ -213,12 +213,12 @@ TEST(SchedAuto, ChoiceRule) {
   EXPECT_EQ(sched::auto_choice(*s), "static");
   auto a = make_scheduler("auto");
   simulate(*a, make_params(1'000'000, devs), devs);
-  EXPECT_EQ(sched::auto_choice(*a), "adets"); // first, large W
+  EXPECT_EQ(sched::auto_choice(*a), "eft"); // first execution
   simulate(*a, make_params(1'000'000, devs), devs);
-  EXPECT_EQ(sched::auto_choice(*a), "fdets"); // re-execution
+  EXPECT_EQ(sched::auto_choice(*a), "eft"); // re-execution
   auto b = make_scheduler("auto");
   simulate(*b, make_params(1000, devs), devs);
-  EXPECT_EQ(sched::auto_choice(*b), "fdets"); // first, small W
+  EXPECT_EQ(sched::auto_choice(*b), "eft"); // small W
 }
 
 // A device 100x slower than the others gets almost no work.

@@ -35,7 +35,7 @@ std::vector<SimDevice> mixed_devices(int p) {
 
 TEST(SchedRegistry, NamesAndFactory) {
   const std::vector<std::string> want = {"static", "quick", "split", "hguided", "logfit",
-                                         "fdets",  "adets", "auto",  "profile"};
+                                         "fdets",  "adets", "eft",   "auto",  "profile"};
   EXPECT_EQ(scheduler_names(), want);
   for (const std::string &n : all_names()) {
     auto s = make_scheduler(n);

@@ -132,7 +132,10 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
   double now = 0;
   size_t steps = 0;
 
-  s.begin(params);
+  // Schedulers that plan by finish times (eft) read the virtual clock.
+  SchedParams timed = params;
+  timed.clock = [&now] { return now; };
+  s.begin(timed);
 
   auto start_front = [&](int d) {
     SimChunk &c = res.chunks[dev[d].queue.front()];

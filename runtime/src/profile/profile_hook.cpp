@@ -80,8 +80,32 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
     ctx.max_iterations.push_back(
         dev.uses_host_memory() ? 0 : iterations_fitting(r, device_capacity(dev)));
   }
-  ctx.auto_handover = !global_path().empty();
+  ctx.auto_handover = profile_requested();
   set_context(s, ctx);
+}
+
+void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
+          const std::vector<int> &devs) {
+  auto *seedable = dynamic_cast<Seedable *>(&s);
+  if (!seedable || global_path().empty() || r.iterations < 4)
+    return;
+  const Store &store = global();
+  const std::string region = region_key(r);
+  const int64_t w1 = r.iterations, w2 = r.iterations / 4;
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const std::string &dev = rt.devices()[size_t(devs[i])]->name();
+    auto e1 = store.estimate(region, dev, w1);
+    auto e2 = store.estimate(region, dev, w2);
+    if (!e1 || !e2 || e1->total_s() <= 0)
+      continue;
+    double c = (e1->total_s() - e2->total_s()) / double(w1 - w2);
+    double o = e1->total_s() - c * double(w1);
+    if (c <= 0 || o < 0) { // noise: the line through the origin
+      c = e1->total_s() / double(w1);
+      o = 0;
+    }
+    seedable->seed(int(i), o, c);
+  }
 }
 
 void record_execution(const hce_region &r, const Runtime &rt,

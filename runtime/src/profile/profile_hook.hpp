@@ -28,6 +28,13 @@ double device_capacity(const Device &dev);
 void attach(Scheduler &s, const hce_region &region, const Runtime &rt,
             const std::vector<int> &devs);
 
+// Seeds a Seedable scheduler (auto, eft) with a cost model per device from
+// the profile store (what earlier runs of the program measured for this
+// region, interpolated at W and W/4): o + n * c seconds for n iterations.
+// Devices without samples are left to the scheduler's probes.
+void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
+          const std::vector<int> &devs);
+
 // After the chunk loop: one sample per device that ran iterations
 // (iterations, bytes to + from the device, compute seconds, the rest of its
 // busy time as transfer seconds).  Nothing is recorded for an execution in

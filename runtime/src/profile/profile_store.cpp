@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -386,9 +387,30 @@ std::unique_ptr<Store> global_store;
 std::string global_store_path;
 } // namespace
 
+bool profile_requested() {
+  const char *env = std::getenv("HCE_PROFILE");
+  return env && *env && std::strcmp(env, "off") != 0;
+}
+
 std::string global_path() {
   const char *env = std::getenv("HCE_PROFILE");
-  return env && *env ? env : "";
+  if (env && std::strcmp(env, "off") == 0)
+    return "";
+  if (env && *env)
+    return env;
+  std::string dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    dir = xdg;
+  else if (const char *home = std::getenv("HOME"); home && *home)
+    dir = std::string(home) + "/.cache";
+  else
+    return "";
+  std::string program = "program";
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && !exe.filename().empty())
+    program = exe.filename().string();
+  return dir + "/hce/" + program + ".profile";
 }
 
 Store &global() {
@@ -411,8 +433,14 @@ void shutdown_global() {
     path = global_store_path;
     global_store_path.clear();
   }
-  if (s && !path.empty() && s->pending() > 0)
+  if (s && !path.empty() && s->pending() > 0) {
+    // The cache's folder may not exist yet (a user's HCE_PROFILE must).
+    if (!profile_requested()) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    }
     s->save(path);
+  }
 }
 
 } // namespace hce::profile

@@ -113,10 +113,18 @@ constexpr double kMaxWeight = 8;
 // are merged beyond it.
 constexpr size_t kMaxSamples = 32;
 
-// The process-wide store: loaded from HCE_PROFILE (if set) on first use.
+// The process-wide store: loaded from its file (global_path()) on first use.
 Store &global();
-// The HCE_PROFILE path of the global store ("" when unset).
+// The file of the global store: HCE_PROFILE when set; "" when it is "off";
+// otherwise the per-user cache, as ccache keeps one:
+// $XDG_CACHE_HOME/hce/<program>.profile (~/.cache/hce/... without
+// XDG_CACHE_HOME), so that the second run of a program starts where the
+// first ended.  "" too when there is no home to keep it in.
 std::string global_path();
+// Whether the user named the profile file (HCE_PROFILE=path): only then does
+// `auto` hand regions over to the `profile` scheduler (static partitions);
+// the default cache only seeds `auto`'s cost models.
+bool profile_requested();
 // At runtime shutdown: saves the global store to HCE_PROFILE (when set and
 // something was recorded) and forgets it, so the next use reloads (tests
 // change HCE_PROFILE between runtimes).

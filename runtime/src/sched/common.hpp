@@ -149,6 +149,7 @@ std::unique_ptr<Scheduler> make_logfit();
 std::unique_ptr<Scheduler> make_fdets();
 std::unique_ptr<Scheduler> make_fdets_incremental();
 std::unique_ptr<Scheduler> make_adets();
+std::unique_ptr<Scheduler> make_eft();
 std::unique_ptr<Scheduler> make_auto();
 
 } // namespace hce::sched

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,9 +44,17 @@ struct SchedParams {
   // Per-device: true for the host CPU device (HGuided and LogFit treat it
   // differently from accelerators).
   std::vector<bool> is_host;
+  // Per-device lanes (0 = unknown): a chunk of fewer iterations costs as
+  // much as one of this many.  The CPU's team size: its variant may
+  // parallelise only the outer loop, so one iteration runs on one thread.
+  std::vector<int64_t> lanes;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
+  // The time in seconds, for schedulers that plan by predicted finish times
+  // (eft); unset means the steady clock.  The simulator (bench/sim) drives
+  // the schedulers in virtual time through it.
+  std::function<double()> clock;
 };
 
 struct Decision {
@@ -67,6 +76,19 @@ public:
   // The partition ratios the scheduler would use now (for stats and for the
   // incremental-transfer planner); empty if it has none.
   virtual std::vector<double> current_ratios() const { return {}; }
+  // After begin(): true if `device` will get no chunk in this execution as
+  // planned (the runtime then skips its per-execution preparation).  A
+  // scheduler that cannot tell says false.
+  virtual bool idle(int device) const { return false; }
+};
+
+// A scheduler that can start from cost models measured earlier (the
+// persistent profile, the simulator): device `device` is modelled as
+// overhead_s + n * per_iteration_s seconds for a chunk of n iterations.
+class Seedable {
+public:
+  virtual ~Seedable() = default;
+  virtual void seed(int device, double overhead_s, double per_iteration_s) = 0;
 };
 
 // Creates the scheduler called `name` (static, quick, split, hguided, logfit,

@@ -87,7 +87,7 @@ double PerfModel::predict(const std::string &key, const std::string &device,
   // The profile store (HCE_PROFILE): what earlier runs of the program
   // measured for this region on this device, interpolated to `size`: the
   // seed's lookup table, filled before the first task runs.
-  if (!profile::global_path().empty())
+  if (profile::profile_requested())
     if (auto e = profile::global().estimate(key, device, int64_t(size));
         e && e->total_s() > 0)
       return e->total_s();

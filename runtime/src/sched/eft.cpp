@@ -1,0 +1,414 @@
+// eft: earliest-finish-time chunking, the default behind `auto`.
+//
+// Not one of the papers' algorithms: it is what the H100 traces of the
+// papers' schedulers asked for (docs/schedulers.md, "eft"; issue 12):
+//
+//  * No rounds.  A device never waits for another device's chunk (FDETS'
+//    synchronous rounds made a GPU that needed 22 ms wait on 19 ms CPU
+//    chunks).
+//  * A cost model per device, t(n) = o + n * c (per-chunk overhead o,
+//    seconds per iteration c, transfers included), fitted by least squares
+//    to the chunks it completed, kept across the executions of a region and
+//    seedable from a persistent profile (seed()).
+//  * Earliest finish time.  With the models, the iterations still unassigned
+//    are split so that every device would finish at the same time T:
+//    sum_j max(0, T - a_j - o_j) / c_j = R, where a_j is the time until
+//    device j is free.  A device's share S_j is what it can do before T.  A
+//    device whose share is under one iteration gets nothing: it would finish
+//    after the others could have finished everything (gemm's CPU next to an
+//    H100).  It waits, in case the others turn out slower than predicted.
+//  * Blocks and stealing.  Each execution starts from one contiguous block
+//    per device (the EFT split of W once every device has a model, so that
+//    an iterative region in a data region keeps its partition and its data;
+//    the initial ratios before that).  A device takes chunks from the head of
+//    its own block and, once that is empty, steals from the tail of the
+//    block that would take its owner longest to finish.
+//  * Chunk sizes follow the share: the whole share when the model predicted
+//    the device's last chunk within 15%, half of it otherwise; while it is
+//    learning, never more than 4x its largest chunk or, by the model, 4x
+//    its longest chunk so far.  A
+//    device with no model yet gets a small probe (W/1024, at least one
+//    iteration), so that the probe of a device 100x slower than the others
+//    costs little.
+#include "common.hpp"
+
+#include "clock.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace hce::sched {
+namespace {
+
+constexpr double kConfident = 0.15; // relative prediction error
+constexpr int kMaxSamples = 12;     // chunks kept per device for the fit
+constexpr int64_t kGrowth = 4;      // chunk growth while learning
+
+// Per-chunk overhead assumed until two chunk sizes tell it apart.
+double default_overhead(bool host) { return host ? 20e-6 : 40e-6; }
+
+struct Model {
+  double o = 0;     // seconds per chunk
+  double c = 0;     // seconds per iteration; 0 = no model
+  double lanes = 0; // a chunk of fewer iterations costs as much as this
+  bool known() const { return c > 0; }
+  double time(double n) const { return o + std::max(n, lanes) * c; }
+};
+
+// Least squares of t = o + n c over the samples; one distinct size (or a fit
+// with o < 0 or c <= 0) falls back to the default overhead.
+Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
+          int64_t lanes) {
+  Model m;
+  m.lanes = double(lanes);
+  if (samples.empty())
+    return m;
+  std::vector<std::pair<int64_t, double>> s = samples;
+  for (auto &[n, t] : s)
+    n = std::max(n, lanes);
+  double sn = 0, st = 0, snn = 0, snt = 0;
+  for (auto [n, t] : s) {
+    sn += double(n);
+    st += t;
+    snn += double(n) * double(n);
+    snt += double(n) * t;
+  }
+  const double k = double(s.size());
+  const double den = k * snn - sn * sn;
+  if (s.size() >= 2 && den > 1e-9 * snn * k) {
+    m.c = (k * snt - sn * st) / den;
+    m.o = (st - m.c * sn) / k;
+    if (m.c > 0 && m.o >= 0)
+      return m;
+  }
+  // The largest chunk says most about the rate.
+  auto [n, t] = *std::max_element(s.begin(), s.end(),
+                                  [](auto a, auto b) { return a.first < b.first; });
+  m.o = std::min(default_overhead(host), t / 2);
+  m.c = std::max(1e-15, (t - m.o) / double(std::max<int64_t>(1, n)));
+  return m;
+}
+
+class EftScheduler final : public Scheduler, public Seedable {
+public:
+  std::string_view name() const override { return "eft"; }
+
+  void begin(const SchedParams &params) override {
+    params_ = params;
+    p_ = std::max(0, params.num_devices);
+    W_ = std::max<int64_t>(0, params.iterations);
+    if (static_cast<int>(dev_.size()) != p_ || W_ != last_W_) {
+      // A different device set or trip count: per-iteration costs of the
+      // old one may not hold.  Seeds survive (they are per device name).
+      std::vector<Model> seeds(p_);
+      for (int i = 0; i < p_ && i < int(dev_.size()); ++i)
+        seeds[i] = dev_[i].seed;
+      dev_.assign(p_, Dev{});
+      for (int i = 0; i < p_; ++i)
+        dev_[i].seed = seeds[i];
+    }
+    last_W_ = W_;
+    for (int i = 0; i < p_; ++i) {
+      Dev &d = dev_[i];
+      d.host = i < int(params.is_host.size()) && params.is_host[i];
+      d.lanes = i < int(params.lanes.size()) ? std::max<int64_t>(0, params.lanes[i]) : 0;
+      d.active = true;
+      d.inflight.clear();
+      d.busy_until = 0;
+      d.assigned = 0;
+      if (!d.model.known() && d.seed.known()) {
+        d.model = d.seed;
+        d.model.lanes = double(d.lanes);
+      }
+    }
+    plan_blocks();
+  }
+
+  Decision next(int device) override {
+    if (device < 0 || device >= p_ || !dev_[device].active)
+      return Decision::done();
+    const int64_t R = unassigned();
+    if (R <= 0)
+      return Decision::done();
+    Dev &d = dev_[device];
+    const double t = now();
+    int64_t size;
+    if (!d.model.known()) {
+      if (!d.inflight.empty())
+        return Decision::wait(); // one probe at a time
+      // A probe of fewer iterations than the device has lanes costs as much.
+      size = std::clamp<int64_t>(std::max(W_ / 1024, d.lanes), 1,
+                                 std::max<int64_t>(1, W_ / (2 * p_)));
+    } else {
+      const double share = eft_share(device, R, t);
+      if (share < 1) {
+        if (!earliest_for_one(device, t))
+          return Decision::wait();
+        size = 1;
+      } else {
+        const bool whole = d.confident || share * d.model.c <= 4 * d.model.o;
+        size = int64_t(std::ceil(whole ? share : share / 2));
+        if (!d.confident && d.largest > 0)
+          size = std::min(size, growth_limit(d));
+        // Fewer iterations than lanes cost as much as lanes; the split
+        // checked that those fit before the others finish.
+        size = std::max(size, d.lanes);
+      }
+    }
+    size = std::clamp<int64_t>(size, 1, R);
+    Range r = take(device, size);
+    d.inflight.push_back({r, t, d.model.known() ? d.model.time(double(r.size())) : 0});
+    d.busy_until = std::max(d.busy_until, t) +
+                   (d.model.known() ? d.model.time(double(r.size())) : 0);
+    d.assigned += r.size();
+    return Decision::run(r.lb, r.ub);
+  }
+
+  void complete(int device, Range range, double seconds) override {
+    if (device < 0 || device >= p_)
+      return;
+    Dev &d = dev_[device];
+    auto it = std::find_if(d.inflight.begin(), d.inflight.end(),
+                           [&](const Flight &f) { return f.range == range; });
+    if (it == d.inflight.end())
+      return;
+    const double predicted = it->predicted;
+    d.inflight.erase(it);
+    if (seconds <= 0 || range.empty())
+      return;
+    d.largest = std::max(d.largest, range.size());
+    d.longest = std::max(d.longest, seconds);
+    d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
+    d.samples.push_back({range.size(), seconds});
+    if (int(d.samples.size()) > kMaxSamples)
+      d.samples.erase(d.samples.begin());
+    d.model = fit(d.samples, d.host, d.lanes);
+    // What is still in flight, re-predicted from now.
+    double t = now();
+    d.busy_until = t;
+    for (const Flight &f : d.inflight)
+      d.busy_until += d.model.time(double(f.range.size()));
+  }
+
+  void drop(int device) override {
+    if (device < 0 || device >= p_)
+      return;
+    dev_[device].active = false;
+    dev_[device].inflight.clear();
+  }
+
+  std::vector<double> current_ratios() const override {
+    std::vector<double> r(p_, 0);
+    int64_t total = 0;
+    for (int i = 0; i < p_; ++i)
+      total += dev_[i].assigned;
+    for (int i = 0; i < p_ && total > 0; ++i)
+      r[i] = double(dev_[i].assigned) / double(total);
+    return r;
+  }
+
+  // Planned to get nothing: a modelled device with an empty block whose
+  // share of all W, with every device free, is under one iteration.
+  bool idle(int device) const override {
+    if (device < 0 || device >= p_ || !dev_[device].model.known() ||
+        !dev_[device].block.empty())
+      return false;
+    return split(double(W_), std::vector<double>(p_, 0))[device] < 1;
+  }
+
+  void seed(int device, double overhead_s, double per_iteration_s) override {
+    if (device < 0 || per_iteration_s <= 0)
+      return;
+    if (device >= int(dev_.size()))
+      dev_.resize(device + 1);
+    dev_[device].seed = {std::max(0.0, overhead_s), per_iteration_s, 0};
+  }
+
+  // Introspection for tests and the simulator.
+  std::vector<double> modelled_rates() const {
+    std::vector<double> r;
+    for (const Dev &d : dev_)
+      r.push_back(d.model.known() ? 1 / d.model.c : 0);
+    return r;
+  }
+
+private:
+  struct Flight {
+    Range range;
+    double start = 0, predicted = 0;
+  };
+  struct Dev {
+    bool host = false, active = true, confident = false;
+    Model model, seed;
+    std::vector<std::pair<int64_t, double>> samples;
+    std::vector<Flight> inflight;
+    double busy_until = 0, longest = 0;
+    int64_t largest = 0, assigned = 0, lanes = 0;
+    Range block; // [head, tail): the owner takes the head, thieves the tail
+  };
+
+  // While a device's model is unconfirmed, a chunk may take at most kGrowth
+  // times its longest chunk so far (by the model), or be kGrowth times its
+  // largest: probes grow by time, so a device whose chunks cost the same
+  // whatever their size (a kernel that does not fill the GPU) gets the rest
+  // in one chunk instead of growing 16, 64, 256 ...
+  int64_t growth_limit(const Dev &d) const {
+    int64_t by_size = kGrowth * d.largest;
+    double budget = kGrowth * d.longest - d.model.o;
+    if (budget <= 0 || d.model.c <= 0)
+      return by_size;
+    double by_time = budget / d.model.c;
+    return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
+                           : std::max(by_size, int64_t(by_time));
+  }
+
+  double now() const { return params_.clock ? params_.clock() : now_seconds(); }
+
+  int64_t unassigned() const {
+    int64_t r = 0;
+    for (const Dev &d : dev_)
+      r += d.block.size();
+    return r;
+  }
+
+  // One contiguous block per device in device order: the EFT split of W when
+  // every device has a model, the initial ratios otherwise.
+  void plan_blocks() {
+    std::vector<double> w(p_, 0);
+    bool all_known = p_ > 0;
+    for (const Dev &d : dev_)
+      all_known = all_known && d.model.known();
+    if (all_known) {
+      std::vector<double> a(p_, 0);
+      std::vector<double> s = split(double(W_), a);
+      for (int i = 0; i < p_; ++i)
+        w[i] = s[i];
+    } else {
+      w = initial_ratios(params_);
+    }
+    std::vector<bool> active(p_, true);
+    std::vector<int64_t> sizes = split_sizes(W_, w, active);
+    int64_t lb = 0;
+    for (int i = 0; i < p_; ++i) {
+      dev_[i].block = {lb, lb + sizes[i]};
+      lb += sizes[i];
+    }
+  }
+
+  // EFT split of R iterations among the active modelled devices, given the
+  // seconds a[j] until each is free: shares s_j = max(0, T - a_j - o_j) / c_j
+  // with sum s_j = R.  Unmodelled or inactive devices get 0.
+  std::vector<double> split(double R, const std::vector<double> &a) const {
+    std::vector<int> idx;
+    for (int j = 0; j < p_; ++j)
+      if (dev_[j].active && dev_[j].model.known())
+        idx.push_back(j);
+    std::vector<double> s(p_, 0);
+    if (idx.empty() || R <= 0)
+      return s;
+    // A device whose share is under its lanes still takes the time of its
+    // lanes: if that ends after T it must not take any, and the others'
+    // shares grow; repeat until no such device is left.
+    for (;;) {
+      s = split_among(R, a, idx);
+      auto late = std::find_if(idx.begin(), idx.end(), [&](int j) {
+        const Model &m = dev_[j].model;
+        return s[j] > 0 && s[j] < m.lanes && a[j] + m.time(s[j]) > finish_time_ + 1e-12;
+      });
+      if (late == idx.end() || idx.size() == 1)
+        return s;
+      idx.erase(late);
+    }
+  }
+
+  // The EFT split of R among the devices `idx` (see split()); sets
+  // finish_time_ to T.
+  std::vector<double> split_among(double R, const std::vector<double> &a,
+                                  std::vector<int> idx) const {
+    std::vector<double> s(p_, 0);
+    auto start = [&](int j) { return a[j] + dev_[j].model.o; };
+    std::sort(idx.begin(), idx.end(), [&](int x, int y) { return start(x) < start(y); });
+    // Add devices in order of when they can start; T is where the rate
+    // sum of the devices started so far covers R.
+    double rate = 0, covered = 0, T = start(idx[0]);
+    size_t k = 0;
+    for (; k < idx.size(); ++k) {
+      const double next_start = start(idx[k]);
+      const double reach = covered + rate * (next_start - T);
+      if (rate > 0 && reach >= R)
+        break;
+      covered = rate > 0 ? reach : covered;
+      T = next_start;
+      rate += 1 / dev_[idx[k]].model.c;
+    }
+    T += (R - covered) / rate;
+    finish_time_ = T;
+    for (int j : idx)
+      s[j] = std::max(0.0, (T - start(j)) / dev_[j].model.c);
+    return s;
+  }
+
+  double free_in(int j, double t) const { return std::max(0.0, dev_[j].busy_until - t); }
+
+  double eft_share(int device, int64_t R, double t) const {
+    std::vector<double> a(p_);
+    for (int j = 0; j < p_; ++j)
+      a[j] = free_in(j, t);
+    return split(double(R), a)[device];
+  }
+
+  // Whether `device` would finish one more iteration before every other
+  // modelled device: someone must take work when every share rounds to 0.
+  bool earliest_for_one(int device, double t) const {
+    auto finish = [&](int j) { return free_in(j, t) + dev_[j].model.time(1); };
+    for (int j = 0; j < p_; ++j)
+      if (j != device && dev_[j].active && dev_[j].model.known() &&
+          finish(j) < finish(device))
+        return false;
+    return true;
+  }
+
+  // `size` iterations for `device`: from the head of its own block, else
+  // from the tail of the block that would take its owner longest.
+  Range take(int device, int64_t size) {
+    Range &own = dev_[device].block;
+    if (!own.empty()) {
+      Range r{own.lb, std::min(own.ub, own.lb + size)};
+      own.lb = r.ub;
+      return r;
+    }
+    int victim = -1;
+    double worst = -1;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &v = dev_[j];
+      if (v.block.empty())
+        continue;
+      // An owner that is gone or unmodelled leaves its block to thieves
+      // first; otherwise the block's predicted time decides.
+      double cost = !v.active || !v.model.known()
+                        ? std::numeric_limits<double>::infinity()
+                        : v.model.c * double(v.block.size());
+      if (cost > worst) {
+        worst = cost;
+        victim = j;
+      }
+    }
+    Range &b = dev_[victim].block;
+    Range r{std::max(b.lb, b.ub - size), b.ub};
+    b.ub = r.lb;
+    return r;
+  }
+
+  SchedParams params_;
+  int p_ = 0;
+  int64_t W_ = 0, last_W_ = -1;
+  std::vector<Dev> dev_;
+  mutable double finish_time_ = 0; // T of the last split (seconds from now)
+};
+
+} // namespace
+
+std::unique_ptr<Scheduler> make_eft() { return std::make_unique<EftScheduler>(); }
+
+} // namespace hce::sched
