@@ -85,7 +85,12 @@ def configs(ngpu):
           ("adets", "cpu,cuda:0", "adets", "", both),
           ("hguided", "cpu,cuda:0", "hguided", "", both),
           ("logfit", "cpu,cuda:0", "logfit", "", both),
-          ("static", "cpu,cuda:0", "static", "", both)]
+          ("static", "cpu,cuda:0", "static", "", both),
+          # The default: auto (eft), seeded by the per-user profile cache
+          # that the warm-up run (and the runs before it) filled, and cold,
+          # with no profile: the first execution of a first run.
+          ("auto", "cpu,cuda:0", "auto", "", both),
+          ("auto cold", "cpu,cuda:0", "auto", "HCE_PROFILE=off", both)]
     if ngpu >= 2:
         # Two GPUs: the same GPU twice is the single-device reference.
         c += [("2gpu static", "cuda:0,cuda:1", "static", "", ["gpu", "gpu"]),
@@ -103,10 +108,11 @@ def run_once(exe, args, devices, schedule, co):
         stats = f.name
     devices = devices.replace("cuda", os.environ.get("SUITE_ACCEL", "cuda"))
     env = dict(os.environ, HCE_DEVICES=devices, HCE_SCHEDULE=schedule, HCE_STATS=stats)
-    if co:
+    env.pop("HCE_CO", None)
+    if "=" in co:  # extra environment, "NAME=value,NAME=value"
+        env.update(kv.split("=", 1) for kv in co.split(","))
+    elif co:
         env["HCE_CO"] = co
-    else:
-        env.pop("HCE_CO", None)
     try:
         p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
                            errors="replace", timeout=300)
