@@ -9,6 +9,51 @@ namespace hce {
 
 namespace {
 
+// The names the runtime accepts (runtime/include/hce/names.def): one list
+// for both, so that they cannot drift.
+constexpr const char *SchedulerNames[] = {
+#define HCE_NAME_SCHEDULER(name) #name,
+#include "hce/names.def"
+};
+constexpr const char *DeviceNames[] = {
+#define HCE_NAME_DEVICE(name) #name,
+#include "hce/names.def"
+};
+constexpr const char *CoNames[] = {
+#define HCE_NAME_CO(name) #name,
+#include "hce/names.def"
+};
+
+template <size_t N>
+bool isOneOf(std::string_view S, const char *const (&Names)[N]) {
+  for (const char *Name : Names)
+    if (S == Name)
+      return true;
+  return false;
+}
+
+/// "a, b or c".
+template <size_t N>
+std::string oneOf(const char *const (&Names)[N], const char *Suffix = "") {
+  std::string S;
+  for (size_t K = 0; K < N; ++K)
+    S += std::string(K == 0 ? "" : K + 1 == N ? " or " : ", ") + Names[K] +
+         Suffix;
+  return S;
+}
+
+/// "cpu, cuda[:N], omp[:N] or sim[:N]" (only the CPU is never numbered).
+std::string deviceList() {
+  std::string S = oneOf(DeviceNames, "[:N]");
+  for (size_t P; (P = S.find("cpu[:N]")) != std::string::npos;)
+    S.erase(P + 3, 4);
+  return S;
+}
+
+} // namespace
+
+namespace {
+
 /// Which directive's clauses are parsed.
 enum class Directive { CoExec, Data, Update };
 
@@ -262,9 +307,9 @@ bool Parser::parseClause() {
     size_t WOff = here();
     if (!parseWordArg(Out.Co, "co"))
       return false;
-    if (Out.Co != "none" && Out.Co != "incremental" && Out.Co != "pipelined")
+    if (!isOneOf(Out.Co, CoNames))
       return fail(WOff, "unknown communication optimisation '" + Out.Co +
-                            "'; expected none, incremental or pipelined");
+                            "'; expected " + oneOf(CoNames));
     return true;
   }
   // name("...")
@@ -309,9 +354,8 @@ bool Parser::parseSchedule(size_t ClauseOff) {
   Kind = std::string(Toks[I].Text);
   ++I;
   if (!isKnownSchedule(Kind))
-    return fail(WOff, "unknown schedule '" + Kind +
-                          "'; expected static, quick, split, hguided, logfit, "
-                          "fdets, adets or auto");
+    return fail(WOff, "unknown schedule '" + Kind + "'; expected " +
+                          oneOf(SchedulerNames));
   if (isPunct(","))
     return fail(here(), "'schedule' takes only the scheduler name; give the "
                         "chunk with 'chunk(...)'");
@@ -521,9 +565,8 @@ bool Parser::parseDevice(std::string &Dev) {
   std::string K(Toks[I].Text);
   size_t Off = Toks[I].Offset;
   ++I;
-  if (K != "cpu" && K != "cuda" && K != "omp" && K != "sim")
-    return fail(Off, "unknown device '" + K +
-                         "'; expected cpu, cuda[:N], omp[:N] or sim[:N]");
+  if (!isOneOf(K, DeviceNames))
+    return fail(Off, "unknown device '" + K + "'; expected " + deviceList());
   Dev = K;
   if (isPunct(":")) {
     if (K == "cpu")
@@ -591,8 +634,7 @@ bool Parser::parseRatio(size_t) {
 } // namespace
 
 bool isKnownSchedule(std::string_view N) {
-  return N == "static" || N == "quick" || N == "split" || N == "hguided" ||
-         N == "logfit" || N == "fdets" || N == "adets" || N == "auto";
+  return isOneOf(N, SchedulerNames);
 }
 
 std::string ClauseSet::devicesString() const {

@@ -47,7 +47,7 @@ void f(int n, double *A, double s) {
 #pragma hce co_exec map(tofrom: A[i:1:2])
 #endif
 #ifdef SCHED
-// SCHED: {{^}}{{.*}}diag-clauses.c:[[@LINE+1]]:30: error: unknown schedule 'dynamic'; expected static, quick, split, hguided, logfit, fdets, adets or auto
+// SCHED: {{^}}{{.*}}diag-clauses.c:[[@LINE+1]]:30: error: unknown schedule 'dynamic'; expected static, quick, split, hguided, logfit, fdets, adets, eft, auto or profile
 #pragma hce co_exec schedule(dynamic) map(tofrom: A[i:1])
 #endif
 #ifdef SCHEDCHUNK
