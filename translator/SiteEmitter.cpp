@@ -39,7 +39,10 @@ std::string emitSite(const Region &R, const std::string &Indent,
   S += "{ /* hce co_exec region " + std::to_string(R.Index) + " */\n";
   S += I1 + "static void *" + genName("site", R) + ";\n";
   S += I1 + "struct " + genName("args", R) + " __hce_a;\n";
-  S += I1 + "hce_region __hce_r = {0};\n";
+  // Zeroed through a static (zero-initialised in C and C++ alike): `= {0}`
+  // draws -Wmissing-field-initializers in C++, `= {}` is not C before C23.
+  S += I1 + "static hce_region __hce_r0; /* never written */\n";
+  S += I1 + "hce_region __hce_r = __hce_r0;\n";
   if (!R.Maps.empty())
     S += I1 + "hce_map __hce_m[" + std::to_string(R.Maps.size()) + "];\n";
   if (!R.Reductions.empty())
@@ -103,6 +106,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
            "stride) { " + E + "len *= " + E + "blocks; " + E +
            "blocks = 1; " + E + "stride = 0; }\n";
     }
+    S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
     S += I1 + "}\n";
   }
 

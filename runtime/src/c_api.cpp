@@ -122,6 +122,24 @@ int hce_update(int num_maps, const hce_map *maps, int to_devices) {
   return 0;
 }
 
+// What generated code calls for #pragma hce data / update: a failed
+// transfer stops the program (the error was printed) instead of letting it
+// go on with stale data.
+void hce_data_begin_or_exit(int num_maps, const hce_map *maps) {
+  if (hce_data_begin(num_maps, maps) != 0)
+    std::exit(1);
+}
+
+void hce_data_end_or_exit(void) {
+  if (hce_data_end() != 0)
+    std::exit(1);
+}
+
+void hce_update_or_exit(int num_maps, const hce_map *maps, int to_devices) {
+  if (hce_update(num_maps, maps, to_devices) != 0)
+    std::exit(1);
+}
+
 int hce_num_devices(void) {
   Runtime &rt = Runtime::get();
   return int(rt.devices().size()) - (rt.cpu_selected() ? 0 : 1);

@@ -59,7 +59,7 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why) {
             "' has no storage (null pointer or zero element size)";
       return false;
     }
-    if (std::string err = check_footprint(map, region.iterations); !err.empty()) {
+    if (std::string err = check_map(map, region.iterations); !err.empty()) {
       why = err;
       return false;
     }
@@ -364,7 +364,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     need[m] = footprint(map, range.lb, range.ub);
     if (!host && !need[m].empty() && !merged_by_diff(map, region.iterations) &&
         !ensure_window(lock, arrays_.at(map.host), device, need[m].hull(),
-                       footprint_hull(shape_of(map), 0, region.iterations), why))
+                       clamped_hull(map, 0, region.iterations), why))
       return false;
   }
   // 2. Plan: what the host lacks comes from the device that wrote it; then
@@ -533,7 +533,7 @@ void DataEnv::prepare(int device, const hce_region &region,
     if (merged_by_diff(map, region.iterations))
       continue; // each chunk gets a private copy
     Array &a = arrays_.at(map.host);
-    Interval all = footprint_hull(shape_of(map), 0, region.iterations);
+    Interval all = clamped_hull(map, 0, region.iterations);
     if (all.hi <= all.lo)
       continue;
     // Pinning pays off only for arrays that stay: those of data regions.
@@ -677,6 +677,10 @@ bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
     if (maps[m].elem_size == 0 || !maps[m].host) {
       why = "data map '" + std::string(maps[m].name ? maps[m].name : "?") +
             "' has no storage";
+      return false;
+    }
+    if (std::string err = check_map(maps[m], 1); !err.empty()) {
+      why = "data " + err;
       return false;
     }
   }

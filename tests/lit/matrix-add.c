@@ -69,7 +69,8 @@ int main(void) {
 // CHECK-NEXT: {{^}}{ /* hce co_exec region 0 */
 // CHECK-NEXT: {{^}}  static void *__hce_site_0;
 // CHECK-NEXT: {{^}}  struct __hce_args_0 __hce_a;
-// CHECK-NEXT: {{^}}  hce_region __hce_r = {0};
+// CHECK-NEXT: {{^}}  static hce_region __hce_r0; /* never written */
+// CHECK-NEXT: {{^}}  hce_region __hce_r = __hce_r0;
 // CHECK-NEXT: {{^}}  hce_map __hce_m[3];
 // CHECK-NEXT: {{^}}  const int64_t __hce_init = (int64_t)(0);
 // CHECK-NEXT: {{^}}  const int64_t __hce_bound = (int64_t)(M);
@@ -91,6 +92,7 @@ int main(void) {
 // CHECK-NEXT: {{^}}    __hce_m[0].len = (int64_t)(N);
 // CHECK-NEXT: {{^}}    __hce_m[0].blocks = 1;
 // CHECK-NEXT: {{^}}    __hce_m[0].stride = 0;
+// CHECK-NEXT: {{^}}    __hce_m[0].extent = 0;
 // CHECK-NEXT: {{^}}  }
 // CHECK: {{^}}    __hce_m[2].kind = HCE_MAP_FROM;
 // CHECK: {{^}}  __hce_r.name = "matrix-add.c:15";

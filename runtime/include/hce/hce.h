@@ -52,6 +52,11 @@ typedef struct hce_map {
   int64_t len;
   int64_t blocks;
   int64_t stride;
+  int64_t extent; /* elements in the whole (flattened) array when known
+                     (a declared array), 0 = unknown (a pointer).  Footprints
+                     are clamped to [0, extent) (to [0, ...) when unknown),
+                     so halos at the ends need no guard in the map; a
+                     section that lies outside the array is an error */
 } hce_map;
 
 /* ---- reductions ---------------------------------------------------------- */
@@ -188,6 +193,12 @@ int hce_data_end(void);
 /* #pragma hce update to(...) / from(...): make the host (from) or every
  * device copy (to) of the sections current. */
 int hce_update(int num_maps, const hce_map *maps, int to_devices);
+/* The same three, printing the error and exiting with status 1 on failure
+ * (a copy that could not be made even after a retry): what generated code
+ * calls, so that a program never goes on with stale data. */
+void hce_data_begin_or_exit(int num_maps, const hce_map *maps);
+void hce_data_end_or_exit(void);
+void hce_update_or_exit(int num_maps, const hce_map *maps, int to_devices);
 
 /* ---- introspection ------------------------------------------------------- */
 /* Number of devices selected (HCE_DEVICES or detected). */

@@ -135,9 +135,58 @@ IntervalSet footprint(const MapShape &sh, int64_t lb, int64_t ub,
   return out;
 }
 
+namespace {
+int64_t clamp_extent(const hce_map &m) { return m.extent > 0 ? m.extent : kMax; }
+} // namespace
+
 IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
                       int64_t extent) {
-  return footprint(shape_of(m), lb, ub, extent);
+  return footprint(shape_of(m), lb, ub, extent < 0 ? clamp_extent(m) : extent);
+}
+
+Interval clamped_hull(const hce_map &m, int64_t lb, int64_t ub) {
+  Interval h = footprint_hull(shape_of(m), lb, ub);
+  h.lo = std::max<int64_t>(h.lo, 0);
+  h.hi = std::min(h.hi, clamp_extent(m));
+  return h.hi > h.lo ? h : Interval{0, 0};
+}
+
+std::string check_map(const hce_map &m, int64_t iterations) {
+  const MapShape sh = shape_of(m);
+  // Well-formedness and overflow: the unclamped check with no extent,
+  // whose only bounds complaint is the lower end, handled below.
+  MapShape moved = sh;
+  Interval all = footprint_hull(sh, 0, iterations);
+  if (all.lo < 0 && all.lo > kMin / 2)
+    moved.offset = sh.offset - all.lo; // shift above 0 for the shape checks
+  if (std::string err = check_footprint(moved, iterations, -1, m.name); !err.empty())
+    return err;
+  if (iterations == 0 || sh.len == 0)
+    return "";
+  const int64_t ext = clamp_extent(m);
+  std::ostringstream os;
+  os << quoted(m.name) << ": ";
+  if (sh.scale == 0 || iterations == 1) {
+    if (all.lo < 0 || all.hi > ext) {
+      os << "the section covers elements [" << all.lo << ", " << all.hi
+         << "), outside the array";
+      if (m.extent > 0)
+        os << " (" << m.extent << " elements)";
+      return os.str();
+    }
+    return "";
+  }
+  for (int64_t k : {int64_t(0), iterations - 1}) {
+    Interval h = footprint_hull(sh, k, k + 1);
+    if (h.hi <= 0 || h.lo >= ext) {
+      os << "iteration " << k << " touches only elements [" << h.lo << ", " << h.hi
+         << "), all outside the array";
+      if (m.extent > 0)
+        os << " (" << m.extent << " elements)";
+      return os.str();
+    }
+  }
+  return "";
 }
 
 bool iterations_share_elements(const MapShape &sh, int64_t iterations) {

@@ -46,8 +46,19 @@ MapShape shape_of(const hce_map &m);
 //     directly; only truly interleaved lattices are sorted (O(m log m)).
 IntervalSet footprint(const MapShape &shape, int64_t lb, int64_t ub,
                       int64_t extent = -1);
+// For an hce_map, extent -1 means the map's own: m.extent when known, and
+// the lower end (element 0) in any case.
 IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
                       int64_t extent = -1);
+// The hull of the map's footprint over [lb, ub), clamped like footprint().
+Interval clamped_hull(const hce_map &m, int64_t lb, int64_t ub);
+
+// The run-time check of a region's map (docs/data-layer.md, "Clamping"):
+// well-formed, no 64-bit overflow, a section that is the same for every
+// iteration lies inside [0, extent), and every iteration's footprint has
+// some element inside the array (the rest is clamped away: a halo row
+// before the first row or after the last).  "" or one sentence.
+std::string check_map(const hce_map &m, int64_t iterations);
 
 // Smallest and one-past-largest element touched by iterations [lb, ub)
 // (unclamped); {0, 0} when the footprint is empty.  Does not overflow for
