@@ -235,6 +235,14 @@ bool describeSection(const Section &S, const VarDecl *VD,
   M.Rank = static_cast<unsigned>(Shape.Dims.size());
   if (M.Rank > 1)
     M.SectionText = sectionText(S);
+  M.ExtentText.clear();
+  for (const ArrayDim &Dm : Shape.Dims) {
+    if (Dm.Value.empty()) { // a pointer, or an incomplete array
+      M.ExtentText.clear();
+      break;
+    }
+    M.ExtentText += (M.ExtentText.empty() ? "" : " * ") + ("(int64_t)(" + Dm.Value + ")");
+  }
   if (!VD || !Extents)
     return true;
 

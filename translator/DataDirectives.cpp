@@ -272,6 +272,7 @@ std::string mapFill(const MappedArray &A, const std::string &Arr, size_t Idx,
          "stride) { " + E + "len *= " + E + "blocks; " + E + "blocks = 1; " +
          E + "stride = 0; }\n";
   }
+  S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
   S += I1 + "}\n";
   return S;
 }
@@ -542,17 +543,17 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
     if (IsData) {
       // The statement goes in a block of its own, so that nothing after it
       // on its line looks like part of it (-Wmisleading-indentation).
-      T += I1 + "hce_data_begin(" + std::to_string(Maps.size()) + ", " + Arr +
+      T += I1 + "hce_data_begin_or_exit(" + std::to_string(Maps.size()) + ", " + Arr +
            "); {";
     } else {
       size_t NTo = 0;
       for (const MappedArray &M : Maps)
         NTo += M.Kind == MapKind::To;
       if (NTo)
-        T += I1 + "hce_update(" + std::to_string(NTo) + ", " + Arr + ", 1);\n";
+        T += I1 + "hce_update_or_exit(" + std::to_string(NTo) + ", " + Arr + ", 1);\n";
       if (NTo < Maps.size())
-        T += I1 + "hce_update(" + std::to_string(Maps.size() - NTo) + ", " +
-             Arr + (NTo ? " + " + std::to_string(NTo) : "") + ", 0);\n";
+        T += I1 + "hce_update_or_exit(" + std::to_string(Maps.size() - NTo) + ", " + Arr +
+             (NTo ? " + " + std::to_string(NTo) : "") + ", 0);\n";
       T += Indent + "}";
     }
     if (LineDirectives)
@@ -569,11 +570,11 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
           SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Cv.End);
       std::string Close;
       if (Cv.AtLineStart) {
-        Close = I1 + "} hce_data_end();\n" + Indent + "} /* hce data " +
+        Close = I1 + "} hce_data_end_or_exit();\n" + Indent + "} /* hce data " +
                 std::to_string(DataIndex) + " */\n" +
                 lineDirective(Cv.LineAtEnd, File, LineDirectives);
       } else {
-        Close = " } hce_data_end(); }";
+        Close = " } hce_data_end_or_exit(); }";
       }
       Closings.push_back({At, Close});
       ++DataIndex;

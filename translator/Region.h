@@ -30,6 +30,19 @@ struct LoopInfo {
   std::optional<int64_t> StepConst;
   /// Normalised comparison: "<", "<=", ">", ">=" ("!=" becomes < or >).
   std::string Cmp;
+  /// The loop's own comparison was `!=` (it may wrap around, see TripCount).
+  bool NotEqual = false;
+  /// The variable's type: width in bits, signedness.
+  unsigned VarBits = 32;
+  bool VarSigned = true;
+  /// The type the comparison converts both sides to ("int" for an unsigned
+  /// char variable, "unsigned long" for `int i < size_t n`), and whether it
+  /// is the variable's own type.
+  std::string CmpType;
+  bool CmpIsVarType = true;
+  bool CmpUnsigned = false;
+  /// `int` is this wide: narrower signed types convert back modulo 2^bits.
+  unsigned IntBits = 32;
 };
 
 /// A scalar read by the body, captured by value in the args struct.
@@ -75,6 +88,10 @@ struct MappedArray {
   std::vector<std::string> InnerExtents;
   /// The section as written ("A[i-1:3][0:N]"), for comments.
   std::string SectionText;
+  /// Elements of the whole array as an expression at the site when its type
+  /// says (a declared array, VLAs included); empty for pointers.  The
+  /// runtime clamps footprints to it and rejects sections outside it.
+  std::string ExtentText;
 };
 
 struct ReductionVar {

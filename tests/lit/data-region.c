@@ -44,18 +44,18 @@ void smooth(int n, int steps, double *a, double *b, double *probe) {
 // CHECK-NEXT: {{^}}    __hce_dm0[0].offset = (int64_t)(0);
 // CHECK-NEXT: {{^}}    __hce_dm0[0].len = (int64_t)(n);
 // CHECK: {{^}}    __hce_dm0[1].kind = HCE_MAP_ALLOC;
-// CHECK: {{^}}  hce_data_begin(2, __hce_dm0);
+// CHECK: {{^}}  hce_data_begin_or_exit(2, __hce_dm0);
 // CHECK-NEXT: {{^}}#line 22 "{{.*}}data-region.c"
 // CHECK-NEXT: {{^}}  {
 // CHECK: {{^}}{ /* hce update 0 (line 31) */
 // CHECK-NEXT: {{^}}  hce_map __hce_um0[1];
 // CHECK: {{^}}    __hce_um0[0].kind = HCE_MAP_FROM;
 // CHECK: {{^}}    __hce_um0[0].offset = (int64_t)(n/2);
-// CHECK: {{^}}  hce_update(1, __hce_um0, 0);
+// CHECK: {{^}}  hce_update_or_exit(1, __hce_um0, 0);
 // CHECK-NEXT: {{^}}}
 // CHECK-NEXT: {{^}}#line 32 "{{.*}}data-region.c"
 // CHECK-NEXT: {{^}}    *probe = a[n / 2];
-// CHECK-NEXT: {{^}}  } } hce_data_end(); }
+// CHECK-NEXT: {{^}}  } } hce_data_end_or_exit(); }
 
 // The copy does not see host writes until 'update to'; the host does not
 // see the loop's results until the region ends.
@@ -75,7 +75,7 @@ void stale(int n, double *x, double *y, double *seen) {
   }
 }
 // CHECK-LABEL: void stale(
-// CHECK: {{^}}  hce_update(1, __hce_um1, 1);
+// CHECK: {{^}}  hce_update_or_exit(1, __hce_um1, 1);
 
 // A data region over a single loop statement, around a co_exec loop, and
 // nested data regions (the inner one maps an array already present).
@@ -96,17 +96,17 @@ void rows(int n, int reps, double (*m)[8], double *c, double *d) {
 // CHECK-LABEL: void rows(int n, int reps, double (*m)[8], double *c, double *d) {
 // CHECK: {{^}}    __hce_dm2[0].elem_size = sizeof((m)[0][0]);
 // CHECK: {{^}}    __hce_dm2[0].len = (int64_t)((int64_t)(n) * 8);
-// CHECK: {{^}}  hce_data_begin(1, __hce_dm2);
-// CHECK: {{^}}  } } hce_data_end(); }
-// CHECK: {{^}}  hce_data_begin(1, __hce_dm3);
-// CHECK: {{^}}  hce_data_begin(2, __hce_dm4);
+// CHECK: {{^}}  hce_data_begin_or_exit(1, __hce_dm2);
+// CHECK: {{^}}  } } hce_data_end_or_exit(); }
+// CHECK: {{^}}  hce_data_begin_or_exit(1, __hce_dm3);
+// CHECK: {{^}}  hce_data_begin_or_exit(2, __hce_dm4);
 // CHECK: {{^}}  hce_co_exec_or_exit(&__hce_r);
 // CHECK-NEXT: {{^}}}
 // CHECK-NEXT: {{^}}#line 95 "{{.*}}data-region.c"
-// CHECK-NEXT: {{^}}  } hce_data_end();
+// CHECK-NEXT: {{^}}  } hce_data_end_or_exit();
 // CHECK-NEXT: {{^}}} /* hce data 4 */
 // CHECK-NEXT: {{^}}#line 95 "{{.*}}data-region.c"
-// CHECK-NEXT: {{^}}  } hce_data_end();
+// CHECK-NEXT: {{^}}  } hce_data_end_or_exit();
 // CHECK-NEXT: {{^}}} /* hce data 3 */
 // CHECK-NEXT: {{^}}#line 95 "{{.*}}data-region.c"
 // CHECK-NEXT: {{^}}}
@@ -126,10 +126,10 @@ void omp_loop(int n, double *a, int flag) {
 // CHECK-LABEL: void omp_loop(int n, double *a, int flag) {
 // CHECK: {{^}}#pragma omp parallel for
 // CHECK-NEXT: {{^}}  for (int i = 0; i < n; i++)
-// CHECK-NEXT: {{^}}    a[i] += 1; } hce_data_end(); }
+// CHECK-NEXT: {{^}}    a[i] += 1; } hce_data_end_or_exit(); }
 // CHECK-NEXT: {{^}}  if (flag)
 // CHECK-NEXT: {{^}}{ /* hce data 6 (line {{[0-9]+}}) */
-// CHECK: {{^}}    a[0] = 2; } hce_data_end(); }
+// CHECK: {{^}}    a[0] = 2; } hce_data_end_or_exit(); }
 
 int main(void) {
   enum { n = 40 };

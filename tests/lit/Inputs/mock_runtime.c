@@ -314,3 +314,17 @@ void hce_co_exec_or_exit(const hce_region *r) {
     exit(1);
   }
 }
+
+/* The generated code's entry points: a failure stops the program. */
+void hce_data_begin_or_exit(int n, const hce_map *maps) {
+  if (hce_data_begin(n, maps) != 0)
+    exit(1);
+}
+void hce_data_end_or_exit(void) {
+  if (hce_data_end() != 0)
+    exit(1);
+}
+void hce_update_or_exit(int n, const hce_map *maps, int to_devices) {
+  if (hce_update(n, maps, to_devices) != 0)
+    exit(1);
+}
