@@ -9,6 +9,7 @@
 #include "profile/profile_hook.hpp"
 #include "reduction.hpp"
 #include "runtime.hpp"
+#include "settings.hpp"
 #include "tasks/device_claims.hpp"
 #include "text_list.hpp"
 
@@ -123,10 +124,9 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
 // chunk than it adds: it is left out of the region, so co-execution is never
 // slower than the devices that matter.  Every 16 executions it is tried
 // again, in case the load changed.
-void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
+void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs,
+                   double min_share) {
   constexpr int64_t kRetryAfter = 16;
-  const char *env = std::getenv("HCE_MIN_SHARE");
-  const double min_share = env && *env ? std::atof(env) : 0.03;
   for (auto it = site.dropped_at.begin(); it != site.dropped_at.end();) {
     if (site.stats.executions - it->second >= kRetryAfter) {
       site.throughput.erase(it->first); // measure it afresh
@@ -170,26 +170,19 @@ void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs) {
     devs = keep;
 }
 
-CoMode co_mode(const hce_region &r, const std::string &schedule) {
-  const char *env = std::getenv("HCE_CO");
-  if (env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "none") == 0))
-    return CoMode::None;
-  std::string co = r.co ? r.co : "";
-  if (co == "none" || co == "off")
-    return CoMode::None;
-  if (co == "pipelined")
-    return CoMode::Pipelined;
-  if (co == "incremental")
-    return CoMode::Incremental;
+CoMode co_mode(const hce_region &r, const Settings &set, const std::string &schedule) {
+  if (set.co)
+    return *set.co;
+  if (auto co = parse_co_mode(r.co ? r.co : ""))
+    return *co;
   // Default: ADETS runs with its three-way pipeline (HCE paper, Alg. 4),
   // every other scheduler with incremental transfers (Alg. 3).
   return schedule == "adets" ? CoMode::Pipelined : CoMode::Incremental;
 }
 
-std::string schedule_name(const hce_region &r) {
-  const char *env = std::getenv("HCE_SCHEDULE");
-  if (env && *env)
-    return env;
+std::string schedule_name(const hce_region &r, const Settings &set) {
+  if (set.schedule)
+    return *set.schedule;
   return r.schedule && *r.schedule ? r.schedule : "auto";
 }
 
@@ -231,6 +224,9 @@ int execute_region(const hce_region &r, std::string &why) {
   };
   if (!validate(r, why))
     return fail(why);
+  Settings set;
+  if (!Settings::from_env(set, why))
+    return fail(why);
   Runtime &rt = Runtime::get();
   if (!rt.init_error().empty())
     return fail(rt.init_error());
@@ -250,15 +246,15 @@ int execute_region(const hce_region &r, std::string &why) {
   // eft (auto's default) leaves out a device too slow to help by itself,
   // keeping its cost model; dropping it here would start a new scheduler.
   if (!dynamic_cast<Seedable *>(site.scheduler.get()))
-    drop_too_slow(site, rt, devs);
+    drop_too_slow(site, rt, devs, set.min_share);
   std::vector<std::string> dev_names;
   for (int d : devs)
     dev_names.push_back(rt.devices()[d]->name());
-  const CoMode co = co_mode(r, schedule_name(r));
+  const CoMode co = co_mode(r, set, schedule_name(r, set));
   // FDETS on a kernel repeated inside a data region with incremental
   // transfers is the HCE paper's Algorithm 3: one partition per execution,
   // decided an execution ahead, so that data stays where it is.
-  std::string sched_name = schedule_name(r);
+  std::string sched_name = schedule_name(r, set);
   if (sched_name == "fdets" && co == CoMode::Incremental && rt.data().in_data_region(r))
     sched_name = "fdets_inc";
   if (!site.scheduler || site.schedule != sched_name || site.devices != dev_names) {
@@ -283,20 +279,10 @@ int execute_region(const hce_region &r, std::string &why) {
   params.alpha = r.alpha > 0 ? r.alpha : 0.1;
   // HCE_CHUNK / HCE_ALPHA override every region's clauses, like
   // HCE_SCHEDULE: for the papers' sensitivity studies without rebuilding.
-  if (const char *env = std::getenv("HCE_CHUNK"); env && *env) {
-    char *end = nullptr;
-    long long v = std::strtoll(env, &end, 10);
-    if (*end || v < 0)
-      return fail(std::string("HCE_CHUNK='") + env + "' is not a chunk size (>= 0)");
-    params.initial_chunk = v;
-  }
-  if (const char *env = std::getenv("HCE_ALPHA"); env && *env) {
-    char *end = nullptr;
-    double v = std::strtod(env, &end);
-    if (*end || !(v > 0 && v < 1))
-      return fail(std::string("HCE_ALPHA='") + env + "' is not in (0, 1)");
-    params.alpha = v;
-  }
+  if (set.chunk)
+    params.initial_chunk = *set.chunk;
+  if (set.alpha)
+    params.alpha = *set.alpha;
   if (!parse_ratios(r, rt, devs, params.ratios, why))
     return fail(why);
   for (int d : devs) {
