@@ -12,7 +12,7 @@ Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
 /tmp/hce-suite) and prints the table.
 
   usage: bench/suite.py BIN_DIR [REPS]
-  env:   SUITE_ONLY=matadd,gemm   SUITE_GPUS=1|2 (default: nvidia-smi -L)
+  env:   SUITE_ONLY=matadd,gemm   SUITE_SKIP=static,"fdets no-CO"   SUITE_GPUS=1|2 (default: nvidia-smi -L)
          HCE_OMP_OK=1 (offload devices staged: adds the omp column, run with
          the examples built with --hce-offload from SUITE_OFFLOAD_BIN,
          default BIN_DIR/../bin-offload)
@@ -164,6 +164,9 @@ def main():
                                               "bin-offload"))
     ngpu = gpu_count()
     cfgs = configs(ngpu)
+    # SUITE_SKIP="static,fdets no-CO": leave configurations out (device time).
+    skip = {x.strip() for x in os.environ.get("SUITE_SKIP", "").split(",") if x.strip()}
+    cfgs = [c for c in cfgs if c[0] not in skip]
     rows, dev_rows = [], []
     for name, args in BENCHMARKS:
         if only and name not in only:
