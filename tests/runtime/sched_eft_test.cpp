@@ -1,0 +1,143 @@
+// eft (runtime/src/sched/eft.cpp): earliest-finish-time chunking, auto's
+// default.  Driven by the virtual-time harness; each test names the rule of
+// docs/schedulers.md ("eft") it holds.
+#include "sched/common.hpp"
+#include "sched_harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace {
+
+using namespace hce;
+using namespace hce::simtest;
+
+std::unique_ptr<Scheduler> eft() { return make_scheduler("eft"); }
+
+double best_single(const std::vector<SimDevice> &devs, int64_t W) {
+  double best = 1e300;
+  for (const SimDevice &d : devs)
+    best = std::min(best, d.time({0, W}, 0));
+  return best;
+}
+
+// No rounds, every iteration exactly once, for random speeds, overheads,
+// sizes, device counts and pipelining.
+TEST(SchedEft, CoverageOnRandomDevices) {
+  std::mt19937_64 rng(42);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int p = 1 + int(rng() % 4);
+    std::vector<SimDevice> devs;
+    for (int i = 0; i < p; ++i)
+      devs.push_back(SimDevice::constant(1e3 * double(1 + rng() % 10000),
+                                         1e-6 * double(rng() % 100), i == 0));
+    const int64_t W = 1 + int64_t(rng() % 200000);
+    auto s = eft();
+    for (int exec = 0; exec < 3; ++exec) {
+      SimOptions opt;
+      opt.lookahead = trial % 2;
+      SimResult r =
+          simulate(*s, make_params(W, devs, 0, 0.1, {}, opt.lookahead), devs, opt);
+      ASSERT_FALSE(r.deadlock) << "trial " << trial;
+      ASSERT_EQ(check_coverage(r, W), "") << "trial " << trial;
+    }
+  }
+}
+
+// A device 130x slower than the other (gemm's CPU beside an H100) gets a
+// share in proportion (it finishes with the fast device), never more: both
+// executions are at least as fast as the fast device alone.
+TEST(SchedEft, ASlowDeviceNeverHoldsTheFastOne) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e3, 1e-5, true),
+                                 SimDevice::constant(1.3e5, 1e-5)};
+  const int64_t W = 2048;
+  auto s = eft();
+  SimResult first = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(first, W), "");
+  EXPECT_LE(first.makespan, 1.02 * best_single(devs, W));
+  SimResult second = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(second, W), "");
+  EXPECT_LE(second.iterations[0], W / 100);
+  EXPECT_LE(second.makespan, best_single(devs, W));
+}
+
+// Two devices of comparable speed: from the second execution on, close to
+// the ideal time W / (v1 + v2), in one block each (few chunks).
+TEST(SchedEft, BalancesComparableDevices) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 2e-5, true),
+                                 SimDevice::constant(3e6, 4e-5)};
+  const int64_t W = 1'000'000;
+  auto s = eft();
+  simulate(*s, make_params(W, devs), devs);
+  SimResult r = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  const double ideal = double(W) / (1e6 + 3e6);
+  EXPECT_LE(r.makespan, 1.05 * ideal + 1e-4);
+  EXPECT_LE(r.chunks.size(), 6u);
+}
+
+// The partition stays put from one execution to the next (data regions):
+// each device's first chunk starts where it started in the last execution.
+TEST(SchedEft, KeepsItsBlocksAcrossExecutions) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 1e-5, true),
+                                 SimDevice::constant(2e6, 1e-5)};
+  const int64_t W = 100000;
+  auto s = eft();
+  simulate(*s, make_params(W, devs), devs);
+  SimResult a = simulate(*s, make_params(W, devs), devs);
+  SimResult b = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(b, W), "");
+  for (int d = 0; d < 2; ++d)
+    EXPECT_NEAR(double(a.iterations[d]), double(b.iterations[d]), 0.02 * W);
+}
+
+// Seeded models (the profile cache): the first execution already plans by
+// them, with no probes.
+TEST(SchedEft, SeedsPlanTheFirstExecution) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(3e6, 0)};
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 1e-6);
+  seedable->seed(1, 0, 1.0 / 3e6);
+  const int64_t W = 400000;
+  SimResult r = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  EXPECT_NEAR(double(r.iterations[1]), 0.75 * W, 0.01 * W);
+  EXPECT_LE(r.makespan, 1.02 * double(W) / 4e6);
+}
+
+// The CPU's lanes (its team): a share under the team size that would end
+// after the accelerator finishes everything is not taken.
+TEST(SchedEft, LanesKeepTheCpuOffWhenOneRowOutlastsTheGpu) {
+  // One row: 30 ms on one CPU thread (lanes 15), the GPU 10 us a row: the
+  // GPU's whole job (20 ms) is shorter than one CPU row.
+  std::vector<SimDevice> devs = {SimDevice::constant(1000, 0, true),
+                                 SimDevice::constant(1e5, 1e-5)};
+  devs[0].time_fn = [](Range r, int) { return 0.030 * double((r.size() + 14) / 15); };
+  const int64_t W = 2048;
+  auto s = eft();
+  SchedParams p = make_params(W, devs);
+  p.lanes = {15, 0};
+  simulate(*s, p, devs);
+  SimResult r = simulate(*s, p, devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  EXPECT_EQ(r.iterations[0], 0);
+  EXPECT_TRUE(s->idle(0)); // planned to get nothing: not even woken
+}
+
+// A dropped device's block is taken over by the others.
+TEST(SchedEft, DroppedDeviceBlockIsStolen) {
+  std::vector<SimDevice> devs(3, SimDevice::constant(1e6, 1e-5));
+  const int64_t W = 300000;
+  auto s = eft();
+  SimOptions opt;
+  opt.drops = {{1, 0.01}};
+  SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_FALSE(r.deadlock);
+  ASSERT_EQ(check_coverage(r, W), "");
+}
+
+} // namespace
