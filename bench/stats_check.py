@@ -35,7 +35,8 @@ def device_work(stats):
     for region in stats.get("regions", []):
         for d in region.get("devices", []):
             w = work.setdefault(d["device"], dict(iterations=0, chunks=0,
-                                                  busy_seconds=0.0, bytes=0))
+                                                  busy_seconds=0.0, bytes=0, left_out=0))
+            w["left_out"] += d.get("left_out", 0)
             w["iterations"] += d.get("iterations", 0)
             w["chunks"] += d.get("chunks", 0)
             w["busy_seconds"] += d.get("busy_seconds", 0.0)
@@ -58,12 +59,23 @@ def problems(stats, hce_devices):
                        "use it; see its notices)")
             continue
         if not any(work[m]["iterations"] > 0 for m in matches):
-            out.append(f"{name} ran 0 iterations")
+            # The scheduler (eft) chose to leave it out: too slow to help.
+            # That is a scheduling result, not a device that did not work;
+            # callers report it (left_out()).
+            if not any(work[m]["left_out"] > 0 for m in matches):
+                out.append(f"{name} ran 0 iterations")
             continue
         if name != "cpu" and not any(work[m]["bytes"] > 0 or work[m]["busy_seconds"] > 0
                                      for m in matches):
             out.append(f"{name} ran iterations but moved no bytes and has no compute time")
     return out
+
+
+def left_out(stats):
+    """Devices the scheduler left out of every execution (0 iterations by
+    choice)."""
+    return [k for k, w in device_work(stats).items()
+            if w["iterations"] == 0 and w["left_out"] > 0]
 
 
 def check_file(path, hce_devices):
@@ -92,6 +104,8 @@ def self_test():
         ("stats-cpu-sim0.json", "cpu,sim:0,sim:1", 1, "sim:1 did no work"),
         # selected, but the scheduler gave it nothing
         ("stats-sim1-idle.json", "cpu,sim:0,sim:1", 1, "sim:1 ran 0 iterations"),
+        # left out by eft (too slow to help): a scheduling result, not a failure
+        ("stats-sim1-left-out.json", "cpu,sim:0,sim:1", 0, ""),
         # iterations counted, yet no byte moved and no compute time
         ("stats-sim1-no-traffic.json", "cpu,sim:0,sim:1", 1, "moved no bytes"),
         ("no-such-file.json", "cpu", 1, "no HCE_STATS"),

@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stats_check import problems  # noqa: E402
+from stats_check import left_out, problems  # noqa: E402
 
 # name, arguments (sized for about 0.05-1 s per run on an H100/H200 box)
 BENCHMARKS = [
@@ -122,7 +122,7 @@ def run_once(exe, args, devices, schedule, co):
     except OSError as e:  # e.g. no offload build of the example
         out, err, rc = "", str(e), 127
     ok = rc == 0 and "verified against sequential" in out
-    res = dict(wall=0.0, moved=0, peer=0, balance=1.0, devices={})
+    res = dict(wall=0.0, moved=0, peer=0, balance=1.0, devices={}, left_out=[])
     try:
         with open(stats) as f:
             data = json.load(f)
@@ -141,6 +141,7 @@ def run_once(exe, args, devices, schedule, co):
             for d in longest["devices"]:
                 res["devices"][d["device"]]["finish"] = d.get("last_finish", 0.0)
         idle = problems(data, devices)  # every named device must have worked
+        res["left_out"] = left_out(data)  # by the scheduler's choice (eft)
         if idle:
             ok = False
             err = err + "\n" + "\n".join(idle)
@@ -190,17 +191,20 @@ def main():
             gpu_share = sum(d["iterations"] for k, d in last["devices"].items()
                             if not k.startswith("cpu")) / total
             rows.append(dict(benchmark=name, config=label, devices=devices, schedule=schedule,
-                             co="off" if co else "on", median_s=med,
+                             co=co or "on", median_s=med,
                              min_s=min(times) if times else float("nan"),
                              max_s=max(times) if times else float("nan"), reps=len(times),
                              bytes_moved=last["moved"], bytes_peer=last["peer"],
-                             balance=last["balance"], accel_share=gpu_share, verified=ok_all))
+                             balance=last["balance"], accel_share=gpu_share, verified=ok_all,
+                             left_out=" ".join(last.get("left_out", []))))
             for dev, d in last["devices"].items():
                 dev_rows.append(dict(benchmark=name, config=label, device=dev,
                                      iterations=d["iterations"], finish_s=d.get("finish", 0.0)))
             print(f"{name:13s} {label:15s} {med:9.4f} s  moved {last['moved']/1e9:8.3f} GB  "
                   f"accel {gpu_share*100:5.1f}%  bal {last['balance']:.2f}  "
-                  f"{'ok' if ok_all else 'FAILED ' + ' | '.join(fail_tail)}", flush=True)
+                  f"{'ok' if ok_all else 'FAILED ' + ' | '.join(fail_tail)}"
+                  + (f"  left out: {' '.join(last['left_out'])}" if last.get("left_out") else ""),
+                  flush=True)
     if not rows:
         print("no benchmark ran")
         return 1

@@ -478,6 +478,7 @@ int execute_region(const hce_region &r, std::string &why) {
     ds.bytes_from_device += bytes[i].from_device;
     ds.bytes_peer += bytes[i].peer;
     ds.bytes_avoided += bytes[i].avoided;
+    ds.left_out += w.idle ? 1 : 0;
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);
       last = std::max(last, w.finish);

@@ -104,7 +104,8 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
           << ",\"bytes_to_device\":" << d.bytes_to_device
           << ",\"bytes_from_device\":" << d.bytes_from_device
           << ",\"bytes_peer\":" << d.bytes_peer
-          << ",\"bytes_avoided\":" << d.bytes_avoided << "}";
+          << ",\"bytes_avoided\":" << d.bytes_avoided
+          << ",\"left_out\":" << d.left_out << "}";
       dfirst = false;
     }
     out << "]}";

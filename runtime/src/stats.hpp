@@ -18,6 +18,10 @@ struct DeviceStats {
   uint64_t bytes_peer = 0;    // received straight from another device
   uint64_t bytes_avoided = 0; // footprint bytes already valid, not moved
   int64_t last_iterations = 0; // in the last execution
+  // Executions in which the scheduler planned to give it nothing (eft: too
+  // slow to help), so it was not even woken: 0 iterations by choice, not a
+  // failure or a missing device.
+  int64_t left_out = 0;
 };
 
 struct RegionStats {
