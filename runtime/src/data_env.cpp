@@ -2,6 +2,7 @@
 
 #include "data/footprint.hpp"
 #include "data/twin_diff.hpp"
+#include "log.hpp"
 
 #include <algorithm>
 
@@ -25,6 +26,26 @@ bool merged_by_diff(const hce_map &map, int64_t iterations) {
 bool needs_current_values(const hce_map &map, int64_t iterations) {
   return reads(map.kind) || (writes(map.kind) && !(map.kind & HCE_MAP_WRITES_ALL)) ||
          merged_by_diff(map, iterations);
+}
+
+// One copy, tried twice: a transient fault (a failed DMA, an injected
+// HCE_SIM fault) costs a retry, not the device.  On a second failure `why`
+// names the device, the array and what failed, so the error is never
+// blamed on the device that asked for the data.
+template <typename Copy>
+bool with_retry(const Device &dev, const std::string &what, const std::string &array,
+                Copy &&copy, std::string &why) {
+  std::string first;
+  if (copy(first))
+    return true;
+  std::string second;
+  if (copy(second)) {
+    warning(what + " of '" + array + "' on " + dev.name() + " failed (" + first +
+            "); retried, and the retry succeeded");
+    return true;
+  }
+  why = what + " of '" + array + "' on " + dev.name() + " failed twice: " + second;
+  return false;
 }
 
 } // namespace
@@ -156,7 +177,12 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a,
     for (const Interval &iv : keep) {
       char *dst = static_cast<char *>(buf) + size_t(iv.lo - want.lo) * a.elem_size;
       char *src = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-      if (!dev.copy_device(dst, src, size_t(iv.length()) * a.elem_size, why)) {
+      if (!with_retry(
+              dev, "copy inside the device", a.name,
+              [&](std::string &e) {
+                return dev.copy_device(dst, src, size_t(iv.length()) * a.elem_size, e);
+              },
+              why)) {
         dev.release(buf);
         return false;
       }
@@ -175,8 +201,11 @@ bool DataEnv::upload(Array &a, int device, const IntervalSet &what,
   for (const Interval &iv : what) {
     size_t bytes = size_t(iv.length()) * a.elem_size;
     char *dst = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    if (!devices_[device]->upload(dst, a.host + iv.lo * int64_t(a.elem_size),
-                                  bytes, why))
+    const char *src = a.host + iv.lo * int64_t(a.elem_size);
+    Device &dev = *devices_[device];
+    if (!with_retry(
+            dev, "upload", a.name,
+            [&](std::string &e) { return dev.upload(dst, src, bytes, e); }, why))
       return false;
     counts.to_device += bytes;
   }
@@ -191,8 +220,11 @@ bool DataEnv::download(Array &a, int device, const IntervalSet &what,
     size_t bytes = size_t(iv.length()) * a.elem_size;
     const char *src =
         static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    if (!devices_[device]->download(a.host + iv.lo * int64_t(a.elem_size), src,
-                                    bytes, why))
+    char *dst = a.host + iv.lo * int64_t(a.elem_size);
+    Device &dev = *devices_[device];
+    if (!with_retry(
+            dev, "download", a.name,
+            [&](std::string &e) { return dev.download(dst, src, bytes, e); }, why))
       return false;
     counts.from_device += bytes;
   }
@@ -247,15 +279,27 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
         const Window &sw = c.a->windows[c.src_device];
         const char *src_ptr =
             static_cast<const char *>(sw.buffer) + size_t(iv.lo - sw.lo) * c.a->elem_size;
-        if (!devices_[c.device]->copy_from_peer(dev_ptr, *devices_[c.src_device], src_ptr,
-                                                bytes, why))
+        Device &dst_dev = *devices_[c.device];
+        const Device &src_dev = *devices_[c.src_device];
+        if (!with_retry(
+                dst_dev, "peer copy from " + src_dev.name(), c.a->name,
+                [&](std::string &e) {
+                  return dst_dev.copy_from_peer(dev_ptr, src_dev, src_ptr, bytes, e);
+                },
+                why))
           return false;
         counts.peer += bytes;
         continue;
       }
       char *host_ptr = c.a->host + iv.lo * int64_t(c.a->elem_size);
-      bool ok = c.to_device ? devices_[c.device]->upload(dev_ptr, host_ptr, bytes, why)
-                            : devices_[c.device]->download(host_ptr, dev_ptr, bytes, why);
+      Device &dev = *devices_[c.device];
+      bool ok = with_retry(
+          dev, c.to_device ? "upload" : "download", c.a->name,
+          [&](std::string &e) {
+            return c.to_device ? dev.upload(dev_ptr, host_ptr, bytes, e)
+                               : dev.download(host_ptr, dev_ptr, bytes, e);
+          },
+          why);
       if (!ok)
         return false;
       (c.to_device ? counts.to_device : counts.from_device) += bytes;
@@ -483,7 +527,10 @@ bool DataEnv::make_private(int device, PrivateCopy &p, TransferCounts &counts,
   for (const Interval &iv : p.elems) {
     size_t bytes = size_t(iv.length()) * es;
     char *dst = static_cast<char *>(p.buffer) + size_t(iv.lo - p.lo) * es;
-    if (!dev.upload(dst, p.twin.data() + at, bytes, why))
+    const char *src = p.twin.data() + at;
+    if (!with_retry(
+            dev, "upload", p.a->name,
+            [&](std::string &e) { return dev.upload(dst, src, bytes, e); }, why))
       return false;
     counts.to_device += bytes;
     at += bytes;
@@ -500,7 +547,10 @@ bool DataEnv::merge_private(int device, const PrivateCopy &p, TransferCounts &co
   for (const Interval &iv : p.elems) {
     size_t bytes = size_t(iv.length()) * es;
     const char *src = static_cast<const char *>(p.buffer) + size_t(iv.lo - p.lo) * es;
-    if (!dev.download(now.data() + at, src, bytes, why))
+    char *dst = now.data() + at;
+    if (!with_retry(
+            dev, "download", p.a->name,
+            [&](std::string &e) { return dev.download(dst, src, bytes, e); }, why))
       return false;
     counts.from_device += bytes;
     at += bytes;
