@@ -3,9 +3,13 @@
 
 #include "data_env.hpp"
 #include "log.hpp"
+#include "reduction.hpp"
 #include "region_exec.hpp"
 #include "runtime.hpp"
 #include "tasks/task_runtime.hpp"
+#include "variant_scope.hpp"
+
+#include <omp.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,12 +32,52 @@ static int drain_tasks() {
   return 0;
 }
 
+// A co_exec loop reached from the body of another one (a function called
+// in the loop body): the outer region holds the devices, so the inner one
+// runs here, on the calling thread and device, over the data the caller
+// passed (issue 11.6).
+static bool nested_call() {
+  return VariantScope::active() || (omp_in_parallel() && regions_executing().load() > 0);
+}
+
+static int run_nested(const hce_region &r) {
+  const std::string name = r.name && *r.name ? r.name : "<unnamed region>";
+  if (r.iterations < 0 || !r.cpu || r.num_maps < 0 || (r.num_maps > 0 && !r.maps) ||
+      r.num_reductions < 0 || (r.num_reductions > 0 && !r.reductions)) {
+    error("region " + name + ": malformed region");
+    return 1;
+  }
+  for (int i = 0; i < r.num_reductions; ++i) {
+    std::string why;
+    if (!reduction_valid(r.reductions[i], why)) {
+      error("region " + name + ": " + why);
+      return 1;
+    }
+  }
+  notice_once("nested/" + name,
+              "region " + name +
+                  " is reached from inside another co-executed region; it "
+                  "runs there, on the calling device");
+  std::vector<void *> ptrs(size_t(r.num_maps));
+  for (int m = 0; m < r.num_maps; ++m)
+    ptrs[size_t(m)] = r.maps[m].host;
+  std::vector<unsigned char> red = reduction_slots(r);
+  {
+    VariantScope scope; // deeper levels run inline too
+    r.cpu(0, r.iterations, ptrs.data(), r.args, red.data());
+  }
+  reduction_fold_into_vars(r, red.data());
+  return 0;
+}
+
 int hce_co_exec_nowait(const hce_region *region, int num_deps,
                        const hce_depend *deps) {
   if (!region) {
     error("hce_co_exec_nowait: null region");
     return 1;
   }
+  if (nested_call())
+    return run_nested(*region); // synchronously: the caller holds the devices
   std::string why;
   if (tasks::submit(*region, num_deps, deps, why) != 0) {
     error(why);
@@ -67,10 +111,14 @@ int hce_co_exec(const hce_region *region) {
     error("hce_co_exec: null region");
     return 1;
   }
+  if (nested_call())
+    return run_nested(*region);
   if (drain_tasks() != 0)
     return 1;
   std::string why;
+  ++regions_executing();
   int rc = execute_region(*region, why);
+  --regions_executing();
   if (rc != 0)
     error(why);
   return rc;

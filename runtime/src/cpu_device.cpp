@@ -1,5 +1,7 @@
 #include "cpu_device.hpp"
 
+#include "variant_scope.hpp"
+
 #include <omp.h>
 
 namespace hce {
@@ -25,6 +27,7 @@ void CpuDevice::on_controller_start() {
 }
 
 bool CpuDevice::compute(const ChunkContext &ctx, std::string &) {
+  VariantScope scope;
   ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
                   ctx.red);
   return true;

@@ -126,6 +126,21 @@ std::vector<unsigned char> reduction_slots(const hce_region &region) {
   return slots;
 }
 
+void reduction_fold_into_vars(const hce_region &region, const void *slots) {
+  for (int i = 0; i < region.num_reductions; ++i) {
+    const hce_reduction &red = region.reductions[i];
+    with_type(red.type, [&](auto t) {
+      using T = decltype(t);
+      unsigned char acc[HCE_RED_SLOT_BYTES] = {};
+      std::memcpy(acc, red.var, sizeof(T));
+      reduction_combine(red, acc,
+                        static_cast<const unsigned char *>(slots) +
+                            size_t(i) * HCE_RED_SLOT_BYTES);
+      std::memcpy(red.var, acc, sizeof(T));
+    });
+  }
+}
+
 void reduction_combine_all(const hce_region &region, void *into,
                            const void *from) {
   for (int i = 0; i < region.num_reductions; ++i)

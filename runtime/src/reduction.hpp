@@ -21,6 +21,8 @@ void reduction_combine(const hce_reduction &red, void *acc, const void *value);
 
 // Slots for all reductions of a region, preset to their identities.
 std::vector<unsigned char> reduction_slots(const hce_region &region);
+// The user's variables: var = var OP slot, for every reduction.
+void reduction_fold_into_vars(const hce_region &region, const void *slots);
 // Folds `from` slots into `into` slots.
 void reduction_combine_all(const hce_region &region, void *into,
                            const void *from);

@@ -2,6 +2,7 @@
 
 #include "clock.hpp"
 #include "text_list.hpp"
+#include "variant_scope.hpp"
 
 #include <omp.h>
 
@@ -113,8 +114,10 @@ bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
     return false;
   }
   double start = now_seconds();
-  ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
-                  ctx.red);
+  {
+    VariantScope scope;
+    ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args, ctx.red);
+  }
   double took = params_.iter_time > 0
                     ? double(ctx.range.size()) * params_.iter_time
                     : now_seconds() - start;
