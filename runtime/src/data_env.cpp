@@ -84,6 +84,11 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why) {
       why = err;
       return false;
     }
+    if (map.len == 0 && region.iterations > 0)
+      notice_once("empty/" + std::string(region.name ? region.name : "") + "/" +
+                      (map.name ? map.name : "?"),
+                  "map '" + std::string(map.name ? map.name : "?") +
+                      "' is an empty section: accelerators get a null pointer for it");
   }
   for (int m = 0; m < region.num_maps; ++m) {
     if (!region.maps[m].host)
@@ -444,7 +449,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     if (merged_by_diff(map, region.iterations)) {
       // A private copy made from the host's values once they are there.
       if (need[m].empty()) {
-        ptrs[m] = map.host;
+        ptrs[m] = nullptr; // nothing mapped: never the host's memory
         continue;
       }
       if (!plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
@@ -461,8 +466,10 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       continue;
     }
     Window &w = a.windows[device];
-    ptrs[m] = w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size)
-                       : map.host;
+    // No window: the chunk's footprint is empty (`x[i:0]`); the device
+    // gets a null pointer, never the host's memory.
+    ptrs[m] =
+        w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size) : nullptr;
     if (w.buffer)
       pin(a, device, &hold);
     if (!current)

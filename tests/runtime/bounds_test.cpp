@@ -135,3 +135,33 @@ TEST(Bounds, SectionOutsideTheArrayStopsTheRegion) {
 }
 
 } // namespace
+
+namespace {
+
+// x[i:0]: an accelerator must not be handed the host's memory.
+TEST(Bounds, EmptySectionGivesAcceleratorsNoHostPointer) {
+  hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0");
+  static std::vector<double> x(64, 2.0);
+  std::vector<double> y = hce_test::random_vector(64, 9);
+  hce_map maps[2] = {map_of("x[i:0]", x.data(), HCE_MAP_TO, 1, 0, 0, 64),
+                     map_of("y[i:1]", y.data(), HCE_MAP_TOFROM, 1, 0, 1, 64)};
+  Args args{64, 1};
+  hce_region r{};
+  r.name = "empty";
+  r.iterations = 64;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.args = &args;
+  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+    double *yy = static_cast<double *>(ptrs[1]);
+    for (int64_t k = lb; k < ub; ++k)
+      yy[k] = ptrs[0] == x.data() ? -1.0 : (ptrs[0] == nullptr ? yy[k] + 1.0 : -2.0);
+  };
+  std::vector<double> ref = y;
+  for (double &v : ref)
+    v += 1.0;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  EXPECT_EQ(y, ref);
+}
+
+} // namespace
