@@ -78,6 +78,11 @@ int hce_co_exec_nowait(const hce_region *region, int num_deps,
   }
   if (nested_call())
     return run_nested(*region); // synchronously: the caller holds the devices
+  if (has_array_reduction(*region)) {
+    error("region " + std::string(region->name ? region->name : "<unnamed region>") +
+          ": array reductions are not supported in nowait regions yet; drop nowait");
+    return 1;
+  }
   std::string why;
   if (tasks::submit(*region, num_deps, deps, why) != 0) {
     error(why);

@@ -58,8 +58,16 @@ bool select_region_devices(Runtime &rt, const hce_region &r,
     selected = keep;
   }
   for (int d : selected) {
-    if (devs[d]->can_run(r))
+    // Array reductions keep their partial arrays in host memory: only the
+    // devices that run the CPU variant there (cpu, sim) take part.
+    const bool host_variant =
+        devs[d]->kind() == DeviceKind::Cpu || devs[d]->kind() == DeviceKind::Sim;
+    if (devs[d]->can_run(r) && (host_variant || !has_array_reduction(r)))
       out.push_back(d);
+    else if (devs[d]->can_run(r))
+      notice_once(region_name(r) + "/arrayred/" + devs[d]->name(),
+                  "region " + region_name(r) + " has an array reduction, which " +
+                      devs[d]->name() + " does not run yet; it runs without it");
     else
       notice_once(region_name(r) + "/novariant/" + devs[d]->name(),
                   "region " + region_name(r) + " has no variant for " +
@@ -443,18 +451,13 @@ int execute_region(const hce_region &r, std::string &why) {
   const double wall = now_seconds() - t0;
 
   // Reductions: the user's value OP every device's partial result.
-  for (int k = 0; k < r.num_reductions; ++k) {
-    const hce_reduction &red = r.reductions[k];
-    static const size_t sizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
-    unsigned char acc[HCE_RED_SLOT_BYTES] = {};
-    std::memcpy(acc, red.var, sizes[red.type]);
-    auto fold = [&](const std::vector<unsigned char> &slots) {
-      reduction_combine(red, acc, slots.data() + size_t(k) * HCE_RED_SLOT_BYTES);
-    };
+  // Array reductions (reduction(+: hist[0:K])) element by element.
+  {
+    std::vector<const void *> blocks;
     for (const auto &p : partials)
-      fold(p);
-    fold(retry_red);
-    std::memcpy(red.var, acc, sizes[red.type]);
+      blocks.push_back(p.data());
+    blocks.push_back(retry_red.data());
+    reduction_fold_into_vars(r, blocks);
   }
 
   // Statistics.

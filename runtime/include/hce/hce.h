@@ -85,14 +85,23 @@ enum {
 };
 
 /* Each reduction variable gets one 8-byte slot in the block a variant
- * receives; slot i starts at byte 8*i and holds a value of `type`. */
+ * receives; slot i starts at byte 8*i and holds a value of `type`.
+ * An array reduction (reduction(+: hist[lo:K]), count = K > 0) holds in its
+ * slot an int64_t byte offset from the start of the block to K private
+ * elements of `type` (8-byte aligned, after the slots), preset to the
+ * identity: the variant combines into those, e.g.
+ *   T *hist = (T *)((char *)red + *(int64_t *)((char *)red + 8*i)) - lo;
+ * Offsets, not pointers, so that a copy of the block is a valid block. */
 #define HCE_RED_SLOT_BYTES 8
 
 typedef struct hce_reduction {
   const char *name;
-  void *var; /* the user's variable; receives var OP (all partial results) */
+  void *var; /* the user's variable (element lo of the array for an array
+                reduction); receives var OP (all partial results) */
   int op;    /* HCE_RED_* */
   int type;  /* HCE_TYPE_* */
+  int64_t count; /* elements of an array reduction, 0 = a scalar.  Runs on
+                    the CPU and sim devices; not in nowait regions */
 } hce_reduction;
 
 /* ---- variants ------------------------------------------------------------ */
