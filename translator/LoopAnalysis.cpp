@@ -1,6 +1,7 @@
 //===- LoopAnalysis.cpp - Canonical for-loop recognition ------------------===//
 #include "LoopAnalysis.h"
 #include "SourceText.h"
+#include "TripCount.h"
 
 #include "clang/AST/Expr.h"
 
@@ -220,6 +221,7 @@ std::optional<CanonicalLoop> analyzeLoop(const ForStmt *F, ASTContext &Ctx,
     }
     break;
   case BO_NE:
+    L.Info.NotEqual = true;
     if (!L.Info.StepConst ||
         (*L.Info.StepConst != 1 && *L.Info.StepConst != -1)) {
       D.error(IncLoc, "with '!=' in the condition the loop step must be 1 "
@@ -232,6 +234,37 @@ std::optional<CanonicalLoop> analyzeLoop(const ForStmt *F, ASTContext &Ctx,
     D.error(CB->getOperatorLoc(), "the loop condition must use <, <=, >, >= "
                                   "or !=");
     return std::nullopt;
+  }
+
+  // --- the trip count, as C runs the loop (TripCount) ---------------------
+  L.Info.VarBits = static_cast<unsigned>(Ctx.getTypeSize(VT));
+  L.Info.VarSigned = VT->isSignedIntegerType();
+  L.Info.IntBits = static_cast<unsigned>(Ctx.getTypeSize(Ctx.IntTy));
+  QualType CT = BoundE->getType().getUnqualifiedType();
+  if (!CT->isIntegerType() || Ctx.getTypeSize(CT) > 64 || L.Info.VarBits > 64) {
+    D.error(BoundE->getBeginLoc(), "the loop bound must have an integer type of at most 64 bits");
+    return std::nullopt;
+  }
+  L.Info.CmpType = declString(CT, "", Ctx);
+  L.Info.CmpUnsigned = CT->isUnsignedIntegerType();
+  L.Info.CmpIsVarType = Ctx.hasSameUnqualifiedType(CT, VT);
+  auto Pattern = [](const llvm::APSInt &V) {
+    return V.extend(64).getZExtValue(); // sign- or zero-extended
+  };
+  Expr::EvalResult BoundR, InitR;
+  if (BoundE->EvaluateAsInt(BoundR, Ctx)) {
+    uint64_t B = Pattern(BoundR.Val.getInt());
+    if (std::optional<std::string> Why = conditionAlwaysTrue(L.Info, B)) {
+      D.error(CB->getOperatorLoc(), *Why);
+      return std::nullopt;
+    }
+    if (InitE->EvaluateAsInt(InitR, Ctx) && L.Info.StepConst) {
+      std::string Why;
+      if (!constantTripCount(L.Info, Pattern(InitR.Val.getInt()), B, *L.Info.StepConst, Why)) {
+        D.error(CB->getOperatorLoc(), Why);
+        return std::nullopt;
+      }
+    }
   }
   return L;
 }

@@ -1,33 +1,9 @@
 //===- SiteEmitter.cpp - The code that replaces a co_exec loop ------------===//
 #include "SiteEmitter.h"
 #include "CodeGenUtil.h"
+#include "TripCount.h"
 
 namespace hce {
-
-namespace {
-
-/// Trip count W for `for (i = init; i Cmp bound; i += step)`.
-std::string tripCount(const LoopInfo &L) {
-  bool Known = L.StepConst.has_value();
-  if (L.Cmp == "<")
-    return std::string(Known ? "" : "__hce_step > 0 && ") +
-           "__hce_init < __hce_bound ? (__hce_bound - __hce_init + "
-           "__hce_step - 1) / __hce_step : 0";
-  if (L.Cmp == "<=")
-    return std::string(Known ? "" : "__hce_step > 0 && ") +
-           "__hce_init <= __hce_bound ? (__hce_bound - __hce_init) / "
-           "__hce_step + 1 : 0";
-  if (L.Cmp == ">")
-    return std::string(Known ? "" : "__hce_step < 0 && ") +
-           "__hce_init > __hce_bound ? (__hce_init - __hce_bound - "
-           "__hce_step - 1) / -__hce_step : 0";
-  // ">="
-  return std::string(Known ? "" : "__hce_step < 0 && ") +
-         "__hce_init >= __hce_bound ? (__hce_init - __hce_bound) / "
-         "-__hce_step + 1 : 0";
-}
-
-} // namespace
 
 std::string emitSite(const Region &R, const std::string &Indent,
                      const std::vector<const VariantEmitter *> &Emitters,
@@ -48,11 +24,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
   if (!R.Reductions.empty())
     S += I1 + "hce_reduction __hce_red[" + std::to_string(R.Reductions.size()) +
          "];\n";
-  S += I1 + "const int64_t __hce_init = (int64_t)(" + L.InitText + ");\n";
-  S += I1 + "const int64_t __hce_bound = (int64_t)(" + L.BoundText + ");\n";
-  S += I1 + "const int64_t __hce_step = " +
-       (L.StepConst ? L.StepText : "(int64_t)(" + L.StepText + ")") + ";\n";
-  S += I1 + "const int64_t __hce_W = " + tripCount(L) + ";\n";
+  S += tripCountCode(L, I1); // __hce_init, __hce_step, __hce_W
   S += I1 + "__hce_a.__hce_init = __hce_init;\n";
   S += I1 + "__hce_a.__hce_step = __hce_step;\n";
   for (const CapturedVar &C : R.Extents)

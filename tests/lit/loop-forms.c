@@ -39,7 +39,7 @@ int main(void) {
     mark[i] += 1;
   for (int i = lo; i < hi; i++) ref[i] += 1;
   expect("lt", mark, ref);
-// CHECK: {{^}}  const int64_t __hce_W = __hce_init < __hce_bound ? (__hce_bound - __hce_init + __hce_step - 1) / __hce_step : 0;
+// CHECK: {{^}}    if (__hce_where < 0 || (!__hce_where && __hce_ka >= __hce_kb)) __hce_W = 0;
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -47,7 +47,7 @@ int main(void) {
     mark[i] += 1;
   for (int i = lo; i <= hi; ++i) ref[i] += 1;
   expect("le", mark, ref);
-// CHECK: {{^}}  const int64_t __hce_W = __hce_init <= __hce_bound ? (__hce_bound - __hce_init) / __hce_step + 1 : 0;
+// CHECK: {{^}}    if (__hce_where < 0 || (!__hce_where && __hce_ka > __hce_kb)) __hce_W = 0;
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -56,7 +56,8 @@ int main(void) {
   for (int i = hi; i > lo; i--) ref[i] += 1;
   expect("gt", mark, ref);
 // CHECK: {{^}}  const int64_t __hce_step = -1;
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_init > __hce_bound ? (__hce_init - __hce_bound - __hce_step - 1) / -__hce_step : 0;
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
+// CHECK: {{^}}    if (__hce_where > 0 || (!__hce_where && __hce_ka <= __hce_kb)) __hce_W = 0;
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -64,7 +65,7 @@ int main(void) {
     mark[i] += 1;
   for (int i = hi; i >= lo; --i) ref[i] += 1;
   expect("ge", mark, ref);
-// CHECK: {{^}}  const int64_t __hce_W = __hce_init >= __hce_bound ? (__hce_init - __hce_bound) / -__hce_step + 1 : 0;
+// CHECK: {{^}}    if (__hce_where > 0 || (!__hce_where && __hce_ka < __hce_kb)) __hce_W = 0;
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -73,7 +74,9 @@ int main(void) {
   for (int i = lo; i != hi; i++) ref[i] += 1;
   expect("ne-up", mark, ref);
 // CHECK: {{^}}  const int64_t __hce_step = 1;
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_init < __hce_bound ?
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
+// CHECK: {{^}}    __hce_W = __hce_where ? -1 : __hce_ka == __hce_kb ? 0
+// CHECK-NEXT: {{^}}      : __hce_kb < __hce_ka ? -1 : ((__hce_kb - __hce_ka) & UINT64_C(4294967295)) > (uint64_t)INT64_MAX ? -1
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -82,7 +85,9 @@ int main(void) {
   for (int i = hi; i != lo; i--) ref[i] += 1;
   expect("ne-down", mark, ref);
 // CHECK: {{^}}  const int64_t __hce_step = -1;
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_init > __hce_bound ?
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
+// CHECK: {{^}}    __hce_W = __hce_where ? -1 : __hce_ka == __hce_kb ? 0
+// CHECK-NEXT: {{^}}      : __hce_kb > __hce_ka ? -1 : ((__hce_ka - __hce_kb) & UINT64_C(4294967295)) > (uint64_t)INT64_MAX ? -1
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
@@ -119,7 +124,7 @@ int main(void) {
   for (long i = lo; hi > i; i = 5 + i) ref[i] += 1;
   expect("reversed-cond", mark, ref);
 // CHECK: {{^}}  const int64_t __hce_step = 5;
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_init < __hce_bound ?
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
 // VARIANT: {{^}}    long i = (long)(__hce_init + __hce_k * __hce_step);
 
   RESET();
@@ -129,7 +134,8 @@ int main(void) {
   for (int i = lo; i < hi; i += s) ref[i] += 1;
   expect("runtime-step", mark, ref);
 // CHECK: {{^}}  const int64_t __hce_step = (int64_t)((s));
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_step > 0 && __hce_init < __hce_bound ?
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
+// CHECK: {{^}}    else if (!__hce_where && __hce_step > 0) {
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[u:1])

@@ -72,11 +72,12 @@ int main(void) {
 // CHECK-NEXT: {{^}}  static hce_region __hce_r0; /* never written */
 // CHECK-NEXT: {{^}}  hce_region __hce_r = __hce_r0;
 // CHECK-NEXT: {{^}}  hce_map __hce_m[3];
-// CHECK-NEXT: {{^}}  const int64_t __hce_init = (int64_t)(0);
-// CHECK-NEXT: {{^}}  const int64_t __hce_bound = (int64_t)(M);
+// CHECK-NEXT: {{^}}  const int64_t __hce_init = (int64_t)(int)(0);
 // CHECK-NEXT: {{^}}  const int64_t __hce_step = 1;
-// CHECK-NEXT: {{^}}  const int64_t __hce_W = __hce_init < __hce_bound ? (__hce_bound - __hce_init + __hce_step - 1) / __hce_step : 0;
-// CHECK-NEXT: {{^}}  __hce_a.__hce_init = __hce_init;
+// CHECK-NEXT: {{^}}  int64_t __hce_W = -1; /* -1: not as C would run it; refused */
+// CHECK-NEXT: {{^}}  { /* the trip count as C runs the loop (see docs/translator.md) */
+// CHECK-NEXT: {{^}}    const int __hce_bc = (int)(M);
+// CHECK: {{^}}  __hce_a.__hce_init = __hce_init;
 // CHECK-NEXT: {{^}}  __hce_a.__hce_step = __hce_step;
 // CHECK-NEXT: {{^}}  __hce_a.N = N;
 // CHECK-NEXT: {{^}}  { /* map A[i*N : N] */
