@@ -545,11 +545,11 @@ bool DataEnv::make_private(int device, PrivateCopy &p, TransferCounts &counts,
   return true;
 }
 
-bool DataEnv::merge_private(int device, const PrivateCopy &p, TransferCounts &counts,
-                            IntervalSet &changed, std::string &why) {
+bool DataEnv::bring_back(int device, const PrivateCopy &p, TransferCounts &counts,
+                         std::vector<char> &now, std::string &why) {
   Device &dev = *devices_[size_t(device)];
   const size_t es = p.a->elem_size;
-  std::vector<char> now(p.twin.size());
+  now.resize(p.twin.size());
   size_t at = 0;
   for (const Interval &iv : p.elems) {
     size_t bytes = size_t(iv.length()) * es;
@@ -562,8 +562,6 @@ bool DataEnv::merge_private(int device, const PrivateCopy &p, TransferCounts &co
     counts.from_device += bytes;
     at += bytes;
   }
-  changed = changed_elements(p.twin.data(), now.data(), p.elems, es);
-  scatter(p.a->host, now.data(), p.elems, changed, es);
   return true;
 }
 
@@ -647,15 +645,37 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
     // only that makes the other copies stale.  Nothing is written home
     // unless the whole private copy came back.
     std::vector<IntervalSet> changed(hold.privates.size());
+    std::vector<std::vector<char>> now(hold.privates.size());
     lock.unlock();
     for (size_t k = 0; k < hold.privates.size() && ok; ++k)
-      ok = merge_private(device, hold.privates[k], counts, changed[k], why);
+      ok = bring_back(device, hold.privates[k], counts, now[k], why);
     lock.lock();
+    // Under the lock, so that two devices' merges cannot interleave: an
+    // element this chunk changed that someone else changed too since the
+    // twin was taken (an `omp atomic` update, a race) cannot be merged.
+    // Nothing is written then; the chunk fails and is re-run on the CPU,
+    // on top of what the others wrote.
+    for (size_t k = 0; k < hold.privates.size() && ok; ++k) {
+      const PrivateCopy &p = hold.privates[k];
+      changed[k] =
+          changed_elements(p.twin.data(), now[k].data(), p.elems, p.a->elem_size);
+      IntervalSet clash = conflicting_elements(p.a->host, p.twin.data(), now[k].data(),
+                                               p.elems, changed[k], p.a->elem_size);
+      if (!clash.empty()) {
+        ok = false;
+        why = std::to_string(clash.total_length()) + " element(s) of '" + p.a->name +
+              "' (the first: " + std::to_string(clash.begin()->lo) + ")" +
+              " were changed elsewhere while this chunk ran (an atomic update or a "
+              "race on them), so its writes cannot be merged";
+      }
+    }
     for (size_t k = 0; k < hold.privates.size(); ++k) {
       const PrivateCopy &p = hold.privates[k];
       merged[size_t(p.map)] = true;
-      if (ok && !changed[k].empty())
-        p.a->res.mark_written(kHost, changed[k]);
+      if (!ok || changed[k].empty())
+        continue;
+      scatter(p.a->host, now[k].data(), p.elems, changed[k], p.a->elem_size);
+      p.a->res.mark_written(kHost, changed[k]);
     }
     drop_privates(hold.privates);
     if (!ok) {

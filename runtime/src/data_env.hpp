@@ -177,10 +177,9 @@ private:
   // The private copy's buffer on `device`, filled from the host (which
   // must be valid on p.elems); the twin keeps what was uploaded.
   bool make_private(int device, PrivateCopy &p, TransferCounts &counts, std::string &why);
-  // Brings the private copy back and writes the elements the device
-  // changed to the host; `changed` receives them.
-  bool merge_private(int device, const PrivateCopy &p, TransferCounts &counts,
-                     IntervalSet &changed, std::string &why);
+  // Brings the private copy back, packed like its twin, into `now`.
+  bool bring_back(int device, const PrivateCopy &p, TransferCounts &counts,
+                  std::vector<char> &now, std::string &why);
   void drop_privates(std::vector<PrivateCopy> &privates);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);

@@ -36,6 +36,29 @@ IntervalSet changed_elements(const char *twin, const char *now, const IntervalSe
   return out;
 }
 
+IntervalSet conflicting_elements(const char *base, const char *twin, const char *now,
+                                 const IntervalSet &elems, const IntervalSet &changed,
+                                 size_t elem_size) {
+  IntervalSet out;
+  size_t at = 0;
+  auto c = changed.begin();
+  for (const Interval &iv : elems) {
+    for (; c != changed.end() && c->lo < iv.hi; ++c) {
+      for (int64_t e = std::max(c->lo, iv.lo); e < std::min(c->hi, iv.hi); ++e) {
+        const char *host = base + size_t(e) * elem_size;
+        size_t off = at + size_t(e - iv.lo) * elem_size;
+        if (std::memcmp(host, twin + off, elem_size) != 0 &&
+            std::memcmp(host, now + off, elem_size) != 0)
+          out.append(e, e + 1);
+      }
+      if (c->hi > iv.hi)
+        break;
+    }
+    at += size_t(iv.length()) * elem_size;
+  }
+  return out;
+}
+
 void scatter(char *base, const char *packed, const IntervalSet &elems,
              const IntervalSet &which, size_t elem_size) {
   size_t at = 0;

@@ -28,6 +28,12 @@ void gather(const char *base, const IntervalSet &elems, size_t elem_size, char *
 // The elements of `elems` whose bytes differ between the packed buffers.
 IntervalSet changed_elements(const char *twin, const char *now, const IntervalSet &elems,
                              size_t elem_size);
+// The elements of `changed` that the array at `base` no longer holds as in
+// the twin, and not already with the value in `now` either: someone else
+// wrote them since the twin was taken, and merging would lose that write.
+IntervalSet conflicting_elements(const char *base, const char *twin, const char *now,
+                                 const IntervalSet &elems, const IntervalSet &changed,
+                                 size_t elem_size);
 // Writes the elements `which` (a subset of `elems`) from the packed buffer
 // `packed` (laid out over `elems`) into the array at `base`.
 void scatter(char *base, const char *packed, const IntervalSet &elems,
