@@ -28,6 +28,18 @@ private:
   const std::vector<ClauseToken> &T;
   std::string_view Var;
   size_t I = 0;
+  /// Nesting of parentheses and unary operators: bounded, so that
+  /// adversarial input gives a diagnostic rather than a stack overflow.
+  unsigned Depth = 0;
+  static constexpr unsigned MaxDepth = 256;
+  bool tooDeep() {
+    if (Depth <= MaxDepth)
+      return false;
+    if (Why.empty())
+      Why = "nested more than " + std::to_string(MaxDepth) + " levels deep";
+    I = T.size();
+    return true;
+  }
 
   bool punct(std::string_view P) const {
     return I < T.size() && T[I].Kind == TokKind::Punct && T[I].Text == P;
@@ -123,15 +135,17 @@ private:
     return N.Kind == TokKind::Punct && N.Text == "(";
   }
   Deg unary() {
-    if (punct("-") || punct("+")) {
-      ++I;
-      return unary();
-    }
-    if (punct("(") && looksLikeCast()) {
-      while (!punct(")"))
+    // -x, +x, casts: a loop, not recursion.
+    for (;;) {
+      if (punct("-") || punct("+")) {
         ++I;
-      ++I;
-      return unary();
+      } else if (punct("(") && looksLikeCast()) {
+        while (!punct(")"))
+          ++I;
+        ++I;
+      } else {
+        break;
+      }
     }
     return postfix();
   }
@@ -204,7 +218,11 @@ private:
     }
     if (punct("(")) {
       ++I;
+      ++Depth;
+      if (tooDeep())
+        return DNon;
       Deg D = additive();
+      --Depth;
       if (!punct(")"))
         return rest(D, I < T.size()
                            ? "operator '" + std::string(T[I].Text) + "'"

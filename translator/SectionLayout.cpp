@@ -143,11 +143,26 @@ bool layoutSection(const Section &S, const std::vector<ArrayDim> &Dims,
       ND.Whole = (SD.Lo.empty() || SD.Lo.Text == "0") && IsWholeLen(ND.Len);
       ND.Single = ND.Len == "1";
     }
+    // Constant sections must lie inside a dimension of known extent and
+    // must not be empty (a device would get no copy, or read past it).
+    if (ND.Len == "0" || (SD.HasColon && isNumber(SD.Len.Text) && std::stoull(SD.Len.Text) == 0))
+      return Fail(SD.HasColon && !SD.Len.empty() ? SD.Len.Offset : SD.Offset,
+                  "the section of '" + S.Name + "' is empty (length 0)");
+    if (isNumber(AD.Value) && isNumber(ND.Lo) && isNumber(ND.Len)) {
+      uint64_t Ext = std::stoull(AD.Value), Lo = std::stoull(ND.Lo), Len = std::stoull(ND.Len);
+      if (Lo + Len > Ext)
+        return Fail(SD.Offset, "the section [" + ND.Lo + ":" + ND.Len + "] of '" + S.Name +
+                                   "' ends at element " + std::to_string(Lo + Len) +
+                                   ", beyond the " + AD.Value + " elements of " +
+                                   (K == 1 ? "the array" : "its dimension " + std::to_string(D)));
+    }
     if (!SD.Lo.empty() && UsesLoop) {
       std::string Why;
       Affinity A = classifyAffine(SD.Lo.Text, LoopVar, &Why);
       if (A == Affinity::NonAffine)
-        return Fail(SD.Lo.Offset, "the section start '" + SD.Lo.Text +
+        return Fail(SD.Lo.Offset, "the section start '" +
+                                      (SD.Lo.Text.size() > 60 ? SD.Lo.Text.substr(0, 57) + "..."
+                                                              : SD.Lo.Text) +
                                       "' is not affine in the loop "
                                       "variable '" +
                                       std::string(LoopVar) + "'" +
