@@ -1,6 +1,7 @@
 //===- RegionBuilder.cpp - From pragma + loop to a Region -----------------===//
 #include "RegionBuilder.h"
 #include "MapInference.h"
+#include "ClauseExprCheck.h"
 #include "AffineCheck.h"
 #include "ArrayShape.h"
 #include "BodyAnalysis.h"
@@ -238,6 +239,19 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
   };
   const Stmt *LoopBody = For->getBody();
 
+  // --- clause expressions, checked where the user wrote them ---------------
+  for (const std::optional<ClauseExpr> *E : {&R.Clauses.Chunk, &R.Clauses.Alpha})
+    if (*E && !checkClauseExpr(**E, LoopVar, P, In.Func, Ctx, D))
+      Ok = false;
+  for (const MapClause &MC : R.Clauses.Maps)
+    for (const Section &S : MC.Sections)
+      for (const SectionDim &Dm : S.Dims)
+        for (const ClauseExpr *E : {&Dm.Lo, &Dm.Len})
+          if (!E->empty() && !checkClauseExpr(*E, LoopVar, P, In.Func, Ctx, D))
+            Ok = false;
+  if (!Ok)
+    return std::nullopt;
+
   // --- maps ---------------------------------------------------------------
   for (const MapClause &MC : R.Clauses.Maps) {
     for (const Section &S : MC.Sections) {
@@ -274,8 +288,12 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
                              "'to': its new values will not reach "
                              "the host");
       } else {
-        D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
         VD = lookupVisibleVar(S.Name, P.HashLoc, In.Func, Ctx);
+        if (!VD) {
+          Err(Loc, "no variable named '" + S.Name + "' is visible here");
+          continue;
+        }
+        D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
       }
       // `map(tofrom: y[0:n])` with a body writing `y[i]`: as `y[i:1]`.
       Section Used = S;
