@@ -89,6 +89,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
     S += I1 + E + "var = (void *)&" + Red.Name + ";\n";
     S += I1 + E + "op = " + redOpEnum(Red.Op) + ";\n";
     S += I1 + E + "type = " + Red.TypeEnum + ";\n";
+    S += I1 + E + "count = 0;\n"; // a scalar
   }
 
   const ClauseSet &C = R.Clauses;
