@@ -2,6 +2,7 @@
 #include "RegionBuilder.h"
 #include "MapInference.h"
 #include "ClauseExprCheck.h"
+#include "MacroExpand.h"
 #include "AffineCheck.h"
 #include "ArrayShape.h"
 #include "BodyAnalysis.h"
@@ -249,6 +250,21 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         for (const ClauseExpr *E : {&Dm.Lo, &Dm.Len})
           if (!E->empty() && !checkClauseExpr(*E, LoopVar, P, In.Func, Ctx, D))
             Ok = false;
+  // A start written with a macro (`SQ(i)`): classified as it expands.
+  for (const MapClause &MC : R.Clauses.Maps)
+    for (const Section &S : MC.Sections)
+      for (const SectionDim &Dm : S.Dims) {
+        if (Dm.Lo.empty() || !In.PP ||
+            classifyAffine(Dm.Lo.Text, LoopVar) != Affinity::Unknown)
+          continue;
+        std::optional<std::string> X = expandMacros(Dm.Lo.Text, *In.PP);
+        std::string Why;
+        if (X && classifyAffine(*X, LoopVar, &Why) == Affinity::NonAffine)
+          Err(P.locAt(Dm.Lo.Offset),
+              "the section start '" + Dm.Lo.Text + "' expands to '" + *X +
+                  "', which is not affine in the loop variable '" + LoopVar +
+                  "'" + (Why.empty() ? "" : " (" + Why + ")"));
+      }
   if (!Ok)
     return std::nullopt;
 

@@ -16,6 +16,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Lex/Preprocessor.h"
 
 #include <optional>
 #include <string>
@@ -32,6 +33,8 @@ struct RegionInput {
   unsigned Index = 0;
   /// -v: say, as notes, which footprints were derived or inferred.
   bool Verbose = false;
+  /// The preprocessor, for macros in clause expressions (may be null).
+  const clang::Preprocessor *PP = nullptr;
   /// OpenMP clauses that apply to the loop (its loop directive's and an
   /// enclosing parallel region's; see OmpPlacement): reductions with their
   /// OpenMP operator spelling, and private variables.

@@ -181,6 +181,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (size_t I = 0; I < Inputs.size(); ++I) {
     Inputs[I].Index = static_cast<unsigned>(I);
     Inputs[I].Verbose = Opts.Verbose;
+    Inputs[I].PP = &CI.getPreprocessor();
     if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D)) {
       R->SiteRange = Placements[I].Range;
       R->LineAfterSite = Placements[I].LineAfterSite;
