@@ -78,18 +78,23 @@ TEST(SchedEft, BalancesComparableDevices) {
 }
 
 // The partition stays put from one execution to the next (data regions):
-// each device's first chunk starts where it started in the last execution.
+// after the exploration of the fastest device alone (executions 3-4), the
+// co-executed executions keep their shares.
 TEST(SchedEft, KeepsItsBlocksAcrossExecutions) {
   std::vector<SimDevice> devs = {SimDevice::constant(1e6, 1e-5, true),
                                  SimDevice::constant(2e6, 1e-5)};
   const int64_t W = 100000;
   auto s = eft();
-  simulate(*s, make_params(W, devs), devs);
-  SimResult a = simulate(*s, make_params(W, devs), devs);
-  SimResult b = simulate(*s, make_params(W, devs), devs);
-  ASSERT_EQ(check_coverage(b, W), "");
-  for (int d = 0; d < 2; ++d)
-    EXPECT_NEAR(double(a.iterations[d]), double(b.iterations[d]), 0.02 * W);
+  std::vector<SimResult> runs;
+  for (int e = 0; e < 7; ++e) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs));
+    ASSERT_EQ(check_coverage(runs.back(), W), "");
+  }
+  EXPECT_EQ(runs[2].iterations[0], 0); // exploring: the GPU-like device alone
+  EXPECT_EQ(runs[3].iterations[0], 0);
+  for (int d = 0; d < 2; ++d) // co-execution won and stays
+    EXPECT_NEAR(double(runs[5].iterations[d]), double(runs[6].iterations[d]), 0.02 * W);
+  EXPECT_GT(runs[6].iterations[0], W / 5);
 }
 
 // Seeded models (the profile cache): the first execution already plans by

@@ -122,7 +122,17 @@ public:
         d.model.lanes = double(d.lanes);
       }
     }
-    plan_blocks();
+    choose_mode();
+    if (solo_ >= 0) {
+      // The fastest device alone: the others are left out (idle()).
+      for (int i = 0; i < p_; ++i) {
+        dev_[i].block = i == solo_ ? Range{0, W_} : Range{W_, W_};
+        dev_[i].active = i == solo_;
+      }
+    } else {
+      plan_blocks();
+    }
+    exec_begin_ = last_complete_ = now();
   }
 
   Decision next(int device) override {
@@ -175,6 +185,7 @@ public:
       return;
     const double predicted = it->predicted;
     d.inflight.erase(it);
+    last_complete_ = now();
     if (seconds <= 0 || range.empty())
       return;
     d.largest = std::max(d.largest, range.size());
@@ -211,6 +222,8 @@ public:
   // Planned to get nothing: a modelled device with an empty block whose
   // share of all W, with every device free, is under one iteration.
   bool idle(int device) const override {
+    if (solo_ >= 0)
+      return device != solo_;
     if (device < 0 || device >= p_ || !dev_[device].model.known() ||
         !dev_[device].block.empty())
       return false;
@@ -274,6 +287,55 @@ private:
 
   // One contiguous block per device in device order: the EFT split of W when
   // every device has a model, the initial ratios otherwise.
+  // Co-execution or the fastest device alone, by measured wall time per
+  // execution (what the cost models miss -- halo copies, synchronisation,
+  // the CPU slowed by the copy engines -- shows there).  A region executed
+  // repeatedly runs co-executed twice with models, then the fastest device
+  // alone twice (the first of each pair moves data, so only the second
+  // counts), then the better of the two; the other is tried again every
+  // kRetry executions.  Exploration is skipped when the models predict solo
+  // to be more than 1.5x slower than co-execution (blackscholes).
+  void choose_mode() {
+    constexpr int kRetry = 16;
+    const int was = solo_;
+    if (exec_ > 0 && !settling_) {
+      ModeStats &m = was >= 0 ? solo_stats_ : co_stats_;
+      const double wall = last_complete_ - exec_begin_;
+      m.wall = m.n ? 0.5 * (m.wall + wall) : wall;
+      m.n += 1;
+    }
+    ++exec_;
+    solo_ = -1;
+    int fastest = -1;
+    for (int i = 0; i < p_; ++i)
+      if (dev_[i].model.known() &&
+          (fastest < 0 ||
+           dev_[i].model.time(double(W_)) < dev_[fastest].model.time(double(W_))))
+        fastest = i;
+    bool all_known = p_ >= 2;
+    for (const Dev &d : dev_)
+      all_known = all_known && d.model.known();
+    if (all_known && fastest >= 0) {
+      const double co_pred = [&] {
+        split(double(W_), std::vector<double>(p_, 0));
+        return finish_time_;
+      }();
+      const bool worth = dev_[fastest].model.time(double(W_)) <= 1.5 * co_pred;
+      if (co_stats_.n < 1 || !worth)
+        solo_ = -1;
+      else if (solo_stats_.n < 1)
+        solo_ = fastest;
+      else if (exec_ - mode_since_ >= kRetry)
+        solo_ = was >= 0 ? -1 : fastest; // try the other again
+      else
+        solo_ = solo_stats_.wall < co_stats_.wall ? fastest : -1;
+    }
+    // The first execution after a switch moves data: it does not count.
+    settling_ = solo_ != was || exec_ == 1;
+    if (solo_ != was)
+      mode_since_ = exec_;
+  }
+
   void plan_blocks() {
     std::vector<double> w(p_, 0);
     bool all_known = p_ > 0;
@@ -405,6 +467,16 @@ private:
   int64_t W_ = 0, last_W_ = -1;
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
+  // Co-execution against the fastest device alone (choose_mode()).
+  struct ModeStats {
+    double wall = 0; // seconds per execution (running mean of the last ones)
+    int n = 0;
+  };
+  ModeStats co_stats_, solo_stats_;
+  int solo_ = -1; // the device running alone this execution, -1 = co-exec
+  int exec_ = 0, mode_since_ = 0;
+  bool settling_ = true;
+  double exec_begin_ = 0, last_complete_ = 0;
 };
 
 } // namespace
