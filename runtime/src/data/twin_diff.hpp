@@ -29,8 +29,9 @@ void gather(const char *base, const IntervalSet &elems, size_t elem_size, char *
 IntervalSet changed_elements(const char *twin, const char *now, const IntervalSet &elems,
                              size_t elem_size);
 // The elements of `changed` that the array at `base` no longer holds as in
-// the twin, and not already with the value in `now` either: someone else
-// wrote them since the twin was taken, and merging would lose that write.
+// the twin: someone else wrote them since the twin was taken, and merging
+// would lose that write (even when the values happen to agree: two
+// increments of one element look the same).  `now` is unused.
 IntervalSet conflicting_elements(const char *base, const char *twin, const char *now,
                                  const IntervalSet &elems, const IntervalSet &changed,
                                  size_t elem_size);
