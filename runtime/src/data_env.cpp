@@ -19,6 +19,17 @@ bool merged_by_diff(const hce_map &map, int64_t iterations) {
   return writes(map.kind) && iterations_share_elements(shape_of(map), iterations);
 }
 
+} // namespace
+
+bool region_merges_by_diff(const hce_region &region) {
+  for (int m = 0; m < region.num_maps; ++m)
+    if (region.maps[m].host && merged_by_diff(region.maps[m], region.iterations))
+      return true;
+  return false;
+}
+
+namespace {
+
 // Whether a device needs the current values of the footprint before the
 // chunk: it reads them, or it may leave some of them unwritten (a `from`
 // map not known to be written in full keeps the values it had, as OpenMP

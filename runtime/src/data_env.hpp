@@ -46,6 +46,11 @@ enum class CoMode {
 
 const char *co_name(CoMode mode);
 
+// Whether some written map of the region is merged by twin and diff (its
+// per-iteration footprints overlap: a whole-array `y[0:n]` the translator
+// could not narrow, transposed or scattered writes, `omp atomic`).
+bool region_merges_by_diff(const hce_region &region);
+
 class DataEnv {
 public:
   explicit DataEnv(const std::vector<std::unique_ptr<Device>> &devices);

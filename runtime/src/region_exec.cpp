@@ -247,6 +247,25 @@ int execute_region(const hce_region &r, std::string &why) {
     std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
     if (!select_region_devices(rt, r, devs, why))
       return fail(why);
+    // The CPU writes host memory without the data layer's lock, so a merge
+    // by twin and diff on another device cannot see a CPU write that lands
+    // between its conflict check and its write-back (an `omp atomic`
+    // update would be lost).  Such regions run on the accelerators; the
+    // CPU re-runs any chunk whose merge found a conflict, afterwards.
+    if (devs.size() > 1 && region_merges_by_diff(r)) {
+      std::vector<int> accel;
+      for (int d : devs)
+        if (!rt.devices()[d]->uses_host_memory())
+          accel.push_back(d);
+      if (!accel.empty() && accel.size() < devs.size()) {
+        notice_once(region_name(r) + "/merge-without-cpu",
+                    "region " + region_name(r) +
+                        ": a written map is merged by twin and diff (its iterations "
+                        "share elements); it runs on the accelerators, the CPU only "
+                        "re-runs chunks whose merge conflicts");
+        devs = accel;
+      }
+    }
     site_ptr = &rt.site(r);
   }
   tasks::DeviceClaim claim(devs, site_ptr);
