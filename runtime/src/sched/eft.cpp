@@ -98,9 +98,11 @@ public:
     params_ = params;
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
-    if (static_cast<int>(dev_.size()) != p_ || W_ != last_W_) {
-      // A different device set or trip count: per-iteration costs of the
-      // old one may not hold.  Seeds survive (they are per device name).
+    if (static_cast<int>(dev_.size()) != p_) {
+      // A different device set: the models belong to other devices.  Seeds
+      // survive (they are per device name).  A different trip count keeps
+      // the models (costs are per iteration): lud's trailing update shrinks
+      // every execution and must not probe every device each time.
       std::vector<Model> seeds(p_);
       for (int i = 0; i < p_ && i < int(dev_.size()); ++i)
         seeds[i] = dev_[i].seed;
@@ -108,7 +110,6 @@ public:
       for (int i = 0; i < p_; ++i)
         dev_[i].seed = seeds[i];
     }
-    last_W_ = W_;
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
       d.host = i < int(params.is_host.size()) && params.is_host[i];
@@ -476,7 +477,7 @@ private:
 
   SchedParams params_;
   int p_ = 0;
-  int64_t W_ = 0, last_W_ = -1;
+  int64_t W_ = 0;
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
   // Co-execution against the fastest device alone (choose_mode()).
