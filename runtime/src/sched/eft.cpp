@@ -158,9 +158,11 @@ public:
           return Decision::wait();
         size = 1;
       } else {
-        const bool whole = d.confident || share * d.model.c <= 4 * d.model.o;
+        // Alone (solo_), nobody can take over a tail: one chunk, one launch.
+        const bool whole =
+            solo_ == device || d.confident || share * d.model.c <= 4 * d.model.o;
         size = int64_t(std::ceil(whole ? share : share / 2));
-        if (!d.confident && d.largest > 0)
+        if (!d.confident && d.largest > 0 && solo_ != device)
           size = std::min(size, growth_limit(d));
         // Fewer iterations than lanes cost as much as lanes; the split
         // checked that those fit before the others finish.
