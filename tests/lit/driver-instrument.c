@@ -8,8 +8,8 @@
 // RUN: %hce-cc --hce-no-cuda -g -fsanitize=address -DVALUE=1 -I %S/Inputs/driver/inc %S/Inputs/driver/scale.c %S/Inputs/driver/main.c -o asan_prog
 // RUN: llvm-nm asan_prog | FileCheck %s --check-prefix=ASAN-SYM
 // ASAN-SYM: __asan_init
-// RUN: env HCE_DEVICES=cpu ASAN_OPTIONS=detect_leaks=0 ./asan_prog | FileCheck %s --check-prefix=ASAN-RUN
-// ASAN-RUN: {{^}}VALUE=1 mismatches=0
+// RUN: env HCE_DEVICES=cpu ASAN_OPTIONS=detect_leaks=0 ./asan_prog | FileCheck %s --check-prefix=ASAN-OUT
+// ASAN-OUT: {{^}}VALUE=1 mismatches=0
 //
 // RUN: %hce-cc --hce-no-cuda --coverage -c -DVALUE=1 %S/Inputs/driver/scale.c -o cov_scale.o
 // RUN: test -f cov_scale.gcno
