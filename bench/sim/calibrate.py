@@ -57,7 +57,7 @@ def chunk_points(traces, bench, device):
                      if e["ph"] == "M" and e["name"] == "thread_name"}
             for e in ev:
                 if e["ph"] == "X" and names[e["tid"]] == device + " compute":
-                    m = re.match(r"\[(\d+), (\d+)\)", e["name"])
+                    m = re.search(r"\[(\d+), (\d+)\)", e["name"])
                     pts.append((int(m.group(2)) - int(m.group(1)), e["dur"] / 1e6))
     return pts
 

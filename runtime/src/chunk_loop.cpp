@@ -164,7 +164,7 @@ private:
       return false;
     }
     if (trace_enabled()) // the event's name costs a string per stage
-      trace_event(dev_, stream, range_text(c.range), start, end);
+      trace_event(dev_, stream, sh_.label + " " + range_text(c.range), start, end);
     return true;
   }
 

@@ -482,6 +482,7 @@ int execute_region(const hce_region &r, std::string &why) {
   // Statistics.
   RegionStats &st = site.stats;
   st.schedule = sched_name;
+  st.choice = site.scheduler->explain();
   st.executions += 1;
   st.iterations += r.iterations;
   st.wall_seconds += wall;

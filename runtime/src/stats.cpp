@@ -48,13 +48,14 @@ std::string fmt_bytes(uint64_t b) {
 
 std::string stats_table(const std::vector<NamedStats> &regions) {
   std::ostringstream out;
-  char line[256];
+  char line[512];
   for (const auto &r : regions) {
     const RegionStats &s = *r.stats;
     std::snprintf(line, sizeof line,
-                  "hce: region %s  schedule=%s  executions=%lld  "
+                  "hce: region %s  schedule=%s%s%s%s  executions=%lld  "
                   "iterations=%lld  wall=%.6f s  balance=%.3f\n",
-                  r.name.c_str(), s.schedule.c_str(),
+                  r.name.c_str(), s.schedule.c_str(), s.choice.empty() ? "" : " (",
+                  s.choice.c_str(), s.choice.empty() ? "" : ")",
                   static_cast<long long>(s.executions),
                   static_cast<long long>(s.iterations), s.wall_seconds,
                   s.balance);
@@ -88,6 +89,7 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
     const RegionStats &s = *r.stats;
     out << (first ? "" : ",") << "{\"name\":" << json_string(r.name)
         << ",\"schedule\":" << json_string(s.schedule)
+        << ",\"choice\":" << json_string(s.choice)
         << ",\"executions\":" << s.executions
         << ",\"iterations\":" << s.iterations
         << ",\"wall_seconds\":" << s.wall_seconds

@@ -26,6 +26,7 @@ struct DeviceStats {
 
 struct RegionStats {
   std::string schedule;
+  std::string choice; // what the scheduler chose last time and why (auto)
   int64_t executions = 0;
   int64_t iterations = 0;
   double wall_seconds = 0;

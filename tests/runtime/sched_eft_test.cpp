@@ -59,6 +59,7 @@ TEST(SchedEft, ASlowDeviceNeverHoldsTheFastOne) {
   SimResult second = simulate(*s, make_params(W, devs), devs);
   ASSERT_EQ(check_coverage(second, W), "");
   EXPECT_LE(second.iterations[0], W / 100);
+  EXPECT_NE(s->explain(), ""); // HCE_STATS says what was chosen and why
   EXPECT_LE(second.makespan, best_single(devs, W));
 }
 

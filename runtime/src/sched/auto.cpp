@@ -58,6 +58,14 @@ public:
       cur_->drop(device);
   }
   bool idle(int device) const override { return cur_ && cur_->idle(device); }
+  std::string explain() const override {
+    if (!cur_)
+      return "";
+    std::string why = cur_ == static_.get()    ? "fewer iterations than devices"
+                      : cur_ == profile_.get() ? "HCE_PROFILE has every device"
+                                               : cur_->explain();
+    return std::string(cur_->name()) + (why.empty() ? "" : ": " + why);
+  }
   std::vector<double> current_ratios() const override {
     return cur_ ? cur_->current_ratios() : std::vector<double>{};
   }
@@ -92,8 +100,6 @@ std::string_view auto_choice(const Scheduler &s) {
   return a ? a->chosen() : std::string_view{};
 }
 
-std::unique_ptr<Scheduler> make_auto() {
-  return std::make_unique<AutoScheduler>();
-}
+std::unique_ptr<Scheduler> make_auto() { return std::make_unique<AutoScheduler>(); }
 
 } // namespace hce::sched

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace hce::sched {
@@ -212,6 +213,8 @@ public:
     dev_[device].inflight.clear();
   }
 
+  std::string explain() const override { return why_; }
+
   std::vector<double> current_ratios() const override {
     std::vector<double> r(p_, 0);
     int64_t total = 0;
@@ -304,6 +307,7 @@ private:
     constexpr int kRetry = 16;
     constexpr double kMinGain = 1e-3; // seconds per execution
     const int was = solo_;
+    promising_ = false;
     if (exec_ > 0 && !settling_) {
       ModeStats &m = was >= 0 ? solo_stats_ : co_stats_;
       const double wall = last_complete_ - exec_begin_;
@@ -333,6 +337,7 @@ private:
       // under about a quarter.  So the fastest device alone unless the
       // models promise 25% and a millisecond per execution.
       const bool promising = solo_pred >= 1.25 * co_pred + kMinGain;
+      promising_ = promising;
       const bool worth = solo_pred <= 1.5 * co_pred;
       if (!promising)
         solo_ = fastest;
@@ -345,6 +350,19 @@ private:
       else
         solo_ = solo_stats_.wall < co_stats_.wall ? fastest : -1;
     }
+    char why[160];
+    if (!all_known || fastest < 0)
+      std::snprintf(why, sizeof why, "learning: probing the devices' costs");
+    else if (solo_ >= 0)
+      std::snprintf(why, sizeof why,
+                    "device %d alone: co-execution predicted %.2fx over it%s", solo_,
+                    dev_[solo_].model.time(double(W_)) / std::max(1e-12, finish_time_),
+                    promising_ ? ", measured faster alone" : "");
+    else
+      std::snprintf(why, sizeof why, "co-execution: predicted %.2fx over device %d alone",
+                    dev_[fastest].model.time(double(W_)) / std::max(1e-12, finish_time_),
+                    fastest);
+    why_ = why;
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
     if (solo_ != was)
@@ -492,6 +510,8 @@ private:
   int exec_ = 0, mode_since_ = 0;
   bool settling_ = true;
   double exec_begin_ = 0, last_complete_ = 0;
+  std::string why_;        // explain()
+  bool promising_ = false; // the models promised co-execution a gain
 };
 
 } // namespace

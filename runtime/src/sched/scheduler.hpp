@@ -80,6 +80,10 @@ public:
   // planned (the runtime then skips its per-execution preparation).  A
   // scheduler that cannot tell says false.
   virtual bool idle(int device) const { return false; }
+  // What the scheduler decided for this execution and why, for people
+  // (HCE_STATS); "" when there is nothing to say.  Devices are named by
+  // their index in the region's device list.
+  virtual std::string explain() const { return ""; }
 };
 
 // A scheduler that can start from cost models measured earlier (the
