@@ -18,9 +18,9 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
       cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-19 \
         -DCMAKE_CXX_COMPILER=clang++-19 -DHCE_BUILD_TRANSLATOR=OFF \
         -DHCE_SANITIZE="$san" -DHCE_ENABLE_CUDA=OFF -DHCE_OMP_OFFLOAD_TESTS=OFF >/dev/null
-    # Only hce_runtime_tests is built here (hce_omp_tests, linked with
+    # Only hce_runtime_tests and hce-sim are built here (hce_omp_tests, linked with
     # libomptarget and libLLVM, is off): ctest would list it as not built.
-    cmake --build "$dir" --target hce_runtime_tests -j "$jobs"
+    cmake --build "$dir" --target hce_runtime_tests hce-sim -j "$jobs"
     # ThreadSanitizer does not support fork() in a multi-threaded process,
     # which the CudaFallback tests use to check fresh-process notices; they
     # run in the two other builds.
