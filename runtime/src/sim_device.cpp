@@ -151,7 +151,7 @@ void SimDevice::release(void *ptr) {
 }
 
 bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
-                         long &counter, long fail_at, const char *what,
+                         std::atomic<long> &counter, long fail_at, const char *what,
                          std::string &why) {
   if (fail_at && ++counter == fail_at) {
     why = std::string("injected ") + what + " failure";

@@ -75,14 +75,17 @@ public:
                       size_t bytes, std::string &why) override;
 
 private:
-  bool transfer(void *dst, const void *src, size_t bytes, long &counter,
+  bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,
                 long fail_at, const char *what, std::string &why);
 
   SimParams params_;
   std::mutex mutex_;
   std::map<void *, size_t> blocks_;
   size_t used_ = 0;
-  long computes_ = 0, uploads_ = 0, downloads_ = 0;
+  // Operation counters for fault injection: a device's copies run on
+  // several threads (its controller, stream threads, other devices fetching
+  // from it).
+  std::atomic<long> computes_{0}, uploads_{0}, downloads_{0};
 };
 
 } // namespace hce
