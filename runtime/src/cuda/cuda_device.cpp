@@ -1,5 +1,6 @@
 #include "cuda_device.hpp"
 
+#include "host_pins.hpp"
 #include "log.hpp"
 
 #include <cuda_runtime_api.h>
@@ -218,8 +219,7 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = regs_.begin(); it != regs_.end();) {
       if (it->first < hi && it->second > lo) {
-        cudaHostUnregister(reinterpret_cast<void *>(it->first));
-        cudaGetLastError();
+        unregister_one(it->first);
         registered_bytes_ -= it->second - it->first;
         it = regs_.erase(it);
       } else {
@@ -302,10 +302,14 @@ private:
       gaps.push_back({at, hi});
     bool ok = true;
     for (auto [glo, ghi] : gaps) {
-      cudaError_t rc = cudaHostRegister(reinterpret_cast<void *>(glo), ghi - glo,
-                                        cudaHostRegisterPortable);
-      if (rc != cudaSuccess) {
+      const bool pinned = HostPins::get().add(glo, ghi, [&] {
+        if (cudaHostRegister(reinterpret_cast<void *>(glo), ghi - glo,
+                             cudaHostRegisterPortable) == cudaSuccess)
+          return true;
         cudaGetLastError();
+        return false;
+      });
+      if (!pinned) {
         ++failures_;
         ok = false;
         continue;
@@ -316,11 +320,16 @@ private:
     }
     return ok;
   }
-  void unregister_all_locked() {
-    for (auto &[lo, hi] : regs_) {
+  // Other copy engines (omp:N) split their copies at our registrations.
+  static void unregister_one(uintptr_t lo) {
+    HostPins::get().remove(lo, [lo] {
       cudaHostUnregister(reinterpret_cast<void *>(lo));
       cudaGetLastError();
-    }
+    });
+  }
+  void unregister_all_locked() {
+    for (auto &[lo, hi] : regs_)
+      unregister_one(lo);
     regs_.clear();
     failed_.clear();
     failed_hints_.clear();

@@ -1,6 +1,7 @@
 #include "omp_device.hpp"
 
 #include "clock.hpp"
+#include "host_pins.hpp"
 #include "log.hpp"
 
 #include <cctype>
@@ -169,8 +170,17 @@ bool OmpDevice::memcpy_checked(void *dst, const void *src, size_t bytes, int dst
                                int src_dev, const char *what, std::string &why) {
   if (bytes == 0)
     return true;
-  const int rc = api_.target_memcpy(dst, src, bytes, 0, 0, dst_dev, src_dev);
-  if (rc == 0)
+  // A host span must not straddle pages a cuda:N device registered (see
+  // host_pins.hpp); device-to-device copies need no split.
+  const void *host = dst_dev == host_ ? dst : src_dev == host_ ? src : nullptr;
+  int rc = 0;
+  auto copy = [&](size_t off, size_t n) {
+    rc = api_.target_memcpy(static_cast<char *>(dst) + off,
+                            static_cast<const char *>(src) + off, n, 0, 0, dst_dev,
+                            src_dev);
+    return rc == 0;
+  };
+  if (host ? HostPins::get().for_each_piece(host, bytes, copy) : copy(0, bytes))
     return true;
   why = std::string("omp_target_memcpy (") + what + ", " + std::to_string(bytes) +
         " bytes) failed on " + name() + ": returned " + std::to_string(rc);
