@@ -26,6 +26,10 @@ void CpuDevice::on_controller_start() {
   omp_set_num_threads(threads_);
 }
 
+void CpuDevice::use_team(bool alone) const {
+  omp_set_num_threads(alone ? all_threads_ : threads_);
+}
+
 bool CpuDevice::compute(const ChunkContext &ctx, std::string &) {
   VariantScope scope;
   ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,

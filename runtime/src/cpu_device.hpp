@@ -4,12 +4,22 @@
 
 #include "device.hpp"
 
+#include <algorithm>
+
 namespace hce {
 
 class CpuDevice final : public Device {
 public:
-  explicit CpuDevice(int threads) : Device(DeviceKind::Cpu, "cpu", 0), threads_(threads) {}
+  // `threads` when accelerators run beside it, `all_threads` when none does.
+  CpuDevice(int threads, int all_threads)
+      : Device(DeviceKind::Cpu, "cpu", 0), threads_(threads),
+        all_threads_(std::max(threads, all_threads)) {}
   int threads() const { return threads_; }
+  // On the controller, before an execution's first chunk: the team of the
+  // variant's `parallel for`.  When the scheduler gives the accelerators
+  // nothing, their controllers sleep and the cores they keep free are the
+  // CPU's too.
+  void use_team(bool alone) const;
   bool can_run(const hce_region &region) const override {
     return region.cpu != nullptr;
   }
@@ -18,6 +28,7 @@ public:
 
 private:
   int threads_;
+  int all_threads_;
 };
 
 } // namespace hce

@@ -424,6 +424,13 @@ int execute_region(const hce_region &r, std::string &why) {
     if (!rt.devices()[devs[i]]->uses_host_memory() && !workers[i].idle)
       workers[i].prologue = [&, i] { data.prepare(devs[i], r, bytes[i]); };
   }
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (const auto *cpu = dynamic_cast<const CpuDevice *>(rt.devices()[devs[i]].get())) {
+      bool alone = true;
+      for (size_t j = 0; j < devs.size(); ++j)
+        alone = alone && (j == i || workers[j].idle);
+      workers[i].prologue = [cpu, alone] { cpu->use_team(alone); };
+    }
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
   if (!loop.fatal.empty()) {

@@ -206,8 +206,9 @@ void Runtime::select_devices() {
   }
   // The CPU device always exists (it is where failed chunks are re-run);
   // `cpu_selected_` says whether it takes part in co-execution.
-  int threads = std::max(1, omp_get_max_threads() - int(accel.size()));
-  devices_.push_back(std::make_unique<CpuDevice>(threads));
+  const int all_threads = omp_get_max_threads();
+  const int threads = std::max(1, all_threads - int(accel.size()));
+  devices_.push_back(std::make_unique<CpuDevice>(threads, all_threads));
   cpu_selected_ = want_cpu;
   for (auto &a : accel)
     devices_.push_back(std::move(a));
