@@ -5,6 +5,7 @@
 #include "log.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace hce {
 namespace {
@@ -135,9 +136,8 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
   return ok;
 }
 
-bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a,
-                            int device, Interval need, Interval limit,
-                            std::string &why) {
+bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
+                            Interval need, Interval limit, std::string &why) {
   Window &w = a.windows[device];
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
     return true;
@@ -182,8 +182,8 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a,
     buf = dev.allocate(bytes);
   }
   if (!buf) {
-    why = "out of memory on " + dev.name() + " for " +
-          std::to_string(bytes) + " bytes of '" + a.name + "'";
+    why = "out of memory on " + dev.name() + " for " + std::to_string(bytes) +
+          " bytes of '" + a.name + "'";
     return false;
   }
   if (w.buffer) {
@@ -234,8 +234,7 @@ bool DataEnv::download(Array &a, int device, const IntervalSet &what,
   Window &w = a.windows[device];
   for (const Interval &iv : what) {
     size_t bytes = size_t(iv.length()) * a.elem_size;
-    const char *src =
-        static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
+    const char *src = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
     char *dst = a.host + iv.lo * int64_t(a.elem_size);
     Device &dev = *devices_[device];
     if (!with_retry(
@@ -248,9 +247,8 @@ bool DataEnv::download(Array &a, int device, const IntervalSet &what,
   return true;
 }
 
-bool DataEnv::fetch_to_host(Array &a, const IntervalSet &want,
-                            int except_device, TransferCounts &counts,
-                            std::string &why) {
+bool DataEnv::fetch_to_host(Array &a, const IntervalSet &want, int except_device,
+                            TransferCounts &counts, std::string &why) {
   // Devices that can send to the host (not the one being filled, not the
   // CPU, which works on the host copy itself).
   std::vector<int> sources;
@@ -325,8 +323,8 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
 }
 
 bool DataEnv::copy_unlocked(std::unique_lock<std::mutex> &lock,
-                            const std::vector<Copy> &copies,
-                            TransferCounts &counts, std::string &why) {
+                            const std::vector<Copy> &copies, TransferCounts &counts,
+                            std::string &why) {
   if (copies.empty())
     return true;
   lock.unlock();
@@ -408,86 +406,115 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
   return true;
 }
 
-bool DataEnv::acquire(int device, const hce_region &region, Range range,
-                      std::vector<void *> &ptrs, ChunkHold &hold,
-                      TransferCounts &counts, std::string &why) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  ptrs.assign(size_t(region.num_maps), nullptr);
-  const bool host = devices_[device]->uses_host_memory();
-  std::vector<IntervalSet> need(size_t(region.num_maps));
-  // 1. Windows big enough for the chunk (before pinning any: a grow waits
-  //    for this device's other chunks to let go of the window).
+std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region,
+                                                   Range range) {
+  std::vector<ArrayUse> uses;
+  std::map<const void *, size_t> at; // host pointer -> index in uses
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
     if (!map.host)
       continue;
-    need[m] = footprint(map, range.lb, range.ub);
-    if (!host && !need[m].empty() && !merged_by_diff(map, region.iterations) &&
-        !ensure_window(lock, arrays_.at(map.host), device, need[m].hull(),
-                       clamped_hull(map, 0, region.iterations), why))
-      return false;
+    auto [it, fresh] = at.try_emplace(map.host, uses.size());
+    if (fresh) {
+      uses.emplace_back();
+      uses.back().a = &arrays_.at(map.host);
+    }
+    ArrayUse &u = uses[it->second];
+    IntervalSet need = footprint(map, range.lb, range.ub);
+    Interval hull = clamped_hull(map, 0, region.iterations);
+    if (hull.hi > hull.lo)
+      u.limit = u.limit.hi > u.limit.lo ? Interval{std::min(u.limit.lo, hull.lo),
+                                                   std::max(u.limit.hi, hull.hi)}
+                                        : hull;
+    u.maps.push_back(m);
+    u.diff = u.diff || merged_by_diff(map, region.iterations);
+    if (needs_current_values(map, region.iterations))
+      u.current.unite(need);
+    else if (writes(map.kind))
+      u.takeover.unite(need);
+    if (writes(map.kind))
+      u.written.unite(need);
+    u.all.unite(need);
   }
+  // An element another map reads is not taken over unread.
+  for (ArrayUse &u : uses)
+    u.takeover.subtract(u.current);
+  return uses;
+}
+
+bool DataEnv::acquire(int device, const hce_region &region, Range range,
+                      std::vector<void *> &ptrs, ChunkHold &hold, TransferCounts &counts,
+                      std::string &why) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ptrs.assign(size_t(region.num_maps), nullptr);
+  const bool host = devices_[device]->uses_host_memory();
+  std::vector<ArrayUse> uses = array_uses(region, range);
+  auto set_ptrs = [&](const ArrayUse &u, void *p) {
+    for (int m : u.maps)
+      ptrs[size_t(m)] = p;
+  };
+  // 1. Windows big enough for the chunk (before pinning any: a grow waits
+  //    for this device's other chunks to let go of the window).
+  for (const ArrayUse &u : uses)
+    if (!host && !u.all.empty() && !u.diff &&
+        !ensure_window(lock, *u.a, device, u.all.hull(), u.limit, why))
+      return false;
   // 2. Plan: what the host lacks comes from the device that wrote it; then
   //    only what is missing on this device moves (Alg. 1 generalised).
   std::vector<Copy> fetches, uploads;
   std::vector<std::pair<Array *, int>> fetch_pins;
-  for (int m = 0; m < region.num_maps; ++m) {
-    const hce_map &map = region.maps[m];
-    if (!map.host)
-      continue;
-    Array &a = arrays_.at(map.host);
-    const bool current = needs_current_values(map, region.iterations);
+  for (const ArrayUse &u : uses) {
+    Array &a = *u.a;
     if (host) {
-      ptrs[m] = map.host;
-      if (current &&
-          !plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
+      set_ptrs(u, a.host);
+      if (!u.current.empty() &&
+          !plan_fetch_to_host(lock, a, u.current, -1, fetches, fetch_pins, why)) {
         unpin_all(fetch_pins);
         return false;
       }
-      if (writes(map.kind) && !current) {
+      if (!u.takeover.empty()) {
         // The CPU writes these host elements without the lock.  Where a
         // device holds the only valid copy (written in an earlier
         // execution), that device must not send it home meanwhile (a
         // window given up for memory downloads what only it holds): the
         // host takes them over now, once copies already on their way in
         // have landed.
-        wait_for_copies_home(lock, a, need[m], fetches);
-        if (!a.res.host_stale(need[m]).empty())
-          a.res.mark_written(kHost, need[m]);
+        wait_for_copies_home(lock, a, u.takeover, fetches);
+        if (!a.res.host_stale(u.takeover).empty())
+          a.res.mark_written(kHost, u.takeover);
       }
       continue;
     }
-    if (merged_by_diff(map, region.iterations)) {
-      // A private copy made from the host's values once they are there.
-      if (need[m].empty()) {
-        ptrs[m] = nullptr; // nothing mapped: never the host's memory
-        continue;
-      }
-      if (!plan_fetch_to_host(lock, a, need[m], -1, fetches, fetch_pins, why)) {
+    if (u.diff) {
+      // A private copy of everything the maps of this array cover, made
+      // from the host's values once they are there.
+      if (u.all.empty())
+        continue; // nothing mapped: a null pointer, never the host's memory
+      if (!plan_fetch_to_host(lock, a, u.all, -1, fetches, fetch_pins, why)) {
         unpin_all(fetch_pins);
         unpin_all(hold.pins);
         return false;
       }
       DataEnv::PrivateCopy p;
       p.a = &a;
-      p.map = m;
+      p.maps = u.maps;
       p.device = device;
-      p.elems = need[m];
+      p.elems = u.all;
       hold.privates.push_back(std::move(p));
       continue;
     }
     Window &w = a.windows[device];
     // No window: the chunk's footprint is empty (`x[i:0]`); the device
     // gets a null pointer, never the host's memory.
-    ptrs[m] =
-        w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size) : nullptr;
+    set_ptrs(u, w.buffer ? static_cast<char *>(w.buffer) - w.lo * int64_t(a.elem_size)
+                         : nullptr);
     if (w.buffer)
       pin(a, device, &hold);
-    if (!current)
+    if (u.current.empty())
       continue;
-    IntervalSet missing = a.res.plan_upload(device + 1, need[m]);
-    counts.avoided += uint64_t(need[m].total_length() - missing.total_length()) *
-                      a.elem_size;
+    IntervalSet missing = a.res.plan_upload(device + 1, u.current);
+    counts.avoided +=
+        uint64_t(u.current.total_length() - missing.total_length()) * a.elem_size;
     if (missing.empty())
       continue;
     plan_peer_copies(a, device, missing, uploads, fetch_pins);
@@ -513,8 +540,9 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     for (PrivateCopy &p : hold.privates) {
       if (!(ok = make_private(device, p, counts, why)))
         break;
-      ptrs[size_t(p.map)] =
-          static_cast<char *>(p.buffer) - p.lo * int64_t(p.a->elem_size);
+      void *base = static_cast<char *>(p.buffer) - p.lo * int64_t(p.a->elem_size);
+      for (int m : p.maps)
+        ptrs[size_t(m)] = base;
     }
     lock.lock();
   }
@@ -583,8 +611,7 @@ void DataEnv::drop_privates(std::vector<PrivateCopy> &privates) {
   privates.clear();
 }
 
-void DataEnv::prepare(int device, const hce_region &region,
-                      TransferCounts &counts) {
+void DataEnv::prepare(int device, const hce_region &region, TransferCounts &counts) {
   Device &dev = *devices_[device];
   if (dev.uses_host_memory())
     return;
@@ -592,14 +619,13 @@ void DataEnv::prepare(int device, const hce_region &region,
   std::vector<Copy> uploads;
   std::vector<std::pair<Array *, int>> pins;
   std::string why;
-  for (int m = 0; m < region.num_maps; ++m) {
-    const hce_map &map = region.maps[m];
-    if (!map.host || region.iterations == 0)
-      continue;
-    if (merged_by_diff(map, region.iterations))
+  if (region.iterations == 0)
+    return;
+  for (const ArrayUse &u : array_uses(region, Range{0, 0})) {
+    if (u.diff)
       continue; // each chunk gets a private copy
-    Array &a = arrays_.at(map.host);
-    Interval all = clamped_hull(map, 0, region.iterations);
+    Array &a = *u.a;
+    const Interval all = u.limit;
     if (all.hi <= all.lo)
       continue;
     // Pinning pays off only for arrays that stay: those of data regions.
@@ -609,10 +635,13 @@ void DataEnv::prepare(int device, const hce_region &region,
     // Only a first window: growing one here could evict data the device
     // holds when memory is short; the chunks handle that.
     if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))
-      continue; // the chunks will get smaller windows
-    if (map.scale != 0 || !reads(map.kind))
-      continue;
-    IntervalSet need = footprint(map, 0, 1);
+      continue;       // the chunks will get smaller windows
+    IntervalSet need; // the broadcast sections it reads
+    for (int m : u.maps) {
+      const hce_map &map = region.maps[m];
+      if (map.scale == 0 && reads(map.kind))
+        need.unite(footprint(map, 0, 1));
+    }
     IntervalSet missing = a.res.plan_upload(device + 1, need);
     if (missing.empty() || !a.res.host_stale(missing).empty())
       continue; // nothing to do, or the chunks will fetch it from a device
@@ -632,24 +661,20 @@ void DataEnv::abandon(ChunkHold &hold) {
 
 const char *co_name(CoMode mode) {
   switch (mode) {
-  case CoMode::None:
-    return "none";
-  case CoMode::Incremental:
-    return "incremental";
-  case CoMode::Pipelined:
-    return "pipelined";
+  case CoMode::None: return "none";
+  case CoMode::Incremental: return "incremental";
+  case CoMode::Pipelined: return "pipelined";
   }
   return "?";
 }
 
-bool DataEnv::release(int device, const hce_region &region, Range range,
-                      CoMode co, ChunkHold &hold, TransferCounts &counts,
-                      std::string &why) {
+bool DataEnv::release(int device, const hce_region &region, Range range, CoMode co,
+                      ChunkHold &hold, TransferCounts &counts, std::string &why) {
   std::unique_lock<std::mutex> lock(mutex_);
   const int holder = device + 1;
   const bool host = devices_[device]->uses_host_memory();
   std::vector<Copy> downloads;
-  std::vector<bool> merged(size_t(region.num_maps), false);
+  std::set<const Array *> merged; // written home by twin and diff
   bool ok = true;
   if (!hold.privates.empty()) {
     // Twin and diff: only what the device changed goes to the host, and
@@ -682,7 +707,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
     }
     for (size_t k = 0; k < hold.privates.size(); ++k) {
       const PrivateCopy &p = hold.privates[k];
-      merged[size_t(p.map)] = true;
+      merged.insert(p.a);
       if (!ok || changed[k].empty())
         continue;
       scatter(p.a->host, now[k].data(), p.elems, changed[k], p.a->elem_size);
@@ -694,19 +719,17 @@ bool DataEnv::release(int device, const hce_region &region, Range range,
       return false;
     }
   }
-  for (int m = 0; m < region.num_maps; ++m) {
-    const hce_map &map = region.maps[m];
-    if (!writes(map.kind) || !map.host || merged[size_t(m)])
+  for (ArrayUse &u : array_uses(region, range)) {
+    Array &a = *u.a;
+    if (u.written.empty() || merged.count(&a))
       continue;
-    Array &a = arrays_.at(map.host);
-    IntervalSet written = footprint(map, range.lb, range.ub);
     // A write makes every other copy of these elements stale.
-    a.res.mark_written(host ? kHost : holder, written);
+    a.res.mark_written(host ? kHost : holder, u.written);
     // Outside a data region the results must come home anyway: now, so that
     // the download of this chunk overlaps the next chunk's work.
     if (!host && (co == CoMode::None || a.data_refs == 0)) {
-      a.to_host.unite(written); // others wait rather than fetch it too
-      downloads.push_back({&a, device, std::move(written), false});
+      a.to_host.unite(u.written); // others wait rather than fetch it too
+      downloads.push_back({&a, device, std::move(u.written), false});
     }
   }
   ok = copy_unlocked(lock, downloads, counts, why);

@@ -70,7 +70,7 @@ public:
   // diff (data/twin_diff.hpp) when the chunk is released.
   struct PrivateCopy {
     Array *a = nullptr;
-    int map = 0; // index of the map in the region
+    std::vector<int> maps; // the region's maps of this array (one pointer)
     int device = 0;
     void *buffer = nullptr; // device memory holding elements [lo, ...)
     int64_t lo = 0;
@@ -87,8 +87,8 @@ public:
   // the lock, so several devices (and the stages of one pipelined device)
   // move data at the same time.
   bool acquire(int device, const hce_region &region, Range range,
-               std::vector<void *> &ptrs, ChunkHold &hold,
-               TransferCounts &counts, std::string &why);
+               std::vector<void *> &ptrs, ChunkHold &hold, TransferCounts &counts,
+               std::string &why);
   // Records that `device` wrote the footprint of `range`, brings results
   // home as the CO mode says, and lets go of the chunk's windows.
   bool release(int device, const hce_region &region, Range range, CoMode co,
@@ -108,8 +108,7 @@ public:
   // #pragma hce data / update.
   bool data_begin(int num_maps, const hce_map *maps, std::string &why);
   bool data_end(std::string &why);
-  bool update(int num_maps, const hce_map *maps, bool to_devices,
-              std::string &why);
+  bool update(int num_maps, const hce_map *maps, bool to_devices, std::string &why);
 
   // True when some map of the region is resident in an enclosing data region.
   bool in_data_region(const hce_region &region) const;
@@ -132,6 +131,7 @@ private:
     bool to_device;
     int src_device = -1;
   };
+
 public:
   // One mapped array: where it is valid and the device windows holding it.
   struct Array {
@@ -141,13 +141,30 @@ public:
     size_t elem_size = 0;
     ArrayResidency res;          // valid elements per holder
     std::vector<Window> windows; // per device
-    IntervalSet to_host;            // elements being copied to the host now
-    int region_refs = 0;            // co_exec regions mapping it now
-    int data_refs = 0;              // enclosing data regions
-    bool data_from = false;         // some data region maps it from/tofrom
+    IntervalSet to_host;         // elements being copied to the host now
+    int region_refs = 0;         // co_exec regions mapping it now
+    int data_refs = 0;           // enclosing data regions
+    bool data_from = false;      // some data region maps it from/tofrom
   };
 
 private:
+  // What one chunk needs of one array.  An array may be named by several
+  // maps of a region (a row and a column footprint, a `to` halo and a
+  // `from` row): they share its window and its pointer, so the device
+  // needs the union of their footprints.
+  struct ArrayUse {
+    Array *a = nullptr;
+    std::vector<int> maps; // indices in the region, ascending
+    IntervalSet all;       // union of the footprints
+    IntervalSet current;   // ... of the maps whose current values are needed
+    IntervalSet takeover;  // written without being read (not in current)
+    IntervalSet written;   // ... of the written maps
+    Interval limit{0, 0};  // hull of everything the region can touch
+    bool diff = false;     // a written map merged by twin and diff
+  };
+  // The region's maps grouped by array (first appearance order), with the
+  // footprints of `range`; under the lock, after begin_region.
+  std::vector<ArrayUse> array_uses(const hce_region &region, Range range);
 
   Array &array_for(const hce_map &map);
   // Makes device's window of `a` cover `need`, growing within `limit` (what
@@ -165,8 +182,7 @@ private:
   bool plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
                           const IntervalSet &want, int except_device,
                           std::vector<Copy> &copies,
-                          std::vector<std::pair<Array *, int>> &pins,
-                          std::string &why);
+                          std::vector<std::pair<Array *, int>> &pins, std::string &why);
   // Plans peer copies into `device` for the part of `missing` the host
   // lacks and a peer-connected device holds; removes it from `missing`.
   void plan_peer_copies(Array &a, int device, IntervalSet &missing,
@@ -176,9 +192,8 @@ private:
                   std::string &why);
   // Runs the copies with the lock released (held again on return) and marks
   // the destination of each valid once all have landed.
-  bool copy_unlocked(std::unique_lock<std::mutex> &lock,
-                     const std::vector<Copy> &copies, TransferCounts &counts,
-                     std::string &why);
+  bool copy_unlocked(std::unique_lock<std::mutex> &lock, const std::vector<Copy> &copies,
+                     TransferCounts &counts, std::string &why);
   // The private copy's buffer on `device`, filled from the host (which
   // must be valid on p.elems); the twin keeps what was uploaded.
   bool make_private(int device, PrivateCopy &p, TransferCounts &counts, std::string &why);
@@ -188,10 +203,10 @@ private:
   void drop_privates(std::vector<PrivateCopy> &privates);
   bool fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                      TransferCounts &counts, std::string &why);
-  bool upload(Array &a, int device, const IntervalSet &what,
-              TransferCounts &counts, std::string &why);
-  bool download(Array &a, int device, const IntervalSet &what,
-                TransferCounts &counts, std::string &why);
+  bool upload(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
+              std::string &why);
+  bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
+                std::string &why);
   void drop_device_copies(Array &a);
   bool flush_and_drop(Array &a, bool bring_home, std::string &why);
 
