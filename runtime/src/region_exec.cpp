@@ -440,6 +440,7 @@ int execute_region(const hce_region &r, std::string &why) {
   }
   // Profile store (HCE_PROFILE): what each device did in this execution.
   profile::record_execution(r, rt, workers, bytes, loop.failures);
+  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures);
 
   // Iterations no device completed (failed chunks, and work left when every
   // device had failed) run on the CPU, on host memory, on its controller.

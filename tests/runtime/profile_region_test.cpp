@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -228,6 +229,48 @@ TEST_F(ProfileRegion, RandomDataMatchesSequentialReference) {
       EXPECT_EQ(total, W);
     }
   }
+}
+
+} // namespace
+
+namespace {
+
+// The default per-user cache keeps, beside the devices' samples, the wall
+// time auto measured co-executing and with one device alone
+// ("=co:sim:0+sim:1", "=alone:sim:1"); the next run seeds both and starts
+// in the faster mode, with no learning execution.
+TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
+  const std::string dir = testing::TempDir() + "hce_mode_cache_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  unsetenv("HCE_PROFILE");
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  {
+    Loop loop(4000, "mode-cache", "auto");
+    for (int exec = 0; exec < 8; ++exec)
+      loop.run_and_check();
+  }
+  hce_finalize(); // writes the cache
+  std::string text;
+  for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.path().extension() == ".profile") {
+      std::ifstream in(entry.path());
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  const bool has_mode = text.find("mode-cache\t=co:sim:0+sim:1\t") != std::string::npos ||
+                        text.find("mode-cache\t=alone:sim:") != std::string::npos;
+  EXPECT_TRUE(has_mode) << text;
+
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  {
+    Loop loop(4000, "mode-cache", "auto");
+    loop.run_and_check();
+    EXPECT_EQ(loop.state().stats.choice.find("learning"), std::string::npos)
+        << loop.state().stats.choice;
+  }
+  hce_finalize();
+  unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
 }
 
 } // namespace

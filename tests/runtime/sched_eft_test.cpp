@@ -147,3 +147,63 @@ TEST(SchedEft, DroppedDeviceBlockIsStolen) {
 }
 
 } // namespace
+
+namespace {
+
+// Walls measured by an earlier run (seed_mode, from the profile cache): the
+// first execution runs in the mode they say is faster, with no exploration,
+// although the models alone promise co-execution a gain.
+TEST(SchedEft, SeededModeWallsSkipTheExploration) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e6, 0)};
+  const int64_t W = 400000;
+  for (bool co_faster : {false, true}) {
+    auto s = eft();
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    ASSERT_NE(seedable, nullptr);
+    seedable->seed(0, 0, 1e-6);
+    seedable->seed(1, 0, 1e-6);
+    // Co-execution measured at 0.5 s (slower than 0.4 s alone), or 0.2 s.
+    seedable->seed_mode(-1, co_faster ? 0.2 : 0.5);
+    seedable->seed_mode(0, 0.4);
+    seedable->seed_mode(1, 0.4);
+    for (int exec = 0; exec < 4; ++exec) {
+      SimResult r = simulate(*s, make_params(W, devs), devs);
+      ASSERT_EQ(check_coverage(r, W), "");
+      const bool solo = r.iterations[0] == 0 || r.iterations[1] == 0;
+      EXPECT_EQ(solo, !co_faster) << "execution " << exec << ": " << s->explain();
+    }
+  }
+}
+
+// measured_mode reports an execution's wall only once the models are known
+// and the data has settled (not the learning execution, not the first one
+// after a switch), with the mode it ran in.
+TEST(SchedEft, MeasuredModeOnlyForSettledExecutions) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e6, 0)};
+  const int64_t W = 400000;
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  int device = 7;
+  double wall = 0;
+  SimResult first = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(first, W), "");
+  EXPECT_FALSE(seedable->measured_mode(device, wall)) << "learning execution counted";
+  int measured = 0;
+  for (int exec = 0; exec < 6; ++exec) {
+    SimResult r = simulate(*s, make_params(W, devs), devs);
+    ASSERT_EQ(check_coverage(r, W), "");
+    if (seedable->measured_mode(device, wall)) {
+      ++measured;
+      EXPECT_GE(device, -1);
+      EXPECT_LT(device, 2);
+      EXPECT_GT(wall, 0);
+      const bool solo = r.iterations[0] == 0 || r.iterations[1] == 0;
+      EXPECT_EQ(solo, device >= 0);
+    }
+  }
+  EXPECT_GE(measured, 2);
+}
+
+} // namespace

@@ -35,6 +35,19 @@ double cuda_mem_limit() {
   }
 }
 
+// The store's pseudo-devices of the mode walls: "=co:cpu+cuda:0" (one
+// execution co-executed on that device set) and "=alone:cuda:0".  No device
+// name starts with '='.
+std::string co_key(const Runtime &rt, const std::vector<int> &devs) {
+  std::string key = "=co:";
+  for (size_t i = 0; i < devs.size(); ++i)
+    key += (i ? "+" : "") + rt.devices()[size_t(devs[i])]->name();
+  return key;
+}
+std::string alone_key(const Runtime &rt, int dev) {
+  return "=alone:" + rt.devices()[size_t(dev)]->name();
+}
+
 } // namespace
 
 int64_t iterations_fitting(const hce_region &r, double capacity) {
@@ -106,6 +119,26 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
     }
     seedable->seed(int(i), o, c);
   }
+  if (devs.size() < 2)
+    return;
+  if (auto co = store.estimate(region, co_key(rt, devs), w1))
+    seedable->seed_mode(-1, co->exec_s);
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (auto alone = store.estimate(region, alone_key(rt, devs[i]), w1))
+      seedable->seed_mode(int(i), alone->exec_s);
+}
+
+void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
+                 const std::vector<int> &devs, size_t failures) {
+  const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  int device = -1;
+  Sample sample;
+  if (!seedable || failures > 0 || devs.size() < 2 || global_path().empty() ||
+      !seedable->measured_mode(device, sample.exec_s) || device >= int(devs.size()))
+    return;
+  sample.iterations = r.iterations;
+  global().record(region_key(r), device < 0 ? co_key(rt, devs) : alone_key(rt, devs[size_t(device)]),
+                  sample);
 }
 
 void record_execution(const hce_region &r, const Runtime &rt,

@@ -31,7 +31,8 @@ void attach(Scheduler &s, const hce_region &region, const Runtime &rt,
 // Seeds a Seedable scheduler (auto, eft) with a cost model per device from
 // the profile store (what earlier runs of the program measured for this
 // region, interpolated at W and W/4): o + n * c seconds for n iterations.
-// Devices without samples are left to the scheduler's probes.
+// Devices without samples are left to the scheduler's probes.  Also the
+// measured walls of co-execution and of each device alone (record_mode()).
 void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
           const std::vector<int> &devs);
 
@@ -39,6 +40,13 @@ void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
 // (iterations, bytes to + from the device, compute seconds, the rest of its
 // busy time as transfer seconds).  Nothing is recorded for an execution in
 // which a device failed (its times are partial).
+// After the chunk loop, for a scheduler that chooses between co-execution
+// and the fastest device alone (eft): the execution's wall time under the
+// pseudo-device "=co:DEV+DEV..." or "=alone:DEV", which seed() hands back to
+// the next run (Seedable::seed_mode).
+void record_mode(const Scheduler &s, const hce_region &region, const Runtime &rt,
+                 const std::vector<int> &devs, size_t failures);
+
 void record_execution(const hce_region &region, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,
                       const std::vector<TransferCounts> &bytes, size_t failures);

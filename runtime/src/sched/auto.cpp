@@ -80,6 +80,13 @@ public:
   void seed(int device, double overhead_s, double per_iteration_s) override {
     dynamic_cast<Seedable &>(*eft_).seed(device, overhead_s, per_iteration_s);
   }
+  void seed_mode(int device, double wall_s) override {
+    dynamic_cast<Seedable &>(*eft_).seed_mode(device, wall_s);
+  }
+  bool measured_mode(int &device, double &wall_s) const override {
+    return cur_ == eft_.get() &&
+           dynamic_cast<const Seedable &>(*eft_).measured_mode(device, wall_s);
+  }
   // The scheduler chosen for the current execution.
   std::string_view chosen() const { return cur_ ? cur_->name() : ""; }
 

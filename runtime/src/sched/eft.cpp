@@ -244,6 +244,25 @@ public:
     dev_[device].seed = {std::max(0.0, overhead_s), per_iteration_s, 0};
   }
 
+  void seed_mode(int device, double wall_s) override {
+    if (!(wall_s > 0))
+      return;
+    if (device < 0) {
+      co_seed_ = wall_s;
+      return;
+    }
+    if (device >= int(solo_seed_.size()))
+      solo_seed_.resize(device + 1, 0);
+    solo_seed_[device] = wall_s;
+  }
+  bool measured_mode(int &device, double &wall_s) const override {
+    if (!mode_measured_)
+      return false;
+    device = solo_;
+    wall_s = last_complete_ - exec_begin_;
+    return wall_s > 0;
+  }
+
   // Introspection for tests and the simulator.
   std::vector<double> modelled_rates() const {
     std::vector<double> r;
@@ -303,17 +322,24 @@ private:
   // to be more than 1.5x slower than co-execution (blackscholes).  When the
   // models predict less than 25% (and 1 ms) from co-executing, the fastest
   // device runs alone from the start.
+  //
+  // Walls measured by earlier runs of the program (seed_mode(), from the
+  // profile store) count as one measurement each, so a second run starts in
+  // the better mode without exploring.  A retry that confirms the mode in
+  // use doubles the time to the next one (up to kMaxRetry executions).
   void choose_mode() {
-    constexpr int kRetry = 16;
+    constexpr int kRetry = 16, kMaxRetry = 256;
     constexpr double kMinGain = 1e-3; // seconds per execution
     const int was = solo_;
     promising_ = false;
-    if (exec_ > 0 && !settling_) {
+    if (mode_measured_) {
       ModeStats &m = was >= 0 ? solo_stats_ : co_stats_;
       const double wall = last_complete_ - exec_begin_;
       m.wall = m.n ? 0.5 * (m.wall + wall) : wall;
       m.n += 1;
     }
+    if (retry_after_ == 0)
+      retry_after_ = kRetry;
     ++exec_;
     solo_ = -1;
     int fastest = -1;
@@ -326,6 +352,11 @@ private:
     for (const Dev &d : dev_)
       all_known = all_known && d.model.known();
     if (all_known && fastest >= 0) {
+      if (co_stats_.n == 0 && co_seed_ > 0)
+        co_stats_ = {co_seed_, 1};
+      if (solo_stats_.n == 0 && fastest < int(solo_seed_.size()) &&
+          solo_seed_[fastest] > 0)
+        solo_stats_ = {solo_seed_[fastest], 1};
       const double co_pred = [&] {
         split(double(W_), std::vector<double>(p_, 0));
         return finish_time_;
@@ -341,14 +372,23 @@ private:
       const bool worth = solo_pred <= 1.5 * co_pred;
       if (!promising)
         solo_ = fastest;
-      else if (co_stats_.n < 1 || !worth)
+      else if (co_stats_.n < 1 || (solo_stats_.n < 1 && !worth))
         solo_ = -1;
       else if (solo_stats_.n < 1)
         solo_ = fastest;
-      else if (exec_ - mode_since_ >= kRetry)
+      else if (exec_ - mode_since_ >= retry_after_) {
         solo_ = was >= 0 ? -1 : fastest; // try the other again
-      else
+        retry_from_ = was;
+      } else {
         solo_ = solo_stats_.wall < co_stats_.wall ? fastest : -1;
+        if (retry_from_ != kNoRetry && was != retry_from_) {
+          // The retried mode has been measured: back to the old one means
+          // the retry confirmed it.
+          retry_after_ =
+              solo_ == retry_from_ ? std::min(2 * retry_after_, kMaxRetry) : kRetry;
+          retry_from_ = kNoRetry;
+        }
+      }
     }
     char why[160];
     if (!all_known || fastest < 0)
@@ -365,6 +405,7 @@ private:
     why_ = why;
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
+    mode_measured_ = !settling_ && all_known && fastest >= 0;
     if (solo_ != was)
       mode_since_ = exec_;
   }
@@ -509,6 +550,11 @@ private:
   int solo_ = -1; // the device running alone this execution, -1 = co-exec
   int exec_ = 0, mode_since_ = 0;
   bool settling_ = true;
+  bool mode_measured_ = false; // this execution's wall measures its mode
+  static constexpr int kNoRetry = -2;
+  int retry_after_ = 0, retry_from_ = kNoRetry;
+  double co_seed_ = 0;             // seed_mode(): co-executed wall
+  std::vector<double> solo_seed_;  // seed_mode(): wall of each device alone
   double exec_begin_ = 0, last_complete_ = 0;
   std::string why_;        // explain()
   bool promising_ = false; // the models promised co-execution a gain

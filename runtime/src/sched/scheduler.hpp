@@ -93,6 +93,13 @@ class Seedable {
 public:
   virtual ~Seedable() = default;
   virtual void seed(int device, double overhead_s, double per_iteration_s) = 0;
+  // The measured wall time of one execution of this region, co-executed
+  // (device = -1) or by `device` alone, from earlier runs: a scheduler that
+  // chooses between the two starts from it instead of exploring.
+  virtual void seed_mode(int device, double wall_s) {}
+  // After an execution: the mode it ran in and its wall time, when that
+  // execution measured the mode (not a learning or data-moving one).
+  virtual bool measured_mode(int &device, double &wall_s) const { return false; }
 };
 
 // Creates the scheduler called `name` (static, quick, split, hguided, logfit,
