@@ -109,8 +109,9 @@ private:
   bool parseMap(size_t ClauseOff);
   bool parseSectionList(MapClause &M, std::string_view Clause);
   bool parseMotion(size_t ClauseOff, MapKind Kind);
-  bool parseSection(Section &S);
+  bool parseSection(Section &S, std::string_view Clause = "map");
   bool parseReduction(size_t ClauseOff);
+  bool parseReductionItems(std::vector<ReductionItem> &Items);
   bool parseVarList(std::vector<NamedVar> &Vars, std::string_view Clause);
   bool parseDevice(std::string &Dev);
   bool parseDevices(size_t ClauseOff);
@@ -465,10 +466,10 @@ bool Parser::parseMotion(size_t ClauseOff, MapKind Kind) {
   return true;
 }
 
-bool Parser::parseSection(Section &S) {
+bool Parser::parseSection(Section &S, std::string_view Clause) {
   if (!isIdent())
-    return fail(here(),
-                "expected an array name in 'map', found " + describeHere());
+    return fail(here(), "expected an array name in '" + std::string(Clause) +
+                            "', found " + describeHere());
   S.Name = std::string(Toks[I].Text);
   S.Offset = Toks[I].Offset;
   ++I;
@@ -515,6 +516,37 @@ bool Parser::parseVarList(std::vector<NamedVar> &Vars,
   }
 }
 
+/// `x, hist[lo:len], ...`: variables, or one-dimensional array sections
+/// (array reductions).
+bool Parser::parseReductionItems(std::vector<ReductionItem> &Items) {
+  while (true) {
+    if (!isIdent())
+      return fail(here(), "expected a variable name in 'reduction', found " +
+                              describeHere());
+    Section S;
+    if (!parseSection(S, "reduction"))
+      return false;
+    ReductionItem It;
+    It.Name = S.Name;
+    It.Offset = S.Offset;
+    if (S.Dims.size() > 1)
+      return fail(S.Dims[1].Offset,
+                  "an array reduction takes one dimension, as in '" + S.Name +
+                      "[lo:len]'");
+    if (!S.Dims.empty()) {
+      if (!S.Dims[0].HasColon)
+        return fail(S.Dims[0].Offset,
+                    "an array reduction takes a section, as in '" + S.Name +
+                        "[lo:len]', not one element");
+      It.Section = S.Dims[0];
+    }
+    Items.push_back(std::move(It));
+    if (!isPunct(","))
+      return true;
+    ++I;
+  }
+}
+
 bool Parser::parseReduction(size_t ClauseOff) {
   ReductionClause R;
   R.Offset = ClauseOff;
@@ -549,7 +581,7 @@ bool Parser::parseReduction(size_t ClauseOff) {
   ++I;
   if (!expectPunct(":", "after the reduction operator"))
     return false;
-  if (!parseVarList(R.Vars, "reduction"))
+  if (!parseReductionItems(R.Vars))
     return false;
   if (!expectPunct(")", "to close 'reduction'"))
     return false;
@@ -632,6 +664,137 @@ bool Parser::parseRatio(size_t) {
 }
 
 } // namespace
+
+namespace {
+
+/// Recursive descent over the tokens of a constant clause expression.
+class ConstEval {
+public:
+  explicit ConstEval(std::string_view Text) : Toks(lexClauseText(Text)) {}
+  std::optional<int64_t> run() {
+    std::optional<int64_t> V = sum();
+    return V && I == Toks.size() ? V : std::nullopt;
+  }
+
+private:
+  std::vector<ClauseToken> Toks;
+  size_t I = 0;
+  unsigned Depth = 0;
+  static constexpr unsigned MaxDepth = 200;
+
+  bool punct(std::string_view P) const {
+    return I < Toks.size() && Toks[I].Kind == TokKind::Punct && Toks[I].Text == P;
+  }
+  std::optional<int64_t> sum() {
+    std::optional<int64_t> L = product();
+    while (L && (punct("+") || punct("-"))) {
+      bool Add = Toks[I++].Text == "+";
+      std::optional<int64_t> R = product();
+      int64_t V;
+      if (!R || (Add ? __builtin_add_overflow(*L, *R, &V)
+                     : __builtin_sub_overflow(*L, *R, &V)))
+        return std::nullopt;
+      L = V;
+    }
+    return L;
+  }
+  std::optional<int64_t> product() {
+    std::optional<int64_t> L = unary();
+    while (L && (punct("*") || punct("/") || punct("%") || punct("<<") || punct(">>"))) {
+      std::string_view Op = Toks[I++].Text;
+      std::optional<int64_t> R = unary();
+      if (!R)
+        return std::nullopt;
+      int64_t V;
+      if (Op == "*") {
+        if (__builtin_mul_overflow(*L, *R, &V))
+          return std::nullopt;
+      } else if (Op == "/" || Op == "%") {
+        if (*R == 0 || (*L == INT64_MIN && *R == -1))
+          return std::nullopt;
+        V = Op == "/" ? *L / *R : *L % *R;
+      } else {
+        if (*R < 0 || *R > 62 || *L < 0)
+          return std::nullopt;
+        if (Op == ">>")
+          V = *L >> *R;
+        else if (*L > (INT64_MAX >> *R))
+          return std::nullopt;
+        else
+          V = *L << *R;
+      }
+      L = V;
+    }
+    return L;
+  }
+  std::optional<int64_t> unary() {
+    if (++Depth > MaxDepth)
+      return std::nullopt;
+    std::optional<int64_t> V = unaryBody();
+    --Depth;
+    return V;
+  }
+  std::optional<int64_t> unaryBody() {
+    if (punct("+") || punct("-")) {
+      bool Neg = Toks[I++].Text == "-";
+      std::optional<int64_t> V = unary();
+      if (!V || (Neg && *V == INT64_MIN))
+        return std::nullopt;
+      return Neg ? -*V : *V;
+    }
+    if (punct("(")) {
+      ++I;
+      // A cast: `(` type words `)` followed by an operand.
+      size_t J = I;
+      while (J < Toks.size() && Toks[J].Kind == TokKind::Identifier)
+        ++J;
+      if (J > I && J < Toks.size() && Toks[J].Text == ")") {
+        I = J + 1;
+        return unary();
+      }
+      std::optional<int64_t> V = sum();
+      if (!V || !punct(")"))
+        return std::nullopt;
+      ++I;
+      return V;
+    }
+    if (I < Toks.size() && Toks[I].Kind == TokKind::Number)
+      return number(Toks[I++].Text);
+    return std::nullopt;
+  }
+  static std::optional<int64_t> number(std::string_view T) {
+    while (!T.empty() && (T.back() == 'u' || T.back() == 'U' || T.back() == 'l' ||
+                          T.back() == 'L'))
+      T.remove_suffix(1);
+    int Base = 10;
+    if (T.size() > 2 && T[0] == '0' && (T[1] == 'x' || T[1] == 'X')) {
+      Base = 16;
+      T.remove_prefix(2);
+    } else if (T.size() > 1 && T[0] == '0') {
+      Base = 8;
+      T.remove_prefix(1);
+    }
+    if (T.empty())
+      return std::nullopt;
+    uint64_t V = 0;
+    for (char C : T) {
+      int Dg = C >= '0' && C <= '9'   ? C - '0'
+               : C >= 'a' && C <= 'f' ? C - 'a' + 10
+               : C >= 'A' && C <= 'F' ? C - 'A' + 10
+                                      : 99;
+      if (Dg >= Base || V > (uint64_t(INT64_MAX) - uint64_t(Dg)) / uint64_t(Base))
+        return std::nullopt;
+      V = V * uint64_t(Base) + uint64_t(Dg);
+    }
+    return int64_t(V);
+  }
+};
+
+} // namespace
+
+std::optional<int64_t> evalConstantClauseExpr(std::string_view Text) {
+  return ConstEval(Text).run();
+}
 
 bool isKnownSchedule(std::string_view N) {
   return isOneOf(N, SchedulerNames);

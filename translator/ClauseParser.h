@@ -11,6 +11,7 @@
 #define HCE_TRANSLATOR_CLAUSEPARSER_H
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,10 +59,17 @@ struct NamedVar {
   size_t Offset = 0;
 };
 
+/// One item of a reduction clause: a scalar `x`, or an array reduction
+/// `hist[lo:len]` (one dimension; `hist` alone on an array is the whole
+/// array, decided later from its type).
+struct ReductionItem : NamedVar {
+  std::optional<SectionDim> Section;
+};
+
 struct ReductionClause {
   RedOp Op = RedOp::Add;
   std::string OpSpelling; ///< as OpenMP spells it: +, *, min, &&, ...
-  std::vector<NamedVar> Vars;
+  std::vector<ReductionItem> Vars;
   size_t Offset = 0;
 };
 
@@ -121,6 +129,11 @@ bool parseDataClauses(std::string_view Text, ClauseSet &Out, ClauseError &Err);
 /// returned in Out.Maps as MapClauses of kind To and From (at least one).
 bool parseUpdateClauses(std::string_view Text, ClauseSet &Out,
                         ClauseError &Err);
+
+/// The value of a clause expression made of integer literals, + - * / %
+/// << >>, parentheses and casts such as `(int64_t)` (macros expanded
+/// before); nullopt when it is anything else or overflows 64 bits.
+std::optional<int64_t> evalConstantClauseExpr(std::string_view Text);
 
 /// The schedule names the runtime knows.
 bool isKnownSchedule(std::string_view Name);

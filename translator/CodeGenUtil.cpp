@@ -52,8 +52,12 @@ std::string variantPrologue(const Region &R, const std::string &In) {
     S += In + C.ConstDecl + " = " + Args + "->" + C.Name + ";\n";
   for (size_t I = 0; I < R.Reductions.size(); ++I) {
     const ReductionVar &V = R.Reductions[I];
-    S += In + V.Decl + " = *(" + V.PtrType + ")((char *)__hce_red + " +
-         std::to_string(8 * I) + ");\n";
+    const std::string Slot = "((char *)__hce_red + " + std::to_string(8 * I) + ")";
+    if (V.IsArray) // the chunk's private elements, indexed as the array
+      S += In + V.Decl + " = (" + V.PtrType + ")((char *)__hce_red + *(const int64_t *)" +
+           Slot + ") - " + V.LoArg + ";\n";
+    else
+      S += In + V.Decl + " = *(" + V.PtrType + ")" + Slot + ";\n";
   }
   S += In + "(void)__hce_ptrs;\n" + In + "(void)__hce_red;\n";
   return S;
@@ -87,6 +91,40 @@ const char *mapKindEnum(MapKind K) {
   case MapKind::ToFrom: return "HCE_MAP_TOFROM";
   }
   return "HCE_MAP_TOFROM";
+}
+
+std::string reductionClauses(const Region &R) {
+  std::string S;
+  std::vector<bool> Done(R.Reductions.size());
+  for (size_t I = 0; I < R.Reductions.size(); ++I) {
+    if (Done[I])
+      continue;
+    S += " reduction(" + R.Reductions[I].OpSpelling + ": ";
+    for (size_t J = I; J < R.Reductions.size(); ++J) {
+      const ReductionVar &V = R.Reductions[J];
+      if (Done[J] || V.Op != R.Reductions[I].Op)
+        continue;
+      S += (J != I ? ", " : "") + reductionItem(V);
+      Done[J] = true;
+    }
+    S += ")";
+  }
+  return S;
+}
+
+std::string reductionItem(const ReductionVar &V) {
+  return V.IsArray ? V.Name + "[" + V.LoArg + ":" + V.LenArg + "]" : V.Name;
+}
+
+std::string reductionWriteBack(const Region &R, const std::string &In) {
+  std::string S;
+  for (size_t I = 0; I < R.Reductions.size(); ++I) {
+    const ReductionVar &V = R.Reductions[I];
+    if (!V.IsArray) // an array's partial results are already in place
+      S += In + "*(" + V.PtrType + ")((char *)__hce_red + " + std::to_string(8 * I) +
+           ") = " + V.Name + ";\n";
+  }
+  return S;
 }
 
 const char *redOpEnum(RedOp Op) {

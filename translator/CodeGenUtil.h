@@ -35,6 +35,14 @@ std::string cString(const std::string &S);
 const char *mapKindEnum(MapKind K);
 const char *redOpEnum(RedOp Op);
 
+/// The OpenMP reduction clauses of a variant's loop, one per operator:
+/// " reduction(+: s, hist[__hce_rlo_1:__hce_rlen_1])".
+std::string reductionClauses(const Region &R);
+/// A reduction as an OpenMP list item: `s`, or `hist[lo:len]` of an array.
+std::string reductionItem(const ReductionVar &V);
+/// Stores each scalar reduction's partial result in its slot of __hce_red.
+std::string reductionWriteBack(const Region &R, const std::string &Indent);
+
 } // namespace hce
 
 #endif

@@ -11,24 +11,7 @@ std::string CpuVariantEmitter::hostDecls(const Region &R) const {
        "    const void *__hce_args, void *__hce_red) {\n";
   S += variantPrologue(R, "  ");
   S += "#pragma omp parallel for";
-  if (!R.Reductions.empty()) {
-    // One reduction clause per operator.
-    std::vector<bool> Done(R.Reductions.size());
-    for (size_t I = 0; I < R.Reductions.size(); ++I) {
-      if (Done[I])
-        continue;
-      S += " reduction(" + R.Reductions[I].OpSpelling + ": ";
-      for (size_t J = I; J < R.Reductions.size(); ++J) {
-        if (Done[J] || R.Reductions[J].Op != R.Reductions[I].Op)
-          continue;
-        if (J != I)
-          S += ", ";
-        S += R.Reductions[J].Name;
-        Done[J] = true;
-      }
-      S += ")";
-    }
-  }
+  S += reductionClauses(R);
   S += "\n";
   S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
   for (const PrivateVar &P : R.Privates)
@@ -39,11 +22,7 @@ std::string CpuVariantEmitter::hostDecls(const Region &R) const {
   S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
   S += R.BodyText + "\n";
   S += "  }\n";
-  for (size_t I = 0; I < R.Reductions.size(); ++I) {
-    const ReductionVar &V = R.Reductions[I];
-    S += "  *(" + V.PtrType + ")((char *)__hce_red + " + std::to_string(8 * I) +
-         ") = " + V.Name + ";\n";
-  }
+  S += reductionWriteBack(R, "  ");
   S += "}\n";
   return S;
 }

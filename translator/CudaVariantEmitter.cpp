@@ -206,6 +206,61 @@ const char *const VlaViewDecl =
     "{ return p + i * e[0]; }\n"
     "};\n";
 
+/// True when region \p R has an array reduction.
+bool hasArrayReduction(const Region &R) {
+  for (const ReductionVar &V : R.Reductions)
+    if (V.IsArray)
+      return true;
+  return false;
+}
+
+/// The kernel's view of array reduction \p I of \p R: `hist[e]` is a
+/// reference whose updates are atomic operations on the one device copy
+/// (elements of the atomic type, in the scratch block after the slots).
+/// ArrayReduction.cpp's checkAtomicUses admitted only the forms defined here.
+std::string arrayReductionView(const Region &R, size_t I) {
+  const ReductionVar &V = R.Reductions[I];
+  const std::string A = atomicType(V.TypeEnum), Is = std::to_string(I);
+  const std::string Ref = genName("rref", R) + "_" + Is, View = genName("rview", R) + "_" + Is;
+  const std::string Fold = genName("fold", R) + "_" + Is;
+  const std::string Op = "__device__ __forceinline__ void operator";
+  std::string S;
+  S += "/* '" + V.Name + "' of reduction(" + V.OpSpelling + ": " + V.Name +
+       "[...]): an element, updated atomically (not every operator is used). */\n";
+  S += "#pragma nv_diag_suppress 177\n";
+  S += "struct " + Ref + " {\n  " + A + " *p;\n";
+  S += "  __device__ __forceinline__ operator " + A + "() const { return *(volatile " + A +
+       " *)p; }\n";
+  switch (V.Op) {
+  case RedOp::Add:
+    S += "  " + Op + "+=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    S += "  " + Op + "-=(" + A + " v) const { " + Fold + "(p, (" + A + ")-v); }\n";
+    S += "  " + Op + "++() const { " + Fold + "(p, (" + A + ")1); }\n";
+    S += "  " + Op + "++(int) const { " + Fold + "(p, (" + A + ")1); }\n";
+    S += "  " + Op + "--() const { " + Fold + "(p, (" + A + ")-1); }\n";
+    S += "  " + Op + "--(int) const { " + Fold + "(p, (" + A + ")-1); }\n";
+    break;
+  case RedOp::Mul: S += "  " + Op + "*=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
+  case RedOp::BXor: S += "  " + Op + "^=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
+  case RedOp::BAnd: S += "  " + Op + "&=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
+  case RedOp::BOr: S += "  " + Op + "|=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
+  default: break;
+  }
+  // min, max, &, |, &&, ||: storing a value already combined with the
+  // element is the same as combining it (x op x == x).
+  if (V.Op == RedOp::Min || V.Op == RedOp::Max || V.Op == RedOp::BAnd ||
+      V.Op == RedOp::BOr || V.Op == RedOp::LAnd || V.Op == RedOp::LOr) {
+    S += "  " + Op + "=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    S += "  " + Op + "=(const " + Ref + " &o) const { " + Fold + "(p, (" + A + ")o); }\n";
+  }
+  S += "};\n";
+  S += "struct " + View + " {\n  " + A + " *b;\n";
+  S += "  __device__ __forceinline__ " + Ref + " operator[](int64_t e) const { return {b + e}; }\n";
+  S += "};\n";
+  S += "#pragma nv_diag_default 177\n";
+  return S;
+}
+
 } // namespace
 
 void CudaVariantEmitter::planRegion(const RegionInput &In, const Region &R,
@@ -268,6 +323,8 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
          std::to_string(I) + "(" + A + " *__hce_p, " + A + " __hce_v) {\n";
     S += atomicCombine(V, A);
     S += "}\n";
+    if (V.IsArray)
+      S += arrayReductionView(R, I);
   }
 
   // The kernel.
@@ -309,8 +366,15 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   }
   for (const CapturedVar &C : R.Captures)
     S += "  " + C.ConstDecl + " = __hce_a." + C.Name + ";\n";
-  for (const ReductionVar &V : R.Reductions)
-    S += "  " + V.Decl + " = " + identity(V, valueType(V)) + ";\n";
+  for (size_t I = 0; I < NR; ++I) {
+    const ReductionVar &V = R.Reductions[I];
+    if (V.IsArray) // the device copy, indexed as the array
+      S += "  const " + genName("rview", R) + "_" + std::to_string(I) + " " + V.Name + " = {(" +
+           atomicType(V.TypeEnum) + " *)((char *)__hce_dred + *(const long long *)((char *)" +
+           "__hce_dred + " + std::to_string(8 * I) + ")) - " + V.LoArg + "};\n  (void)" + V.LenArg + ";\n";
+    else
+      S += "  " + V.Decl + " = " + identity(V, valueType(V)) + ";\n";
+  }
   S += "  (void)__hce_p;\n  (void)__hce_dred;\n";
   std::string Line = lineDirective(R.BodyLine, R.FileName, LineDirectives);
   if (!Rows) {
@@ -358,11 +422,16 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   }
   // Block reduction in shared memory, then one atomic per block.
   const std::string Tid = Rows ? "__hce_tid" : "threadIdx.x";
-  if (Rows && NR)
+  size_t NScalar = 0;
+  for (const ReductionVar &V : R.Reductions)
+    NScalar += !V.IsArray;
+  if (Rows && NScalar)
     S += "  const unsigned __hce_tid = threadIdx.y * blockDim.x + "
          "threadIdx.x;\n";
   for (size_t I = 0; I < NR; ++I) {
     const ReductionVar &V = R.Reductions[I];
+    if (V.IsArray)
+      continue; // updated atomically in place
     std::string A = atomicType(V.TypeEnum);
     std::string Sh = "__hce_sh" + std::to_string(I);
     S += "  {\n";
@@ -458,53 +527,99 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
     S += "  /* no reduction: the runtime synchronises the stream */\n";
     S += "  return cudaPeekAtLastError() == cudaSuccess ? 0 : 1;\n";
   } else {
-    S += "  unsigned long long __hce_h[" + std::to_string(NR) +
-         "]; /* 8-byte scratch slots */\n";
+    // Scratch as the runtime lays out a reduction block: one 8-byte slot per
+    // reduction, then each array reduction's elements (of its atomic type)
+    // at the byte offset its slot holds.
+    const bool Arrays = hasArrayReduction(R);
+    const std::string NRs = std::to_string(NR);
+    S += "  unsigned long long __hce_hs[" + NRs + "]; /* 8-byte scratch slots */\n";
+    S += "  unsigned char *__hce_h = (unsigned char *)__hce_hs;\n";
+    S += "  size_t __hce_hbytes = sizeof __hce_hs;\n";
+    if (Arrays) {
+      S += "  const " + ArgsT + " *__hce_av = (const " + ArgsT + " *)__hce_args;\n";
+      S += "  int64_t __hce_off[" + NRs + "] = {0};\n";
+      for (size_t I = 0; I < NR; ++I) {
+        const ReductionVar &V = R.Reductions[I];
+        if (!V.IsArray)
+          continue;
+        std::string Is = std::to_string(I);
+        S += "  __hce_off[" + Is + "] = (int64_t)__hce_hbytes;\n";
+        S += "  __hce_hbytes += ((size_t)__hce_av->" + V.LenArg + " * sizeof(" +
+             atomicType(V.TypeEnum) + ") + 7) / 8 * 8;\n";
+      }
+      S += "  __hce_h = (unsigned char *)malloc(__hce_hbytes);\n";
+      S += "  if (!__hce_h)\n    return 2;\n";
+    }
     for (size_t I = 0; I < NR; ++I) {
       const ReductionVar &V = R.Reductions[I];
-      std::string A = atomicType(V.TypeEnum);
-      S += "  { " + A + " __hce_v = " + identity(V, A, /*Host=*/true) +
-           "; memcpy(&__hce_h[" + std::to_string(I) + "], &__hce_v, sizeof __hce_v); }\n";
+      std::string A = atomicType(V.TypeEnum), Is = std::to_string(I);
+      std::string Slot = "__hce_h + " + std::to_string(8 * I);
+      S += "  {\n    " + A + " __hce_v = " + identity(V, A, /*Host=*/true) + ";\n";
+      if (V.IsArray) {
+        S += "    memcpy(" + Slot + ", &__hce_off[" + Is + "], 8);\n";
+        S += "    for (int64_t __hce_e = 0; __hce_e < __hce_av->" + V.LenArg +
+             "; ++__hce_e)\n      memcpy(__hce_h + __hce_off[" + Is +
+             "] + __hce_e * sizeof __hce_v, &__hce_v, sizeof __hce_v);\n";
+      } else {
+        S += "    memcpy(" + Slot + ", &__hce_v, sizeof __hce_v);\n";
+      }
+      S += "  }\n";
     }
     S += "  void *__hce_dred = 0;\n";
     S += "  int __hce_async = 1, __hce_rc = 0;\n";
-    S += "  if (cudaMallocAsync(&__hce_dred, sizeof __hce_h, __hce_s) != "
+    S += "  if (cudaMallocAsync(&__hce_dred, __hce_hbytes, __hce_s) != "
          "cudaSuccess) {\n";
     S += "    (void)cudaGetLastError(); /* no memory pools: plain malloc */\n";
     S += "    __hce_async = 0;\n";
-    S += "    if (cudaMalloc(&__hce_dred, sizeof __hce_h) != cudaSuccess)\n";
-    S += "      return 2;\n  }\n";
-    S += "  if (cudaMemcpyAsync(__hce_dred, __hce_h, sizeof __hce_h,\n"
-         "                      cudaMemcpyHostToDevice, __hce_s) != "
+    S += "    if (cudaMalloc(&__hce_dred, __hce_hbytes) != cudaSuccess)\n";
+    S += "      __hce_rc = 2;\n  }\n";
+    S += "  if (!__hce_rc && cudaMemcpyAsync(__hce_dred, __hce_h, __hce_hbytes,\n"
+         "                                   cudaMemcpyHostToDevice, __hce_s) != "
          "cudaSuccess)\n    __hce_rc = 3;\n";
     S += "  if (!__hce_rc) {\n";
     S += "  " + Launch;
     S += "    if (cudaPeekAtLastError() != cudaSuccess)\n      __hce_rc = 1;\n";
     S += "  }\n";
-    S += "  if (!__hce_rc && cudaMemcpyAsync(__hce_h, __hce_dred, sizeof "
-         "__hce_h,\n"
+    S += "  if (!__hce_rc && cudaMemcpyAsync(__hce_h, __hce_dred, __hce_hbytes,\n"
          "                                   cudaMemcpyDeviceToHost, __hce_s) "
          "!= cudaSuccess)\n    __hce_rc = 3;\n";
     S += "  if (!__hce_rc && cudaStreamSynchronize(__hce_s) != cudaSuccess)\n"
          "    __hce_rc = 4;\n";
-    S += "  if (__hce_async)\n    cudaFreeAsync(__hce_dred, __hce_s);\n"
-         "  else\n    cudaFree(__hce_dred);\n";
-    S += "  if (__hce_rc)\n    return __hce_rc;\n";
-    S += "  /* fold the device's partial results into the host slots */\n";
+    S += "  if (__hce_dred && __hce_async)\n    cudaFreeAsync(__hce_dred, __hce_s);\n"
+         "  else if (__hce_dred)\n    cudaFree(__hce_dred);\n";
+    S += Arrays ? "  if (__hce_rc) {\n    free(__hce_h);\n    return __hce_rc;\n  }\n"
+                : "  if (__hce_rc)\n    return __hce_rc;\n";
+    S += "  /* fold the device's partial results into the host block */\n";
     for (size_t I = 0; I < NR; ++I) {
       const ReductionVar &V = R.Reductions[I];
       std::string A = atomicType(V.TypeEnum), T = valueType(V);
       std::string Is = std::to_string(I);
+      std::string HostSlot = "((char *)__hce_red + " + std::to_string(8 * I) + ")";
       S += "  {\n";
-      S += "    " + T + " *__hce_slot = (" + T + " *)((char *)__hce_red + " +
-           std::to_string(8 * I) + ");\n";
-      S += "    " + A + " __hce_part;\n";
-      S += "    memcpy(&__hce_part, &__hce_h[" + Is + "], sizeof __hce_part);\n";
-      S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T + ")__hce_part;\n";
-      S +=
-          "    *__hce_slot = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+      if (V.IsArray) {
+        S += "    " + T + " *__hce_dst = (" + T + " *)((char *)__hce_red + *(const int64_t *)" +
+             HostSlot + ");\n";
+        S += "    for (int64_t __hce_e = 0; __hce_e < __hce_av->" + V.LenArg +
+             "; ++__hce_e) {\n";
+        S += "      " + A + " __hce_part;\n";
+        S += "      memcpy(&__hce_part, __hce_h + __hce_off[" + Is +
+             "] + __hce_e * sizeof __hce_part, sizeof __hce_part);\n";
+        S += "      " + T + " __hce_x = __hce_dst[__hce_e], __hce_y = (" + T + ")__hce_part;\n";
+        S += "      __hce_dst[__hce_e] = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") +
+             ");\n";
+        S += "    }\n";
+      } else {
+        S += "    " + T + " *__hce_slot = (" + T + " *)" + HostSlot + ";\n";
+        S += "    " + A + " __hce_part;\n";
+        S += "    memcpy(&__hce_part, __hce_h + " + std::to_string(8 * I) +
+             ", sizeof __hce_part);\n";
+        S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T + ")__hce_part;\n";
+        S += "    *__hce_slot = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+      }
       S += "  }\n";
     }
+    if (Arrays)
+      S += "  free(__hce_h);\n";
     S += "  return 0;\n";
   }
   S += "}\n";
@@ -525,7 +640,8 @@ std::string CudaVariantEmitter::companionFile(const std::vector<Region> &Regions
   S += "/* CUDA variants of the co_exec loops of " + First.FileName +
        ",\n   generated by hce-translate: compile with nvcc (as CUDA C++, "
        "with\n   --expt-relaxed-constexpr for std::min/max). */\n";
-  S += "#include <stdint.h>\n#include <string.h>\n#include <cuda_runtime.h>\n";
+  S += "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include "
+       "<cuda_runtime.h>\n";
   if (!First.IsCXX)
     S += "/* The input is C, compiled here as CUDA C++. */\n"
          "#define restrict __restrict__\n#define _Bool bool\n";

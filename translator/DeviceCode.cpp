@@ -614,6 +614,14 @@ void DeviceContext::analyzeRegion(const RegionInput &In, const Region &R) {
   if (Ctx.getLangOpts().CPlusPlus && In.TopLevel)
     N.NsOpen = nsOpen(In.TopLevel->getDeclContext(), N.NsClose);
 
+  // An array reduction runs on a GPU as atomic updates of one copy: only
+  // where its uses in the body are such updates.
+  for (const ReductionVar &RV : R.Reductions)
+    if (V.CudaOk && !RV.AtomicWhy.empty()) {
+      V.CudaOk = false;
+      V.CudaWhy = RV.AtomicWhy;
+      V.CudaLoc = RV.AtomicLoc;
+    }
   bool CudaNo = WantCuda && !V.CudaOk, OmpNo = WantOmp && !V.OmpOk;
   auto Warn = [&](SourceLocation L, const std::string &Kinds,
                   const std::string &Why) {

@@ -62,23 +62,12 @@ std::string OffloadVariantEmitter::companion(const Region &R) const {
     FP += ", " + C.Name;
   Clauses += " firstprivate(" + FP + ")";
   if (!R.Reductions.empty()) {
+    // The partial results come back to the host block (__hce_red), an
+    // array reduction's elements as an array section.
     std::string Vars;
     for (const ReductionVar &V : R.Reductions)
-      Vars += (Vars.empty() ? "" : ", ") + V.Name;
-    Clauses += " map(tofrom: " + Vars + ")";
-    std::vector<bool> Done(R.Reductions.size());
-    for (size_t I = 0; I < R.Reductions.size(); ++I) {
-      if (Done[I])
-        continue;
-      Clauses += " reduction(" + R.Reductions[I].OpSpelling + ": ";
-      for (size_t J = I; J < R.Reductions.size(); ++J) {
-        if (Done[J] || R.Reductions[J].Op != R.Reductions[I].Op)
-          continue;
-        Clauses += std::string(J != I ? ", " : "") + R.Reductions[J].Name;
-        Done[J] = true;
-      }
-      Clauses += ")";
-    }
+      Vars += (Vars.empty() ? "" : ", ") + reductionItem(V);
+    Clauses += " map(tofrom: " + Vars + ")" + reductionClauses(R);
   }
   S += "#pragma omp target teams distribute parallel for" + Clauses + "\n";
   S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
@@ -90,11 +79,7 @@ std::string OffloadVariantEmitter::companion(const Region &R) const {
   S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
   S += R.BodyText + "\n";
   S += "  }\n";
-  for (size_t I = 0; I < R.Reductions.size(); ++I) {
-    const ReductionVar &V = R.Reductions[I];
-    S += "  *(" + V.PtrType + ")((char *)__hce_red + " + std::to_string(8 * I) +
-         ") = " + V.Name + ";\n";
-  }
+  S += reductionWriteBack(R, "  ");
   S += "  return 0;\n}\n";
   if (!N.NsClose.empty())
     S += N.NsClose + "\n";

@@ -39,6 +39,21 @@ std::string ompReductionSpelling(const OMPReductionClause *C) {
   return N.getAsString();
 }
 
+/// `hist[lo:len]` of an OpenMP reduction clause, as written.
+ReductionSection ompReductionSection(const ArraySectionExpr *AS, const ASTContext &Ctx) {
+  ReductionSection S;
+  S.Loc = AS->getBeginLoc();
+  if (const Expr *Lo = AS->getLowerBound()) {
+    S.Lo = sourceText(Lo->getSourceRange(), Ctx).value_or("");
+    S.LoLoc = Lo->getBeginLoc();
+  }
+  if (const Expr *Len = AS->getLength()) {
+    S.Len = sourceText(Len->getSourceRange(), Ctx).value_or("");
+    S.LenLoc = Len->getBeginLoc();
+  }
+  return S;
+}
+
 /// The loop directives a co_exec loop may carry, as written after
 /// `#pragma omp`; null for any other directive.
 const char *loopDirectiveName(const Stmt *S) {
@@ -221,10 +236,16 @@ std::optional<OmpPlacement> placeCoExec(const PragmaRecord &P, const StmtSite &N
             In.OmpPrivates.push_back(VD);
       } else if (const auto *RC = dyn_cast<OMPReductionClause>(C)) {
         std::string Op = ompReductionSpelling(RC);
-        for (const Expr *E : RC->varlists())
+        for (const Expr *E : RC->varlists()) {
+          std::optional<ReductionSection> Sec;
+          if (const auto *AS = dyn_cast<ArraySectionExpr>(E->IgnoreParenImpCasts())) {
+            Sec = ompReductionSection(AS, Ctx); // an array reduction
+            E = AS->getBase();
+          }
           if (const VarDecl *VD = refVar(E);
               VD && (!Enclosing || LoopRefs.Used.count(VD)))
-            In.OmpReductions.push_back({Op, VD});
+            In.OmpReductions.push_back({Op, VD, Sec});
+        }
       } else if (isa<OMPNowaitClause>(C)) {
         Out.NoWait = true;
       } else if (!Enclosing && (isa<OMPLastprivateClause>(C) || isa<OMPLinearClause>(C) ||

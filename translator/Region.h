@@ -100,7 +100,19 @@ struct ReductionVar {
   std::string PtrType; ///< "double *"
   RedOp Op = RedOp::Add;
   std::string OpSpelling; ///< OpenMP spelling for the omp reduction clause
-  std::string TypeEnum;   ///< HCE_TYPE_*
+  std::string TypeEnum;   ///< HCE_TYPE_* (of the elements of an array)
+  /// An array reduction `hist[lo:len]`: Decl is "int *hist", PtrType
+  /// "int *"; the start and the length are int64_t members of the args
+  /// struct named LoArg and LenArg (entries of Region::Extents).
+  bool IsArray = false;
+  std::string LoArg, LenArg;
+  /// `(int64_t)N` when the array's extent is known (bounds checked at the
+  /// site), else empty.
+  std::string ExtentText;
+  /// Empty when every use of the array in the body can run as an atomic
+  /// update of one device copy (CUDA); else why not, and where.
+  std::string AtomicWhy;
+  clang::SourceLocation AtomicLoc;
 };
 
 /// One item of a depend(...) clause: the address the runtime compares.

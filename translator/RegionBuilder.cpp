@@ -33,25 +33,6 @@ const ForStmt *regionLoop(const Stmt *Next) {
 
 namespace {
 
-/// HCE_TYPE_* for a reduction variable's type, or empty.
-std::string reductionTypeEnum(QualType T, const ASTContext &Ctx) {
-  QualType C = T.getCanonicalType().getUnqualifiedType();
-  if (const auto *BT = C->getAs<BuiltinType>()) {
-    if (BT->getKind() == BuiltinType::Float)
-      return "HCE_TYPE_F32";
-    if (BT->getKind() == BuiltinType::Double)
-      return "HCE_TYPE_F64";
-    if (BT->isInteger()) {
-      uint64_t Bits = Ctx.getTypeSize(C);
-      bool Signed = C->isSignedIntegerType();
-      if (Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64)
-        return std::string("HCE_TYPE_") + (Signed ? "I" : "U") +
-               std::to_string(Bits);
-    }
-  }
-  return "";
-}
-
 bool opFromSpelling(StringRef S, RedOp &Op) {
   static const std::pair<const char *, RedOp> Ops[] = {
       {"+", RedOp::Add},   {"*", RedOp::Mul},   {"min", RedOp::Min},
@@ -137,7 +118,8 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
 
   // --- reductions ---------------------------------------------------------
   auto AddReduction = [&](const std::string &Name, RedOp Op,
-                          const std::string &Spelling, SourceLocation Loc) {
+                          const std::string &Spelling, SourceLocation Loc,
+                          const std::optional<ReductionSection> &Sec) {
     for (const ReductionVar &E : R.Reductions)
       if (E.Name == Name) {
         Err(Loc, "'" + Name + "' appears in more than one reduction");
@@ -151,6 +133,26 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
     }
     Special.insert(Name);
     QualType T = U->Var->getType();
+    ReductionVar RV;
+    RV.Name = Name;
+    RV.Op = Op;
+    RV.OpSpelling = Spelling;
+    if (!T->isReferenceType() && isArrayReduction(T, Sec)) {
+      SourceLocation Where;
+      if (sectionUsesLoopVar(Sec, LoopVar, Where)) {
+        Err(Where, "the section of the array reduction '" + Name +
+                       "' must not depend on the loop variable '" + LoopVar + "'");
+        return;
+      }
+      if (!describeArrayReduction(U->Var, Sec, Loc, R.Reductions.size(), In.PP, Ctx,
+                                  D, RV, R.Extents)) {
+        Ok = false;
+        return;
+      }
+      checkAtomicUses(For->getBody(), U->Var, RV, Ctx);
+      R.Reductions.push_back(RV);
+      return;
+    }
     std::string Enum = reductionTypeEnum(T, Ctx);
     if (Enum.empty() || T->isReferenceType()) {
       Err(Loc, "reduction variable '" + Name + "' has type '" +
@@ -162,33 +164,39 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
       Err(Loc, "reduction variable '" + Name + "' is const");
       return;
     }
-    ReductionVar RV;
-    RV.Name = Name;
     Nameable(T, Name, Loc);
     RV.Decl = declString(T.getUnqualifiedType(), Name, Ctx);
     RV.PtrType =
         declString(Ctx.getPointerType(T.getUnqualifiedType()), "", Ctx);
-    RV.Op = Op;
-    RV.OpSpelling = Spelling;
     RV.TypeEnum = Enum;
     R.Reductions.push_back(RV);
-    Special.insert(Name);
   };
   for (const ReductionClause &RC : R.Clauses.Reductions)
-    for (const NamedVar &V : RC.Vars)
-      AddReduction(V.Name, RC.Op, RC.OpSpelling, P.locAt(V.Offset));
-  for (const auto &[Spelling, VD] : OmpReductions) {
-    std::string Name = VD->getName().str();
+    for (const ReductionItem &V : RC.Vars) {
+      std::optional<ReductionSection> Sec;
+      if (V.Section) {
+        Sec.emplace();
+        Sec->Lo = V.Section->Lo.Text;
+        Sec->Len = V.Section->Len.Text;
+        Sec->Loc = P.locAt(V.Section->Offset);
+        Sec->LoLoc = V.Section->Lo.empty() ? Sec->Loc : P.locAt(V.Section->Lo.Offset);
+        Sec->LenLoc = V.Section->Len.empty() ? Sec->Loc : P.locAt(V.Section->Len.Offset);
+      }
+      AddReduction(V.Name, RC.Op, RC.OpSpelling, P.locAt(V.Offset), Sec);
+    }
+  for (const RegionInput::OmpReduction &OR : OmpReductions) {
+    std::string Name = OR.Var->getName().str();
     if (Special.count(Name))
       continue; // the hce clause wins
     RedOp Op;
-    if (!opFromSpelling(Spelling, Op)) {
-      Err(VD->getLocation(), "reduction operator '" + Spelling +
-                                 "' of '#pragma omp parallel for' is not "
-                                 "supported in a co_exec loop");
+    if (!opFromSpelling(OR.Spelling, Op)) {
+      Err(OR.Var->getLocation(), "reduction operator '" + OR.Spelling +
+                                     "' of '#pragma omp parallel for' is not "
+                                     "supported in a co_exec loop");
       continue;
     }
-    AddReduction(Name, Op, Spelling, P.DirectiveLoc);
+    AddReduction(Name, Op, OR.Spelling, OR.Section ? OR.Section->Loc : P.DirectiveLoc,
+                 OR.Section);
   }
 
   // --- privates -----------------------------------------------------------
@@ -248,6 +256,12 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
     for (const Section &S : MC.Sections)
       for (const SectionDim &Dm : S.Dims)
         for (const ClauseExpr *E : {&Dm.Lo, &Dm.Len})
+          if (!E->empty() && !checkClauseExpr(*E, LoopVar, P, In.Func, Ctx, D))
+            Ok = false;
+  for (const ReductionClause &RC : R.Clauses.Reductions)
+    for (const ReductionItem &V : RC.Vars)
+      if (V.Section)
+        for (const ClauseExpr *E : {&V.Section->Lo, &V.Section->Len})
           if (!E->empty() && !checkClauseExpr(*E, LoopVar, P, In.Func, Ctx, D))
             Ok = false;
   // A start written with a macro (`SQ(i)`): classified as it expands.

@@ -11,6 +11,7 @@
 
 #include "Diagnostics.h"
 #include "PragmaHandler.h"
+#include "ArrayReduction.h"
 #include "Region.h"
 
 #include "clang/AST/ASTContext.h"
@@ -38,7 +39,12 @@ struct RegionInput {
   /// OpenMP clauses that apply to the loop (its loop directive's and an
   /// enclosing parallel region's; see OmpPlacement): reductions with their
   /// OpenMP operator spelling, and private variables.
-  std::vector<std::pair<std::string, const clang::VarDecl *>> OmpReductions;
+  struct OmpReduction {
+    std::string Spelling;
+    const clang::VarDecl *Var = nullptr;
+    std::optional<ReductionSection> Section; ///< `hist[lo:len]`
+  };
+  std::vector<OmpReduction> OmpReductions;
   std::vector<const clang::VarDecl *> OmpPrivates;
   /// Variables declared inside an enclosing parallel region (one per thread
   /// there): private to each iteration when the loop writes them.

@@ -5,6 +5,29 @@
 
 namespace hce {
 
+namespace {
+
+/// `var` of a reduction: the scalar, or element lo of an array reduction.
+std::string reductionVarAddress(const ReductionVar &Red) {
+  return Red.IsArray ? "(void *)(" + Red.Name + " + __hce_a." + Red.LoArg + ")"
+                     : "(void *)&" + Red.Name;
+}
+
+/// `count` of a reduction: 0 for a scalar; an array reduction's length, or
+/// -1 when its section is empty or outside the array (the runtime refuses
+/// it with a message).
+std::string reductionCount(const ReductionVar &Red) {
+  if (!Red.IsArray)
+    return "0";
+  const std::string Lo = "__hce_a." + Red.LoArg, Len = "__hce_a." + Red.LenArg;
+  std::string Ok = Lo + " >= 0 && " + Len + " > 0";
+  if (!Red.ExtentText.empty())
+    Ok += " && " + Len + " <= " + Red.ExtentText + " - " + Lo;
+  return Ok + " ? " + Len + " : -1";
+}
+
+} // namespace
+
 std::string emitSite(const Region &R, const std::string &Indent,
                      const std::vector<const VariantEmitter *> &Emitters,
                      bool LineDirectives) {
@@ -86,10 +109,10 @@ std::string emitSite(const Region &R, const std::string &Indent,
     const ReductionVar &Red = R.Reductions[V];
     std::string E = "__hce_red[" + std::to_string(V) + "].";
     S += I1 + E + "name = " + cString(Red.Name) + ";\n";
-    S += I1 + E + "var = (void *)&" + Red.Name + ";\n";
+    S += I1 + E + "var = " + reductionVarAddress(Red) + ";\n";
     S += I1 + E + "op = " + redOpEnum(Red.Op) + ";\n";
     S += I1 + E + "type = " + Red.TypeEnum + ";\n";
-    S += I1 + E + "count = 0;\n"; // a scalar
+    S += I1 + E + "count = " + reductionCount(Red) + ";\n";
   }
 
   const ClauseSet &C = R.Clauses;
