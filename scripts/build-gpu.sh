@@ -30,7 +30,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_HOST_COMPILER=g++ -DHCE_OMP_TEST_TARGET=nvptx64 -DHCE_BUILD_TRANSLATOR=ON >/dev/null
 # hce_omp_tests exists only where clang can build offload programs.
 wanted="hce hce-translate hce-cc hce_runtime_tests hce_bench_cuda_pipeline
-        hce_bench_chunk_overhead $offload_tests"
+        hce_bench_chunk_overhead hce_bench_region_overhead $offload_tests"
 have="$(ninja -C "$build" -t targets all | cut -d: -f1)"
 targets=()
 for t in $wanted; do

@@ -1,0 +1,136 @@
+// Per-execution overhead of a region whose data is resident (Google
+// Benchmark; issue 12: target <= 20 us on cuda:0).
+//
+//  BM_ResidentRegion/<devices>/<schedule>
+//      inside `hce_data_begin` (two arrays of W doubles, tofrom), one
+//      hce_co_exec of a W = 4096 region with two per-iteration maps
+//      (in[i:1] to, out[i:1] tofrom) whose variants do nothing: an empty CPU
+//      variant, and on cuda:N one launch of an empty kernel.  Nothing moves
+//      after the first execution; what is timed is the runtime's own work
+//      per execution (settings, site, device claims, scheduler, waking the
+//      controllers, the data layer's bookkeeping, statistics), wall time.
+//
+// Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), and where the
+// runtime has cuda:N and a GPU is present, cuda:0 and cpu,cuda:0.  Run:
+//   build/bin/hce_bench_region_overhead --benchmark_filter=ResidentRegion
+#include "hce/hce.h"
+#include "runtime.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#if HCE_BENCH_CUDA
+extern "C" int hce_bench_launch_only_cuda(int64_t, int64_t, void *const *, const void *,
+                                          void *, void *);
+#endif
+
+namespace {
+
+void empty_cpu(int64_t, int64_t, void *const *, const void *, void *) {}
+
+bool use_devices(const std::string &devices) {
+  hce_finalize();
+  setenv("HCE_DEVICES", devices.c_str(), 1);
+  setenv("HCE_SIM", "sim=bw:1e15,lat:0", 1);
+  setenv("HCE_PROFILE", "off", 1);
+  for (const char *v : {"HCE_SCHEDULE", "HCE_CO", "HCE_STATS", "HCE_TRACE"})
+    unsetenv(v);
+  // Every named device must exist: a benchmark of cuda:0 that the CPU ran
+  // would report the CPU's overhead under the GPU's name.
+  for (size_t at = 0; at <= devices.size();) {
+    size_t comma = devices.find(',', at);
+    std::string want =
+        devices.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    bool found = false;
+    for (const auto &d : hce::Runtime::get().devices())
+      found = found || d->name() == want;
+    if (!found)
+      return false;
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  return true;
+}
+
+void BM_ResidentRegion(benchmark::State &state, std::string devices,
+                       std::string schedule) {
+  if (!use_devices(devices)) {
+    state.SkipWithError(("not every device of '" + devices + "' is present").c_str());
+    return;
+  }
+  const int64_t W = 4096;
+  std::vector<double> in(size_t(W), 1.0), out(size_t(W), 0.0);
+  hce_map whole[2] = {{"in", in.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, W, 1, 0},
+                      {"out", out.data(), sizeof(double), HCE_MAP_TOFROM, 0, 0, W, 1, 0}};
+  hce_map maps[2] = {{"in", in.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0},
+                     {"out", out.data(), sizeof(double), HCE_MAP_TOFROM, 1, 0, 1, 1, 0}};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "resident";
+  r.schedule = schedule.c_str();
+  r.iterations = W;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.cpu = empty_cpu;
+#if HCE_BENCH_CUDA
+  r.cuda = hce_bench_launch_only_cuda;
+#endif
+  r.site = &site;
+  if (hce_data_begin(2, whole) != 0) {
+    state.SkipWithError("hce_data_begin failed");
+    return;
+  }
+  for (int warm = 0; warm < 8; ++warm) // threads, site, models, placement
+    if (hce_co_exec(&r) != 0) {
+      state.SkipWithError("hce_co_exec failed");
+      hce_data_end();
+      return;
+    }
+  for (auto _ : state)
+    if (hce_co_exec(&r) != 0) {
+      state.SkipWithError("hce_co_exec failed");
+      break;
+    }
+  hce_data_end();
+  // Which devices did the work in the last execution (a device left out by
+  // auto's choice shows 0).
+  for (const auto &d : hce::Runtime::get().devices()) {
+    const int64_t it = hce_last_iterations(&site, d->name().c_str());
+    if (it >= 0)
+      state.counters["iters_" + d->name()] = double(it);
+  }
+  hce_finalize();
+}
+
+void register_all() {
+  std::vector<std::string> sets = {"cpu", "sim:0", "cpu,sim:0"};
+#if HCE_BENCH_CUDA
+  sets.push_back("cuda:0");
+  sets.push_back("cpu,cuda:0");
+#endif
+  for (const std::string &devices : sets)
+    for (const char *schedule : {"auto", "static", "fdets"})
+      benchmark::RegisterBenchmark(
+          ("BM_ResidentRegion/" + devices + "/" + schedule).c_str(), BM_ResidentRegion,
+          devices, std::string(schedule))
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime() // the calling thread mostly waits for controllers
+          ->MinTime(0.2);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
