@@ -99,12 +99,12 @@ def run_one(argv, devices, schedule, sim, timeout=60, extra_env=None, verified="
 
 
 def run_judged(argv, devices, schedule, sim, timeout=60, extra_env=None,
-               verified="verified", tries=3):
+               verified="verified", tries=5):
     """run_one, repeated up to `tries` times while the only problem is a
     named device that did no work.  Whether a dynamic scheduler hands a
     device a chunk before the others have taken every iteration depends on
     thread start-up on a loaded machine (test sizes run for milliseconds);
-    a device that never works in three runs is a failure.  A wrong answer,
+    a device that never works in five runs is a failure.  A wrong answer,
     a crash or a hang fails at once."""
     for _ in range(tries):
         v = run_one(argv, devices, schedule, sim, timeout, extra_env, verified)

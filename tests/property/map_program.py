@@ -3,7 +3,7 @@
 generate(rng, name) returns the text of one C program: two to four
 co_exec loops, each of a random kind (LOOP_KINDS) with random sizes and a
 random spelling of its maps, some inside a `#pragma hce data` region, each
-executed one to three times.  The program fills every array with random
+executed two to four times.  The program fills every array with random
 non-zero data, runs the loops, runs the same loops again without pragmas
 on copies of the data (the sequential reference), compares every array
 and prints "verified" and exits 0, or prints "FAILED: <loop> '<array>'
@@ -35,10 +35,13 @@ class Loop:
     whether it runs inside a data region (and with which maps)."""
 
     def __init__(self, kind, macros, arrays, clauses, body, lo, hi,
-                 data_maps=None, atomic=False):
+                 data_maps=None, merged=False):
         self.kind, self.macros, self.arrays = kind, macros, arrays
         self.clauses, self.body, self.lo, self.hi = clauses, body, lo, hi
-        self.data_maps, self.atomic = data_maps, atomic
+        # merged: a whole-array written map that the translator cannot turn
+        # into a per-iteration footprint, merged by twin and diff; such a
+        # region runs on the accelerators only (docs/data-layer.md).
+        self.data_maps, self.merged = data_maps, merged
 
 
 # Steps of hce_prop_mix per iteration: enough work (about a microsecond)
@@ -160,7 +163,7 @@ def blocks(rng, k):
     body = (f"for (int q = 0; q < B{k}; q++) {{{{ long e = i * B{k} + q; "
             f"if (e < NY{k}) {{y}}[e] = {{y}}[e] * 0.5 + hce_prop_mix({{x}}[e] * q, {_work(bs)}); }}}}")
     return Loop(kind, {f"NB{k}": nb, f"B{k}": bs, f"NY{k}": ny}, arrays, clauses,
-                body, "0", f"NB{k}")
+                body, "0", f"NB{k}", merged=kind == "blocks-whole")
 
 
 def scattered(rng, k):
@@ -180,7 +183,8 @@ def scattered(rng, k):
         clauses = f"map(to: {{x}}[i:1], {{p}}[i:1]) map(from: {{y}}[0:NY{k}])"
         body = "{y}[{p}[i]] = hce_prop_mix({x}[i] * 3.0 - 1.0, WORK);"
         kind = "scattered-from"
-    return Loop(kind, {f"N{k}": n, f"NY{k}": ny}, arrays, clauses, body, "0", f"N{k}")
+    return Loop(kind, {f"N{k}": n, f"NY{k}": ny}, arrays, clauses, body, "0", f"N{k}",
+                merged=True)
 
 
 def atomic(rng, k):
@@ -195,7 +199,7 @@ def atomic(rng, k):
     clauses = f"map(to: {{w}}[i:1], {{key}}[i:1]) map(tofrom: {{h}}[0:K{k}])"
     body = "\n#pragma omp atomic\n      {h}[{key}[i]] += {w}[i];"
     return Loop("atomic-" + ctype, {f"N{k}": n, f"K{k}": bins}, arrays, clauses,
-                body, "0", f"N{k}", atomic=True)
+                body, "0", f"N{k}", merged=True)
 
 
 def wide_from(rng, k):
@@ -353,17 +357,20 @@ def _run_loop(loop, k, ref):
     return text
 
 
-def generate(rng, seed_text):
-    """One program (its C text) and a one-line description of its loops."""
-    count = rng.randint(2, 4)
-    kinds = [rng.choice(LOOP_KINDS) for _ in range(count)]
-    if all(kind is atomic for kind in kinds):
-        # Accelerators' atomic chunks conflict and re-run on the CPU; one
-        # other loop keeps the check that every named device did work.
-        kinds[0] = footprint
+def generate(rng, seed_text, first_kinds=()):
+    """One program (its C text) and a one-line description of its loops;
+    its first loops are of `first_kinds`, the others of random kinds."""
+    count = max(len(first_kinds), rng.randint(2, 4))
+    kinds = list(first_kinds) + [rng.choice(LOOP_KINDS)
+                                 for _ in range(count - len(first_kinds))]
     loops = [kind(rng, k) for k, kind in enumerate(kinds)]
+    if all(loop.merged for loop in loops):
+        # Merged regions leave the CPU out, and accelerators' atomic chunks
+        # conflict and re-run on the CPU: one per-iteration loop keeps the
+        # check that every named device did work meaningful.
+        loops[0] = footprint(rng, 0)
     for k, loop in enumerate(loops):
-        loop.reps = rng.randint(1, 3)
+        loop.reps = rng.randint(2, 4)
         if rng.random() < 0.3:  # keep the written array resident
             written = loop.arrays[-1]
             loop.data_maps = f"map(tofrom: {{{written.name.split('_')[0]}}}" \
