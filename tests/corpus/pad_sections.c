@@ -5,6 +5,7 @@
  * whose padding columns must keep their values.
  *
  * CORPUS-ARGS: 6
+ * CORPUS-GPU-TOLERANCE: 1e-5
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * clauses, and the two grids swapped between steps through pointers.
  *
  * CORPUS-ARGS: 600 256 8
+ * CORPUS-GPU-TOLERANCE: 1e-5
  * CORPUS-CFLAGS: -DOPEN
  */
 #include <stdio.h>

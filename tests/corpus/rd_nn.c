@@ -5,6 +5,7 @@
  * split), with the records as a struct array read by field.
  *
  * CORPUS-ARGS: 300000 5
+ * CORPUS-GPU-TOLERANCE: 1e-5
  * CORPUS-CFLAGS: -DOPEN
  */
 #include <math.h>

@@ -6,6 +6,7 @@
  * host between iterations.
  *
  * CORPUS-ARGS: 60000 12 6 6
+ * CORPUS-GPU-TOLERANCE: 1e-5
  */
 #include <stdio.h>
 #include <stdlib.h>
