@@ -129,6 +129,8 @@ bool describeArrayReduction(const VarDecl *VD, const std::optional<ReductionSect
   RV.Decl = declString(Ctx.getPointerType(ElemU), Name, Ctx);
   RV.PtrType = declString(Ctx.getPointerType(ElemU), "", Ctx);
   RV.ExtentText = ExtentText;
+  RV.LenConst = LenC;
+  RV.Loc = NameLoc;
   RV.LoArg = "__hce_rlo_" + std::to_string(Index);
   RV.LenArg = "__hce_rlen_" + std::to_string(Index);
   for (const auto &[Arg, Text] : {std::pair{RV.LoArg, Lo}, std::pair{RV.LenArg, Len}}) {

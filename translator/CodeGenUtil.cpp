@@ -93,7 +93,7 @@ const char *mapKindEnum(MapKind K) {
   return "HCE_MAP_TOFROM";
 }
 
-std::string reductionClauses(const Region &R) {
+std::string reductionClauses(const Region &R, bool ConstLen) {
   std::string S;
   std::vector<bool> Done(R.Reductions.size());
   for (size_t I = 0; I < R.Reductions.size(); ++I) {
@@ -104,7 +104,7 @@ std::string reductionClauses(const Region &R) {
       const ReductionVar &V = R.Reductions[J];
       if (Done[J] || V.Op != R.Reductions[I].Op)
         continue;
-      S += (J != I ? ", " : "") + reductionItem(V);
+      S += (J != I ? ", " : "") + reductionItem(V, ConstLen);
       Done[J] = true;
     }
     S += ")";
@@ -112,8 +112,11 @@ std::string reductionClauses(const Region &R) {
   return S;
 }
 
-std::string reductionItem(const ReductionVar &V) {
-  return V.IsArray ? V.Name + "[" + V.LoArg + ":" + V.LenArg + "]" : V.Name;
+std::string reductionItem(const ReductionVar &V, bool ConstLen) {
+  if (!V.IsArray)
+    return V.Name;
+  return V.Name + "[" + V.LoArg + ":" +
+         (ConstLen && V.LenConst ? std::to_string(*V.LenConst) : V.LenArg) + "]";
 }
 
 std::string reductionWriteBack(const Region &R, const std::string &In) {

@@ -37,9 +37,10 @@ const char *redOpEnum(RedOp Op);
 
 /// The OpenMP reduction clauses of a variant's loop, one per operator:
 /// " reduction(+: s, hist[__hce_rlo_1:__hce_rlen_1])".
-std::string reductionClauses(const Region &R);
+/// \p ConstLen: array sections with their constant length (offload).
+std::string reductionClauses(const Region &R, bool ConstLen = false);
 /// A reduction as an OpenMP list item: `s`, or `hist[lo:len]` of an array.
-std::string reductionItem(const ReductionVar &V);
+std::string reductionItem(const ReductionVar &V, bool ConstLen = false);
 /// Stores each scalar reduction's partial result in its slot of __hce_red.
 std::string reductionWriteBack(const Region &R, const std::string &Indent);
 

@@ -622,6 +622,14 @@ void DeviceContext::analyzeRegion(const RegionInput &In, const Region &R) {
       V.CudaWhy = RV.AtomicWhy;
       V.CudaLoc = RV.AtomicLoc;
     }
+  for (const ReductionVar &RV : R.Reductions)
+    if (V.OmpOk && RV.IsArray && !RV.LenConst) {
+      V.OmpOk = false;
+      V.OmpWhy = "the length of the array reduction '" + RV.Name +
+                 "' is not a constant, and OpenMP offload reduces array sections of "
+                 "constant length only";
+      V.OmpLoc = RV.Loc;
+    }
   bool CudaNo = WantCuda && !V.CudaOk, OmpNo = WantOmp && !V.OmpOk;
   auto Warn = [&](SourceLocation L, const std::string &Kinds,
                   const std::string &Why) {

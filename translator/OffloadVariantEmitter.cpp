@@ -66,8 +66,8 @@ std::string OffloadVariantEmitter::companion(const Region &R) const {
     // array reduction's elements as an array section.
     std::string Vars;
     for (const ReductionVar &V : R.Reductions)
-      Vars += (Vars.empty() ? "" : ", ") + reductionItem(V);
-    Clauses += " map(tofrom: " + Vars + ")" + reductionClauses(R);
+      Vars += (Vars.empty() ? "" : ", ") + reductionItem(V, true);
+    Clauses += " map(tofrom: " + Vars + ")" + reductionClauses(R, true);
   }
   S += "#pragma omp target teams distribute parallel for" + Clauses + "\n";
   S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";

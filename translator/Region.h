@@ -113,6 +113,11 @@ struct ReductionVar {
   /// update of one device copy (CUDA); else why not, and where.
   std::string AtomicWhy;
   clang::SourceLocation AtomicLoc;
+  /// The length when it is a constant: OpenMP offload reduces array
+  /// sections of constant length only (clang: "requires a variable length
+  /// array" otherwise).
+  std::optional<int64_t> LenConst;
+  clang::SourceLocation Loc; ///< where the reduction is named
 };
 
 /// One item of a depend(...) clause: the address the runtime compares.

@@ -153,6 +153,11 @@ int hce_update(int n, const hce_map *maps, int to_devices) {
   return 0;
 }
 
+static size_t type_size(int type) {
+  static const size_t sizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+  return type >= HCE_TYPE_I8 && type <= HCE_TYPE_F64 ? sizes[type] : 8;
+}
+
 static void preset(const hce_reduction *r, void *slot) {
   memset(slot, 0, 8);
   switch (r->type) {
@@ -188,7 +193,7 @@ static void preset(const hce_reduction *r, void *slot) {
 
 #define COMBINE_INT(T)                                                        \
   {                                                                           \
-    T *d = (T *)r->var, s = *(const T *)slot;                                 \
+    T *d = (T *)dst, s = *(const T *)slot;                                    \
     switch (r->op) {                                                          \
     case HCE_RED_ADD: *d += s; break;                                         \
     case HCE_RED_MUL: *d *= s; break;                                         \
@@ -203,7 +208,7 @@ static void preset(const hce_reduction *r, void *slot) {
   }
 #define COMBINE_FLT(T)                                                        \
   {                                                                           \
-    T *d = (T *)r->var, s = *(const T *)slot;                                 \
+    T *d = (T *)dst, s = *(const T *)slot;                                    \
     switch (r->op) {                                                          \
     case HCE_RED_ADD: *d += s; break;                                         \
     case HCE_RED_MUL: *d *= s; break;                                         \
@@ -215,7 +220,7 @@ static void preset(const hce_reduction *r, void *slot) {
     }                                                                         \
   }
 
-static void combine(const hce_reduction *r, const void *slot) {
+static void combine(const hce_reduction *r, void *dst, const void *slot) {
   switch (r->type) {
   case HCE_TYPE_I8: COMBINE_INT(int8_t); break;
   case HCE_TYPE_U8: COMBINE_INT(uint8_t); break;
@@ -248,15 +253,15 @@ int hce_co_exec(const hce_region *r) {
              (long long)r->maps[m].len, (long long)r->maps[m].blocks,
              (long long)r->maps[m].stride);
     for (int i = 0; i < r->num_reductions; ++i)
-      printf("  reduction %s op=%d type=%d\n", r->reductions[i].name,
-             r->reductions[i].op, r->reductions[i].type);
+      printf("  reduction %s op=%d type=%d count=%lld\n", r->reductions[i].name,
+             r->reductions[i].op, r->reductions[i].type,
+             (long long)r->reductions[i].count);
   }
   /* Uneven chunks: 1, then 1/3 of the rest, then the rest. */
   int64_t cuts[4] = {0, W > 0 ? 1 : 0, 0, W};
   cuts[2] = cuts[1] + (W - cuts[1]) / 3;
   void *ptrs[64];
   char *bufs[64];
-  unsigned char slots[64 * HCE_RED_SLOT_BYTES];
   if (r->num_maps > 64 || r->num_reductions > 64)
     return 1;
   for (int c = 0; c < 3; ++c) {
@@ -283,11 +288,46 @@ int hce_co_exec(const hce_region *r) {
         copy_footprint(mp, lb, ub, bufs[m], lo, mp->host, 0);
       ptrs[m] = bufs[m] - lo * (int64_t)es;
     }
+    /* One 8-byte slot per reduction; an array reduction's elements after
+     * the slots, at the byte offset its slot holds (as hce.h says). */
+    size_t bytes = 8 * (size_t)r->num_reductions;
     for (int i = 0; i < r->num_reductions; ++i)
-      preset(&r->reductions[i], slots + 8 * i);
+      if (r->reductions[i].count > 0)
+        bytes += ((size_t)r->reductions[i].count * type_size(r->reductions[i].type) + 7) / 8 * 8;
+    unsigned char *slots = calloc(bytes ? bytes : 1, 1);
+    size_t off = 8 * (size_t)r->num_reductions;
+    for (int i = 0; i < r->num_reductions; ++i) {
+      const hce_reduction *red = &r->reductions[i];
+      if (red->count < 0) {
+        fprintf(stderr, "mock hce: array reduction %s: bad section\n", red->name);
+        return 1;
+      }
+      if (red->count == 0) {
+        preset(red, slots + 8 * i);
+        continue;
+      }
+      int64_t o = (int64_t)off;
+      memcpy(slots + 8 * i, &o, 8);
+      unsigned char ident[8];
+      preset(red, ident);
+      for (int64_t e = 0; e < red->count; ++e)
+        memcpy(slots + off + (size_t)e * type_size(red->type), ident, type_size(red->type));
+      off += ((size_t)red->count * type_size(red->type) + 7) / 8 * 8;
+    }
     r->cpu(lb, ub, ptrs, r->args, slots);
-    for (int i = 0; i < r->num_reductions; ++i)
-      combine(&r->reductions[i], slots + 8 * i);
+    for (int i = 0; i < r->num_reductions; ++i) {
+      const hce_reduction *red = &r->reductions[i];
+      if (red->count == 0) {
+        combine(red, red->var, slots + 8 * i);
+        continue;
+      }
+      int64_t o;
+      memcpy(&o, slots + 8 * i, 8);
+      size_t es = type_size(red->type);
+      for (int64_t e = 0; e < red->count; ++e)
+        combine(red, (char *)red->var + (size_t)e * es, slots + o + (size_t)e * es);
+    }
+    free(slots);
     for (int m = 0; m < r->num_maps; ++m) {
       const hce_map *mp = &r->maps[m];
       int64_t lo = lo_of(mp, lb, ub);
