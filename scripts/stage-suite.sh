@@ -36,7 +36,7 @@ if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
   [ -x "$gpu/bin/hce_omp_tests" ] && cp "$gpu/bin/hce_omp_tests" "$dst/bin-offload/"
   HCE_BUILD_DIR="$gpu" "$root/scripts/stage-offload.sh" "$dst/offload-lib" >/dev/null
 fi
-for t in hce_runtime_tests hce_bench_chunk_overhead hce_bench_cuda_pipeline; do
+for t in hce_runtime_tests hce_bench_chunk_overhead hce_bench_region_overhead hce_bench_cuda_pipeline; do
   [ -x "$gpu/bin/$t" ] && cp "$gpu/bin/$t" "$dst/bin/"
 done
 strip --strip-debug "$dst"/bin*/hce_* 2>/dev/null || true
