@@ -8,6 +8,7 @@
 #include "log.hpp"
 #include "profile/profile_hook.hpp"
 #include "reduction.hpp"
+#include "region_device_work.hpp"
 #include "runtime.hpp"
 #include "settings.hpp"
 #include "tasks/device_claims.hpp"
@@ -17,6 +18,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace hce {
 namespace {
@@ -222,54 +224,54 @@ bool validate(const hce_region &r, std::string &why) {
   return true;
 }
 
-} // namespace
+// What one execution runs on: the devices, the scheduler, its parameters.
+struct ExecutionPlan {
+  std::vector<int> devs; // indices into Runtime::devices
+  SiteState *site = nullptr;
+  std::string sched_name;
+  CoMode co = CoMode::Incremental;
+  SchedParams params;
+};
 
-int execute_region(const hce_region &r, std::string &why) {
-  const std::string name = region_name(r);
-  auto fail = [&](const std::string &what) {
-    why = "region " + name + ": " + what;
-    return 1;
-  };
-  if (!validate(r, why))
-    return fail(why);
-  Settings set;
-  if (!Settings::from_env(set, why))
-    return fail(why);
-  Runtime &rt = Runtime::get();
-  if (!rt.init_error().empty())
-    return fail(rt.init_error());
-  std::vector<int> devs;
-  SiteState *site_ptr = nullptr;
-  {
-    // The site table and the device choice only: the execution itself holds
-    // just its devices and its site (tasks/device_claims.hpp), so that the
-    // regions of a nowait task graph run at once on disjoint devices.
-    std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
-    if (!select_region_devices(rt, r, devs, why))
-      return fail(why);
-    // The CPU writes host memory without the data layer's lock, so a merge
-    // by twin and diff on another device cannot see a CPU write that lands
-    // between its conflict check and its write-back (an `omp atomic`
-    // update would be lost).  Such regions run on the accelerators; the
-    // CPU re-runs any chunk whose merge found a conflict, afterwards.
-    if (devs.size() > 1 && region_merges_by_diff(r)) {
-      std::vector<int> accel;
-      for (int d : devs)
-        if (!rt.devices()[d]->uses_host_memory())
-          accel.push_back(d);
-      if (!accel.empty() && accel.size() < devs.size()) {
-        notice_once(region_name(r) + "/merge-without-cpu",
-                    "region " + region_name(r) +
-                        ": a written map is merged by twin and diff (its iterations "
-                        "share elements); it runs on the accelerators, the CPU only "
-                        "re-runs chunks whose merge conflicts");
-        devs = accel;
-      }
+// The devices of this execution (the exec lock held only for the site
+// table and the device choice: the execution itself holds just its devices
+// and its site, tasks/device_claims.hpp, so that the regions of a nowait
+// task graph run at once on disjoint devices).
+bool select_devices_and_site(Runtime &rt, const hce_region &r, ExecutionPlan &plan,
+                             std::string &why) {
+  std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
+  if (!select_region_devices(rt, r, plan.devs, why))
+    return false;
+  // The CPU writes host memory without the data layer's lock, so a merge by
+  // twin and diff on another device cannot see a CPU write that lands
+  // between its conflict check and its write-back (an `omp atomic` update
+  // would be lost).  Such regions run on the accelerators; the CPU re-runs
+  // any chunk whose merge found a conflict, afterwards.
+  std::vector<int> &devs = plan.devs;
+  if (devs.size() > 1 && region_merges_by_diff(r)) {
+    std::vector<int> accel;
+    for (int d : devs)
+      if (!rt.devices()[d]->uses_host_memory())
+        accel.push_back(d);
+    if (!accel.empty() && accel.size() < devs.size()) {
+      notice_once(region_name(r) + "/merge-without-cpu",
+                  "region " + region_name(r) +
+                      ": a written map is merged by twin and diff (its iterations "
+                      "share elements); it runs on the accelerators, the CPU only "
+                      "re-runs chunks whose merge conflicts");
+      devs = accel;
     }
-    site_ptr = &rt.site(r);
   }
-  tasks::DeviceClaim claim(devs, site_ptr);
-  SiteState &site = *site_ptr;
+  plan.site = &rt.site(r);
+  return true;
+}
+
+// The scheduler (kept in the site while its name and devices stay the same)
+// and its parameters.  Runs with the site and devices claimed.
+bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
+                   ExecutionPlan &plan, std::string &why) {
+  SiteState &site = *plan.site;
+  std::vector<int> &devs = plan.devs;
   // eft (auto's default) leaves out a device too slow to help by itself,
   // keeping its cost model; dropping it here would start a new scheduler.
   if (!dynamic_cast<Seedable *>(site.scheduler.get()))
@@ -277,29 +279,30 @@ int execute_region(const hce_region &r, std::string &why) {
   std::vector<std::string> dev_names;
   for (int d : devs)
     dev_names.push_back(rt.devices()[d]->name());
-  const CoMode co = co_mode(r, set, schedule_name(r, set));
+  plan.co = co_mode(r, set, schedule_name(r, set));
   // FDETS on a kernel repeated inside a data region with incremental
   // transfers is the HCE paper's Algorithm 3: one partition per execution,
   // decided an execution ahead, so that data stays where it is.
-  std::string sched_name = schedule_name(r, set);
-  if (sched_name == "fdets" && co == CoMode::Incremental && rt.data().in_data_region(r))
-    sched_name = "fdets_inc";
-  if (!site.scheduler || site.schedule != sched_name || site.devices != dev_names) {
-    site.scheduler = make_scheduler(sched_name);
+  plan.sched_name = schedule_name(r, set);
+  if (plan.sched_name == "fdets" && plan.co == CoMode::Incremental &&
+      rt.data().in_data_region(r))
+    plan.sched_name = "fdets_inc";
+  if (!site.scheduler || site.schedule != plan.sched_name || site.devices != dev_names) {
+    site.scheduler = make_scheduler(plan.sched_name);
     if (!site.scheduler) {
       std::string known;
       for (const auto &n : scheduler_names())
         known += (known.empty() ? "" : ", ") + n;
-      return fail("unknown schedule '" + sched_name + "' (known: " + known + ")");
+      why = "unknown schedule '" + plan.sched_name + "' (known: " + known + ")";
+      return false;
     }
-    site.schedule = sched_name;
+    site.schedule = plan.sched_name;
     site.devices = dev_names;
     // A new scheduler starts from what earlier runs measured (the profile
     // store, a per-user cache by default).
     profile::seed(*site.scheduler, r, rt, devs);
   }
-
-  SchedParams params;
+  SchedParams &params = plan.params;
   params.iterations = r.iterations;
   params.num_devices = int(devs.size());
   params.initial_chunk = r.chunk;
@@ -311,185 +314,57 @@ int execute_region(const hce_region &r, std::string &why) {
   if (set.alpha)
     params.alpha = *set.alpha;
   if (!parse_ratios(r, rt, devs, params.ratios, why))
-    return fail(why);
+    return false;
   for (int d : devs) {
     params.is_host.push_back(rt.devices()[d]->uses_host_memory());
     const auto *cpu = dynamic_cast<const CpuDevice *>(rt.devices()[d].get());
     params.lanes.push_back(cpu ? cpu->threads() : 0);
+    params.lookahead = params.lookahead ||
+                       (plan.co == CoMode::Pipelined && !rt.devices()[d]->uses_host_memory());
   }
+  return true;
+}
 
-  const double t0 = now_seconds();
-  if (!rt.data().begin_region(r, why))
-    return fail(why);
-
-  // One worker per device: make the chunk's data valid there, run the
-  // variant, record its writes; each keeps its own reduction partials.
-  // Accelerators pipeline their chunks when the CO mode says so.
+// Iterations no device completed (failed chunks, and work left when every
+// device had failed) run on the CPU, on host memory, on its controller.
+// Returns the iterations it ran; `red` gets their reduction partials.
+int64_t rerun_missing_on_cpu(Runtime &rt, const hce_region &r, CoMode co,
+                             const ChunkLoopResult &loop, tasks::DeviceClaim &claim,
+                             std::vector<unsigned char> &red, std::string &why) {
+  if (loop.missing(r.iterations).empty())
+    return 0;
+  claim.add(0); // the CPU, which this region may not hold
   DataEnv &data = rt.data();
-  struct Slot {
-    std::vector<void *> ptrs;
-    DataEnv::ChunkHold hold;
-    std::vector<unsigned char> red;
-    // The chunk's data does not fit in the device's memory: the compute
-    // stage runs it as consecutive pieces that do (memory-bound ranges).
-    bool in_pieces = false;
-  };
-  std::vector<std::array<Slot, kPipelineDepth>> slots(devs.size());
-  std::vector<ChunkWorker> workers(devs.size());
-  std::vector<std::vector<unsigned char>> partials(devs.size(), reduction_slots(r));
-  std::vector<TransferCounts> bytes(devs.size());
-  auto out_of_memory = [](const std::string &err) {
-    return err.find("out of memory on ") != std::string::npos;
-  };
-  for (size_t i = 0; i < devs.size(); ++i) {
-    const int d = devs[i];
-    Device &dev = *rt.devices()[d];
-    ChunkWorker &w = workers[i];
-    w.device = d;
-    w.pipelined = co == CoMode::Pipelined && !dev.uses_host_memory();
-    params.lookahead = params.lookahead || w.pipelined;
-    // A chunk whose data does not fit in the device's memory runs as
-    // consecutive pieces that do, in the upload stage: a piece may have to
-    // wait for the chunks ahead of it to let go of the device's windows,
-    // and those never wait for the upload stage.
-    auto run_in_pieces = [&, i, d, &dev = dev](Range range, Slot &s, std::string &err) {
-      int64_t piece = std::max<int64_t>(1, range.size() / 2);
-      for (int64_t lb = range.lb; lb < range.ub;) {
-        Range p{lb, std::min(range.ub, lb + piece)};
-        std::vector<void *> ptrs;
-        DataEnv::ChunkHold hold;
-        std::vector<unsigned char> red = reduction_slots(r);
-        if (!data.acquire(d, r, p, ptrs, hold, bytes[i], err)) {
-          if (!out_of_memory(err) || piece == 1)
-            return false;
-          piece = std::max<int64_t>(1, piece / 2);
-          err.clear();
-          continue;
-        }
-        ChunkContext ctx{&r, p, ptrs.data(), red.data()};
-        if (!dev.compute(ctx, err)) {
-          data.abandon(hold);
-          return false;
-        }
-        if (!data.release(d, r, p, co, hold, bytes[i], err))
-          return false;
-        reduction_combine_all(r, s.red.data(), red.data());
-        lb = p.ub;
-      }
-      return true;
-    };
-    w.upload = [&, i, d, run_in_pieces](Range range, int k, std::string &err) {
-      Slot &s = slots[i][size_t(k)];
-      s.red = reduction_slots(r);
-      s.in_pieces = false;
-      if (data.acquire(d, r, range, s.ptrs, s.hold, bytes[i], err))
-        return true;
-      if (!out_of_memory(err) || range.size() < 2)
-        return false;
-      s.in_pieces = true;
-      err.clear();
-      return run_in_pieces(range, s, err);
-    };
-    w.compute = [&, i](Range range, int k, std::string &err) {
-      Slot &s = slots[i][size_t(k)];
-      if (s.in_pieces)
-        return true; // done in the upload stage
-      ChunkContext ctx{&r, range, s.ptrs.data(), s.red.data()};
-      return dev.compute(ctx, err);
-    };
-    w.download = [&, i, d](Range range, int k, std::string &err) {
-      Slot &s = slots[i][size_t(k)];
-      if (!s.in_pieces && !data.release(d, r, range, co, s.hold, bytes[i], err))
-        return false;
-      // Only a chunk that completed contributes to the reductions.
-      reduction_combine_all(r, partials[i].data(), s.red.data());
-      return true;
-    };
-    w.abandon = [&, i](int k) { data.abandon(slots[i][size_t(k)].hold); };
-    w.on_failure = [&, d]() -> std::string {
-      std::string err;
-      if (!data.evict(d, err))
-        return "cannot recover the data held by " + rt.devices()[d]->name() +
-               ": " + err;
-      return "";
-    };
-  }
-  profile::attach(*site.scheduler, r, rt, devs);
-  site.scheduler->begin(params);
-  // Per-execution preparation (windows, pinning, broadcast uploads) on each
-  // accelerator's controller before its first chunk, while the others
-  // already compute; not on a device the scheduler gives nothing.
-  for (size_t i = 0; i < devs.size(); ++i) {
-    workers[i].idle = site.scheduler->idle(int(i));
-    if (!rt.devices()[devs[i]]->uses_host_memory() && !workers[i].idle)
-      workers[i].prologue = [&, i] { data.prepare(devs[i], r, bytes[i]); };
-  }
-  for (size_t i = 0; i < devs.size(); ++i)
-    if (const auto *cpu = dynamic_cast<const CpuDevice *>(rt.devices()[devs[i]].get())) {
-      bool alone = true;
-      for (size_t j = 0; j < devs.size(); ++j)
-        alone = alone && (j == i || workers[j].idle);
-      workers[i].prologue = [cpu, alone] { cpu->use_team(alone); };
-    }
-  ChunkLoopResult loop =
-      run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
-  if (!loop.fatal.empty()) {
-    std::string ignored;
-    data.end_region(r, ignored);
-    return fail(loop.fatal);
-  }
-  // Profile store (HCE_PROFILE): what each device did in this execution.
-  profile::record_execution(r, rt, workers, bytes, loop.failures);
-  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures);
-
-  // Iterations no device completed (failed chunks, and work left when every
-  // device had failed) run on the CPU, on host memory, on its controller.
-  std::vector<unsigned char> retry_red = reduction_slots(r);
   int64_t retried = 0;
-  std::string retry_error;
-  const bool need_retry = !loop.missing(r.iterations).empty();
-  if (need_retry)
-    claim.add(0); // the CPU, which this region may not hold
-  if (need_retry)
-    rt.controller(0).post([&] {
+  rt.controller(0).post([&] {
     for (const Interval &iv : loop.missing(r.iterations)) {
       Range range{iv.lo, iv.hi};
       std::vector<void *> ptrs;
       DataEnv::ChunkHold hold;
       TransferCounts counts;
-      std::vector<unsigned char> red = reduction_slots(r);
-      if (!data.acquire(0, r, range, ptrs, hold, counts, retry_error))
+      std::vector<unsigned char> part = reduction_slots(r);
+      if (!data.acquire(0, r, range, ptrs, hold, counts, why))
         return;
-      ChunkContext ctx{&r, range, ptrs.data(), red.data()};
-      if (!rt.devices()[0]->compute(ctx, retry_error) ||
-          !data.release(0, r, range, co, hold, counts, retry_error))
+      ChunkContext ctx{&r, range, ptrs.data(), part.data()};
+      if (!rt.devices()[0]->compute(ctx, why) ||
+          !data.release(0, r, range, co, hold, counts, why))
         return;
-      reduction_combine_all(r, retry_red.data(), red.data());
+      reduction_combine_all(r, red.data(), part.data());
       retried += range.size();
     }
   });
-  if (need_retry)
-    rt.controller(0).wait();
-  if (!retry_error.empty())
-    return fail(retry_error);
+  rt.controller(0).wait();
+  return retried;
+}
 
-  if (!data.end_region(r, why))
-    return fail(why);
-  const double wall = now_seconds() - t0;
-
-  // Reductions: the user's value OP every device's partial result.
-  // Array reductions (reduction(+: hist[0:K])) element by element.
-  {
-    std::vector<const void *> blocks;
-    for (const auto &p : partials)
-      blocks.push_back(p.data());
-    blocks.push_back(retry_red.data());
-    reduction_fold_into_vars(r, blocks);
-  }
-
-  // Statistics.
+// The statistics of one execution (HCE_STATS) and the throughputs the
+// papers' schedulers' HCE_MIN_SHARE rule reads.
+void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
+                const ExecutionPlan &plan, const std::vector<ChunkWorker> &workers,
+                const std::vector<std::unique_ptr<RegionDeviceWork>> &work,
+                int64_t retried, double wall) {
   RegionStats &st = site.stats;
-  st.schedule = sched_name;
+  st.schedule = plan.sched_name;
   st.choice = site.scheduler->explain();
   st.executions += 1;
   st.iterations += r.iterations;
@@ -499,16 +374,17 @@ int execute_region(const hce_region &r, std::string &why) {
   double first = -1, last = 0;
   for (size_t i = 0; i < workers.size(); ++i) {
     const ChunkWorker &w = workers[i];
+    const TransferCounts &bytes = work[i]->bytes();
     DeviceStats &ds = st.device(rt.devices()[w.device]->name());
     ds.iterations += w.iterations;
     ds.last_iterations = w.iterations;
     ds.chunks += w.chunks;
     ds.busy_seconds += w.busy;
     ds.last_finish = w.finish;
-    ds.bytes_to_device += bytes[i].to_device;
-    ds.bytes_from_device += bytes[i].from_device;
-    ds.bytes_peer += bytes[i].peer;
-    ds.bytes_avoided += bytes[i].avoided;
+    ds.bytes_to_device += bytes.to_device;
+    ds.bytes_from_device += bytes.from_device;
+    ds.bytes_peer += bytes.peer;
+    ds.bytes_avoided += bytes.avoided;
     ds.left_out += w.idle ? 1 : 0;
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);
@@ -525,6 +401,102 @@ int execute_region(const hce_region &r, std::string &why) {
     ds.last_iterations += retried;
   }
   st.balance = last > 0 && first >= 0 ? first / last : 1.0;
+}
+
+} // namespace
+
+// Plan (devices, scheduler, parameters), run (one RegionDeviceWork per
+// device under the chunk loop, then the CPU re-runs what failed), fold
+// (reductions into the user's variables, statistics, the profile).
+int execute_region(const hce_region &r, std::string &why) {
+  const std::string name = region_name(r);
+  auto fail = [&](const std::string &what) {
+    why = "region " + name + ": " + what;
+    return 1;
+  };
+  if (!validate(r, why))
+    return fail(why);
+  Settings set;
+  if (!Settings::from_env(set, why))
+    return fail(why);
+  Runtime &rt = Runtime::get();
+  if (!rt.init_error().empty())
+    return fail(rt.init_error());
+
+  // ---- plan
+  ExecutionPlan plan;
+  if (!select_devices_and_site(rt, r, plan, why))
+    return fail(why);
+  tasks::DeviceClaim claim(plan.devs, plan.site);
+  if (!plan_schedule(rt, r, set, plan, why))
+    return fail(why);
+  SiteState &site = *plan.site;
+  const std::vector<int> &devs = plan.devs;
+
+  // ---- run
+  const double t0 = now_seconds();
+  DataEnv &data = rt.data();
+  if (!data.begin_region(r, why))
+    return fail(why);
+  std::vector<std::unique_ptr<RegionDeviceWork>> work;
+  std::vector<ChunkWorker> workers(devs.size());
+  for (size_t i = 0; i < devs.size(); ++i) {
+    work.push_back(std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co));
+    work[i]->bind(workers[i]);
+    workers[i].pipelined =
+        plan.co == CoMode::Pipelined && !rt.devices()[devs[i]]->uses_host_memory();
+  }
+  profile::attach(*site.scheduler, r, rt, devs);
+  site.scheduler->begin(plan.params);
+  // Before each device's first chunk, on its controller: an accelerator's
+  // per-execution preparation (windows, pinning, broadcast uploads) while
+  // the others already compute; the CPU's team (every core when the
+  // scheduler leaves all accelerators out).  Nothing on a device the
+  // scheduler gives nothing (it is not woken).
+  for (size_t i = 0; i < devs.size(); ++i)
+    workers[i].idle = site.scheduler->idle(int(i));
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const Device &dev = *rt.devices()[devs[i]];
+    if (const auto *cpu = dynamic_cast<const CpuDevice *>(&dev)) {
+      bool alone = true;
+      for (size_t j = 0; j < devs.size(); ++j)
+        alone = alone && (j == i || workers[j].idle);
+      workers[i].prologue = [cpu, alone] { cpu->use_team(alone); };
+    } else if (!dev.uses_host_memory() && !workers[i].idle) {
+      workers[i].prologue = [w = work[i].get()] { w->prepare(); };
+    }
+  }
+  ChunkLoopResult loop = run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
+  if (!loop.fatal.empty()) {
+    std::string ignored;
+    data.end_region(r, ignored);
+    return fail(loop.fatal);
+  }
+  std::vector<TransferCounts> bytes;
+  for (const auto &w : work)
+    bytes.push_back(w->bytes());
+  // Profile store (HCE_PROFILE): what each device did in this execution.
+  profile::record_execution(r, rt, workers, bytes, loop.failures);
+  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures);
+  std::vector<unsigned char> retry_red = reduction_slots(r);
+  std::string retry_error;
+  const int64_t retried =
+      rerun_missing_on_cpu(rt, r, plan.co, loop, claim, retry_red, retry_error);
+  if (!retry_error.empty())
+    return fail(retry_error);
+  if (!data.end_region(r, why))
+    return fail(why);
+  const double wall = now_seconds() - t0;
+
+  // ---- fold
+  // Reductions: the user's value OP every device's partial result; array
+  // reductions (reduction(+: hist[0:K])) element by element.
+  std::vector<const void *> blocks;
+  for (const auto &w : work)
+    blocks.push_back(w->partials().data());
+  blocks.push_back(retry_red.data());
+  reduction_fold_into_vars(r, blocks);
+  fold_stats(rt, site, r, plan, workers, work, retried, wall);
   return 0;
 }
 

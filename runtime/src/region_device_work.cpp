@@ -1,0 +1,110 @@
+#include "region_device_work.hpp"
+
+#include "reduction.hpp"
+
+#include <algorithm>
+
+namespace hce {
+namespace {
+
+bool out_of_memory(const std::string &err) {
+  return err.find("out of memory on ") != std::string::npos;
+}
+
+} // namespace
+
+RegionDeviceWork::RegionDeviceWork(Runtime &rt, const hce_region &region, int device,
+                                   CoMode co)
+    : rt_(rt), r_(region), device_(device), co_(co), data_(rt.data()),
+      partials_(reduction_slots(region)) {}
+
+void RegionDeviceWork::bind(ChunkWorker &w) {
+  w.device = device_;
+  w.upload = [this](Range range, int k, std::string &why) {
+    return upload(range, k, why);
+  };
+  w.compute = [this](Range range, int k, std::string &why) {
+    return compute(range, k, why);
+  };
+  w.download = [this](Range range, int k, std::string &why) {
+    return download(range, k, why);
+  };
+  w.abandon = [this](int k) { abandon(k); };
+  w.on_failure = [this] { return rescue(); };
+}
+
+bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
+  Slot &s = slots_[size_t(k)];
+  s.red = reduction_slots(r_);
+  s.in_pieces = false;
+  if (data_.acquire(device_, r_, range, s.ptrs, s.hold, bytes_, why))
+    return true;
+  if (!out_of_memory(why) || range.size() < 2)
+    return false;
+  s.in_pieces = true;
+  why.clear();
+  return run_in_pieces(range, s, why);
+}
+
+// A chunk whose data does not fit in the device's memory runs as
+// consecutive pieces that do, in the upload stage: a piece may have to wait
+// for the chunks ahead of it to let go of the device's windows, and those
+// never wait for the upload stage.
+bool RegionDeviceWork::run_in_pieces(Range range, Slot &s, std::string &why) {
+  Device &dev = *rt_.devices()[size_t(device_)];
+  int64_t piece = std::max<int64_t>(1, range.size() / 2);
+  for (int64_t lb = range.lb; lb < range.ub;) {
+    Range p{lb, std::min(range.ub, lb + piece)};
+    std::vector<void *> ptrs;
+    DataEnv::ChunkHold hold;
+    std::vector<unsigned char> red = reduction_slots(r_);
+    if (!data_.acquire(device_, r_, p, ptrs, hold, bytes_, why)) {
+      if (!out_of_memory(why) || piece == 1)
+        return false;
+      piece = std::max<int64_t>(1, piece / 2);
+      why.clear();
+      continue;
+    }
+    ChunkContext ctx{&r_, p, ptrs.data(), red.data()};
+    if (!dev.compute(ctx, why)) {
+      data_.abandon(hold);
+      return false;
+    }
+    if (!data_.release(device_, r_, p, co_, hold, bytes_, why))
+      return false;
+    reduction_combine_all(r_, s.red.data(), red.data());
+    lb = p.ub;
+  }
+  return true;
+}
+
+bool RegionDeviceWork::compute(Range range, int k, std::string &why) {
+  Slot &s = slots_[size_t(k)];
+  if (s.in_pieces)
+    return true; // done in the upload stage
+  ChunkContext ctx{&r_, range, s.ptrs.data(), s.red.data()};
+  return rt_.devices()[size_t(device_)]->compute(ctx, why);
+}
+
+bool RegionDeviceWork::download(Range range, int k, std::string &why) {
+  Slot &s = slots_[size_t(k)];
+  if (!s.in_pieces && !data_.release(device_, r_, range, co_, s.hold, bytes_, why))
+    return false;
+  // Only a chunk that completed contributes to the reductions.
+  reduction_combine_all(r_, partials_.data(), s.red.data());
+  return true;
+}
+
+void RegionDeviceWork::abandon(int k) { data_.abandon(slots_[size_t(k)].hold); }
+
+void RegionDeviceWork::prepare() { data_.prepare(device_, r_, bytes_); }
+
+std::string RegionDeviceWork::rescue() {
+  std::string err;
+  if (!data_.evict(device_, err))
+    return "cannot recover the data held by " + rt_.devices()[size_t(device_)]->name() +
+           ": " + err;
+  return "";
+}
+
+} // namespace hce

@@ -1,0 +1,62 @@
+// One device's part of one execution of a generated region: the three
+// stages of each of its chunks (make the chunk's data valid on the device,
+// run the variant, record its writes and bring results home), its
+// reduction partials and the bytes it moved.  execute_region makes one per
+// device and hands it to the chunk loop (bind()).
+#pragma once
+
+#include "chunk_loop.hpp"
+#include "data_env.hpp"
+#include "hce/hce.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace hce {
+
+class RegionDeviceWork {
+public:
+  RegionDeviceWork(Runtime &rt, const hce_region &region, int device, CoMode co);
+  RegionDeviceWork(const RegionDeviceWork &) = delete;
+  RegionDeviceWork &operator=(const RegionDeviceWork &) = delete;
+
+  // Points `w`'s stages at this object (which must outlive the loop).
+  void bind(ChunkWorker &w);
+
+  bool upload(Range range, int slot, std::string &why);
+  bool compute(Range range, int slot, std::string &why);
+  bool download(Range range, int slot, std::string &why);
+  void abandon(int slot);
+  // Per-execution preparation on the device's controller (accelerators).
+  void prepare();
+  // After a failure: gives the device's data back to the host; "" or a
+  // fatal error.
+  std::string rescue();
+
+  // The reduction partials of the chunks it completed, and its traffic.
+  const std::vector<unsigned char> &partials() const { return partials_; }
+  const TransferCounts &bytes() const { return bytes_; }
+
+private:
+  struct Slot {
+    std::vector<void *> ptrs;
+    DataEnv::ChunkHold hold;
+    std::vector<unsigned char> red;
+    // The chunk's data does not fit in the device's memory: it ran as
+    // consecutive pieces that do, in the upload stage.
+    bool in_pieces = false;
+  };
+  bool run_in_pieces(Range range, Slot &s, std::string &why);
+
+  Runtime &rt_;
+  const hce_region &r_;
+  const int device_;
+  const CoMode co_;
+  DataEnv &data_;
+  std::array<Slot, kPipelineDepth> slots_;
+  std::vector<unsigned char> partials_;
+  TransferCounts bytes_;
+};
+
+} // namespace hce
