@@ -34,8 +34,9 @@ import sys
 SKIP = 77
 DEVICE_SETS = ["cpu", "cpu,sim:0,sim:1"]
 # Two accelerators faster than the CPU (speed divides the measured chunk
-# time), so that every scheduler gives them work at test sizes.
-SIM = "sim:0=speed:4,bw:1e11,lat:1e-6;sim:1=speed:2,bw:2e10,lat:1e-6"
+# time), so that every scheduler gives them work at test sizes; no transfer
+# latency (a sleep of microseconds lasts far longer on a loaded machine).
+SIM = "sim:0=speed:4,bw:1e11,lat:0;sim:1=speed:2,bw:2e10,lat:0"
 # The did-work check depends on timing (a fast CPU may finish a short
 # region before an accelerator's first chunk); the output is checked on
 # every attempt, the did-work rule must hold on one of these.
