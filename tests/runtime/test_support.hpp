@@ -38,6 +38,20 @@ inline std::vector<double> random_vector(size_t n, unsigned seed) {
   return v;
 }
 
+// Assertions on what was learnt from measured times (shares, bytes moved by
+// an adaptive partition) hold on an ordinary build; in the sanitizer builds
+// (HCE_TEST_SANITIZED, tests/runtime/CMakeLists.txt) or with
+// HCE_TEST_TIMING=off the slowdown is uneven across threads and they are
+// skipped: correctness is still checked.
+inline bool timing_checks() {
+#if HCE_TEST_SANITIZED
+  return false;
+#else
+  const char *v = std::getenv("HCE_TEST_TIMING");
+  return !(v && std::string(v) == "off");
+#endif
+}
+
 inline hce_map row_map(const char *name, void *host, int kind, int64_t n) {
   hce_map m{};
   m.name = name;
