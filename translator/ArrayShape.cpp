@@ -1,12 +1,17 @@
 //===- ArrayShape.cpp - Dimensions of a mapped variable -------------------===//
 #include "ArrayShape.h"
 #include "ClauseLexer.h"
+#include "MacroExpand.h"
 #include "SourceText.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
 
 using namespace clang;
 
@@ -53,6 +58,114 @@ std::vector<std::string> spelledDims(const VarDecl *VD, ASTContext &Ctx) {
   return Out;
 }
 
+/// Integer constant expressions over clause tokens: a recursive-descent
+/// evaluator (C precedence for the operators it knows), identifiers
+/// resolved by \p Ident. Any other token makes the whole expression
+/// unknown.
+class ConstEval {
+public:
+  using IdentFn = std::function<std::optional<int64_t>(std::string_view)>;
+  ConstEval(const std::vector<ClauseToken> &Toks, IdentFn Ident)
+      : Toks(Toks), Ident(std::move(Ident)) {}
+
+  std::optional<int64_t> run() {
+    std::optional<int64_t> V = shift();
+    if (!V || I != Toks.size())
+      return std::nullopt;
+    return V;
+  }
+
+private:
+  bool is(std::string_view P) const {
+    return I < Toks.size() && Toks[I].Kind == TokKind::Punct && Toks[I].Text == P;
+  }
+  std::optional<int64_t> shift() {
+    std::optional<int64_t> L = additive();
+    while (L && (is("<<") || is(">>"))) {
+      bool Left = Toks[I++].Text == "<<";
+      std::optional<int64_t> R = additive();
+      if (!R || *R < 0 || *R > 62 || *L < 0)
+        return std::nullopt;
+      if (Left && *L > (INT64_MAX >> *R))
+        return std::nullopt;
+      L = Left ? *L << *R : *L >> *R;
+    }
+    return L;
+  }
+  std::optional<int64_t> additive() {
+    std::optional<int64_t> L = multiplicative();
+    while (L && (is("+") || is("-"))) {
+      bool Plus = Toks[I++].Text == "+";
+      std::optional<int64_t> R = multiplicative();
+      int64_t Out;
+      if (!R || (Plus ? __builtin_add_overflow(*L, *R, &Out)
+                      : __builtin_sub_overflow(*L, *R, &Out)))
+        return std::nullopt;
+      L = Out;
+    }
+    return L;
+  }
+  std::optional<int64_t> multiplicative() {
+    std::optional<int64_t> L = unary();
+    while (L && (is("*") || is("/") || is("%"))) {
+      char Op = Toks[I++].Text[0];
+      std::optional<int64_t> R = unary();
+      if (!R)
+        return std::nullopt;
+      int64_t Out;
+      if (Op == '*') {
+        if (__builtin_mul_overflow(*L, *R, &Out))
+          return std::nullopt;
+      } else {
+        if (*R == 0 || (*L == INT64_MIN && *R == -1))
+          return std::nullopt;
+        Out = Op == '/' ? *L / *R : *L % *R;
+      }
+      L = Out;
+    }
+    return L;
+  }
+  std::optional<int64_t> unary() {
+    if (is("+") || is("-") || is("~")) {
+      char Op = Toks[I++].Text[0];
+      std::optional<int64_t> V = unary();
+      if (!V || (Op == '-' && *V == INT64_MIN))
+        return std::nullopt;
+      return Op == '+' ? *V : Op == '-' ? -*V : ~*V;
+    }
+    if (is("(")) {
+      ++I;
+      std::optional<int64_t> V = shift();
+      if (!V || !is(")"))
+        return std::nullopt;
+      ++I;
+      return V;
+    }
+    if (I >= Toks.size())
+      return std::nullopt;
+    const ClauseToken &T = Toks[I++];
+    if (T.Kind == TokKind::Identifier)
+      return Ident(T.Text);
+    if (T.Kind != TokKind::Number)
+      return std::nullopt;
+    std::string Digits(T.Text);
+    while (!Digits.empty() && std::strchr("uUlL", Digits.back()))
+      Digits.pop_back();
+    if (Digits.empty() || Digits.find_first_of(".eEpP") != std::string::npos)
+      return std::nullopt; // floating
+    errno = 0;
+    char *End = nullptr;
+    unsigned long long V = std::strtoull(Digits.c_str(), &End, 0);
+    if (errno || *End || V > uint64_t(INT64_MAX))
+      return std::nullopt;
+    return int64_t(V);
+  }
+
+  const std::vector<ClauseToken> &Toks;
+  IdentFn Ident;
+  size_t I = 0;
+};
+
 std::string subscripts(const std::string &Name, unsigned Level) {
   std::string S = "(" + Name + ")";
   for (unsigned I = 0; I < Level; ++I)
@@ -62,15 +175,12 @@ std::string subscripts(const std::string &Name, unsigned Level) {
 
 } // namespace
 
-bool shapeOf(const VarDecl *VD, ASTContext &Ctx, ArrayShape &Shape,
-             std::string &Why) {
+bool shapeOf(const VarDecl *VD, ASTContext &Ctx, ArrayShape &Shape, std::string &Why) {
   Shape = ArrayShape();
   const std::string Name = VD->getName().str();
   QualType T = VD->getType().getNonReferenceType();
   const QualType Whole = T;
-  auto TypeStr = [&]() {
-    return Whole.getAsString(printingPolicy(Ctx));
-  };
+  auto TypeStr = [&]() { return Whole.getAsString(printingPolicy(Ctx)); };
   unsigned Level = 0;
   auto AddArrayDim = [&](const ArrayType *AT) -> bool {
     ArrayDim D;
@@ -166,8 +276,8 @@ const VarDecl *lookupVisibleVar(StringRef Name, SourceLocation Loc,
                         !SM.isBeforeInTranslationUnit(E, Loc);
             }
         }
-      if (InScope && (!Best || SM.isBeforeInTranslationUnit(
-                                   Best->getLocation(), VD->getLocation())))
+      if (InScope &&
+          (!Best || SM.isBeforeInTranslationUnit(Best->getLocation(), VD->getLocation())))
         Best = VD;
     }
     if (Best)
@@ -193,6 +303,54 @@ const VarDecl *lookupVisibleVar(StringRef Name, SourceLocation Loc,
   return Best;
 }
 
+std::optional<int64_t> constantValue(const std::string &Text, SourceLocation Loc,
+                                     const FunctionDecl *Func, ASTContext &Ctx,
+                                     const Preprocessor *PP) {
+  std::string Expanded = Text;
+  if (PP) {
+    std::optional<std::string> X = expandMacros(Text, *PP);
+    if (!X)
+      return std::nullopt;
+    Expanded = *X;
+  }
+  std::vector<ClauseToken> Toks = lexClauseText(Expanded);
+  auto Ident = [&](std::string_view Name) -> std::optional<int64_t> {
+    // A `const` integer variable with a constant initialiser.
+    if (const VarDecl *VD = lookupVisibleVar(Name, Loc, Func, Ctx)) {
+      QualType T = VD->getType();
+      const Expr *Init = VD->getAnyInitializer();
+      Expr::EvalResult R;
+      if (T.isConstQualified() && T->isIntegerType() && Init &&
+          Init->EvaluateAsInt(R, Ctx) && R.Val.getInt().getSignificantBits() <= 64)
+        return R.Val.getInt().getExtValue();
+      return std::nullopt;
+    }
+    // An enumerator of the function or of the file.
+    std::vector<const DeclContext *> Scopes;
+    if (Func)
+      Scopes.push_back(Func);
+    Scopes.push_back(Ctx.getTranslationUnitDecl());
+    IdentifierInfo &II = Ctx.Idents.get(Name);
+    for (const DeclContext *DC : Scopes) {
+      std::vector<const DeclContext *> Work{DC};
+      while (!Work.empty()) {
+        const DeclContext *C = Work.back();
+        Work.pop_back();
+        for (const NamedDecl *ND : C->lookup(DeclarationName(&II)))
+          if (const auto *EC = dyn_cast<EnumConstantDecl>(ND))
+            if (EC->getInitVal().getSignificantBits() <= 64)
+              return EC->getInitVal().getExtValue();
+        if (C == Func) // enums declared in the function's blocks
+          for (const Decl *D : cast<FunctionDecl>(C)->decls())
+            if (const auto *ED = dyn_cast<EnumDecl>(D))
+              Work.push_back(ED);
+      }
+    }
+    return std::nullopt;
+  };
+  return ConstEval(Toks, Ident).run();
+}
+
 std::string sectionText(const Section &S) {
   std::string T = S.Name;
   for (const SectionDim &D : S.Dims) {
@@ -206,26 +364,74 @@ std::string sectionText(const Section &S) {
   return T;
 }
 
-bool describeSection(const Section &S, const VarDecl *VD,
-                     const std::string &LoopVar, unsigned MapIndex,
-                     const PragmaRecord &P, ASTContext &Ctx, Diag &D,
-                     MappedArray &M, std::vector<CapturedVar> *Extents) {
+namespace {
+
+/// \p S with the lengths that fold to their dimension's constant extent
+/// added to the spellings of that extent in \p Shape, and starts that fold
+/// to 0 written "0": such dimensions are whole.
+Section foldWholeDimensions(const Section &S, const VarDecl *VD, ArrayShape &Shape,
+                            const PragmaRecord &P, ASTContext &Ctx,
+                            const Preprocessor *PP) {
+  Section Out = S;
+  const FunctionDecl *Func =
+      VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()) : nullptr;
+  if (!Func && VD && VD->getDeclContext()->isFunctionOrMethod())
+    Func = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  for (size_t D = 0; D < Out.Dims.size() && D < Shape.Dims.size(); ++D) {
+    SectionDim &SD = Out.Dims[D];
+    if (!SD.HasColon)
+      continue;
+    ArrayDim &AD = Shape.Dims[D];
+    if (!SD.Lo.empty() && SD.Lo.Text != "0")
+      if (std::optional<int64_t> Lo = constantValue(SD.Lo.Text, P.HashLoc, Func, Ctx, PP);
+          Lo && *Lo == 0)
+        SD.Lo.Text = "0";
+    if (SD.Len.empty() || AD.Value.empty() ||
+        AD.Value.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::optional<int64_t> Len = constantValue(SD.Len.Text, P.HashLoc, Func, Ctx, PP);
+    if (Len && std::to_string(*Len) == AD.Value)
+      AD.Spellings.push_back(SD.Len.Text);
+  }
+  return Out;
+}
+
+} // namespace
+
+bool describeSection(const Section &Written, const VarDecl *VD,
+                     const std::string &LoopVar, unsigned MapIndex, const PragmaRecord &P,
+                     ASTContext &Ctx, Diag &D, MappedArray &M,
+                     std::vector<CapturedVar> *Extents, const Preprocessor *PP,
+                     bool Verbose) {
   ArrayShape Shape;
   if (VD) {
     std::string Why;
     if (!shapeOf(VD, Ctx, Shape, Why)) {
-      D.error(P.locAt(S.Offset), Why);
+      D.error(P.locAt(Written.Offset), Why);
       return false;
     }
   } else {
     Shape.Dims.push_back(ArrayDim());
     Shape.IsVariable.push_back(false);
   }
+  const Section S = foldWholeDimensions(Written, VD, Shape, P, Ctx, PP);
   SectionLayoutResult L;
   ClauseError Err;
   if (!layoutSection(S, Shape.Dims, LoopVar, L, Err)) {
     D.error(P.locAt(Err.Offset), Err.Message);
     return false;
+  }
+  if (Verbose && !L.Widened.empty()) {
+    std::string Dims;
+    for (size_t Dm : L.Widened)
+      Dims += (Dims.empty() ? "" : ", ") + std::to_string(Dm);
+    DiagnosticsEngine &DE = D.engine();
+    DE.Report(P.locAt(Written.Offset),
+              DE.getCustomDiagID(DiagnosticsEngine::Remark, "%0"))
+        << "the section " + sectionText(Written) + " takes part of more than one " +
+               "inner dimension: it moves as whole dimension" +
+               (L.Widened.size() > 1 ? "s " : " ") + Dims + " of '" + Written.Name +
+               "' (its elements outside the section are kept as they are)";
   }
   M.LoText = L.OffsetText;
   M.LenText = L.LenText;
@@ -234,7 +440,7 @@ bool describeSection(const Section &S, const VarDecl *VD,
   M.PerIteration = L.PerIteration;
   M.Rank = static_cast<unsigned>(Shape.Dims.size());
   if (M.Rank > 1)
-    M.SectionText = sectionText(S);
+    M.SectionText = sectionText(Written);
   M.ExtentText.clear();
   for (const ArrayDim &Dm : Shape.Dims) {
     if (Dm.Value.empty()) { // a pointer, or an incomplete array
@@ -256,8 +462,7 @@ bool describeSection(const Section &S, const VarDecl *VD,
     std::string E = Shape.Dims[Dm].Value;
     if (Shape.IsVariable[Dm]) {
       CapturedVar C;
-      C.Name = "__hce_ext_" + std::to_string(MapIndex) + "_" +
-               std::to_string(Dm);
+      C.Name = "__hce_ext_" + std::to_string(MapIndex) + "_" + std::to_string(Dm);
       C.Decl = "int64_t " + C.Name;
       C.ConstDecl = "const int64_t " + C.Name;
       C.Value = E;

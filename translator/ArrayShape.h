@@ -17,7 +17,10 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Lex/Preprocessor.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,14 +34,13 @@ struct ArrayShape {
 
 /// The shape of \p VD. Returns false with \p Why (a complete message) when
 /// it cannot be mapped (not an array or pointer, pointers to pointers, ...).
-bool shapeOf(const clang::VarDecl *VD, clang::ASTContext &Ctx,
-             ArrayShape &Shape, std::string &Why);
+bool shapeOf(const clang::VarDecl *VD, clang::ASTContext &Ctx, ArrayShape &Shape,
+             std::string &Why);
 
 /// The variable \p Name visible at \p Loc inside \p Func (a local declared
 /// before it in an enclosing block, a parameter, or a file-scope variable);
 /// null if none is found.
-const clang::VarDecl *lookupVisibleVar(llvm::StringRef Name,
-                                       clang::SourceLocation Loc,
+const clang::VarDecl *lookupVisibleVar(llvm::StringRef Name, clang::SourceLocation Loc,
                                        const clang::FunctionDecl *Func,
                                        clang::ASTContext &Ctx);
 
@@ -46,12 +48,25 @@ const clang::VarDecl *lookupVisibleVar(llvm::StringRef Name,
 /// PerIteration, Rank, SectionText and, when \p Extents is given, PtrDecl,
 /// PtrType and InnerExtents, appending VLA extents to \p Extents) for
 /// section \p S of \p VD (null: unknown, treated as a pointer). \p MapIndex
-/// names the extents. Reports errors at their column of pragma \p P and
-/// returns false.
+/// names the extents. A length that folds to the dimension's constant extent
+/// (`[0:N]` of `[N + PAD]` with PAD 0; macros expanded with \p PP, when
+/// given) takes the whole dimension. A dimension in between taken in part is
+/// widened (SectionLayout); with \p Verbose a remark says so. Reports errors
+/// at their column of pragma \p P and returns false.
 bool describeSection(const Section &S, const clang::VarDecl *VD,
-                     const std::string &LoopVar, unsigned MapIndex,
-                     const PragmaRecord &P, clang::ASTContext &Ctx, Diag &D,
-                     MappedArray &M, std::vector<CapturedVar> *Extents);
+                     const std::string &LoopVar, unsigned MapIndex, const PragmaRecord &P,
+                     clang::ASTContext &Ctx, Diag &D, MappedArray &M,
+                     std::vector<CapturedVar> *Extents,
+                     const clang::Preprocessor *PP = nullptr, bool Verbose = false);
+
+/// The value of the clause expression \p Text when it is an integer
+/// constant: literals, macros (expanded with \p PP when given), `const`
+/// integer variables with constant initialisers and enumerators visible in
+/// \p Func or the file, combined with + - * / % << >> ~ and parentheses.
+std::optional<int64_t> constantValue(const std::string &Text, clang::SourceLocation Loc,
+                                     const clang::FunctionDecl *Func,
+                                     clang::ASTContext &Ctx,
+                                     const clang::Preprocessor *PP);
 
 /// "A[i-1:3][0:N]": the section as written (clause tokens re-joined).
 std::string sectionText(const Section &S);

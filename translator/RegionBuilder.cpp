@@ -283,6 +283,15 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
     return std::nullopt;
 
   // --- maps ---------------------------------------------------------------
+  // An array may be named by several maps (a row and a column footprint, a
+  // `to` row and a `from` column): each becomes an hce_map of its own, the
+  // runtime gives the device the union of their footprints behind one
+  // pointer, and the variants bind the name once, from its first map.
+  std::set<std::string> WrittenByAMap, Mapped;
+  for (const MapClause &MC : R.Clauses.Maps)
+    if (MC.Kind == MapKind::From || MC.Kind == MapKind::ToFrom)
+      for (const Section &S : MC.Sections)
+        WrittenByAMap.insert(S.Name);
   for (const MapClause &MC : R.Clauses.Maps) {
     for (const Section &S : MC.Sections) {
       SourceLocation Loc = P.locAt(S.Offset);
@@ -290,15 +299,14 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         Err(Loc, "cannot map the loop variable '" + LoopVar + "'");
         continue;
       }
-      bool Dup = false;
-      for (const MappedArray &M : R.Maps)
-        Dup |= M.Name == S.Name;
-      if (Dup || Special.count(S.Name)) {
+      const bool Again = Mapped.count(S.Name) != 0;
+      if (!Again && Special.count(S.Name)) {
         Err(Loc, "'" + S.Name +
-                     "' appears in more than one map, reduction "
-                     "or private clause");
+                     "' is a reduction or private variable: it cannot also "
+                     "be mapped");
         continue;
       }
+      Mapped.insert(S.Name);
       Special.insert(S.Name); // no "not mapped" cascade if rejected below
       MappedArray M;
       M.Name = S.Name;
@@ -312,7 +320,7 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         if (U->PointerWrite.isValid())
           Err(U->PointerWrite, "the mapped pointer '" + S.Name +
                                    "' must not be modified in the loop");
-        if (U->ElementWritten && MC.Kind == MapKind::To)
+        if (U->ElementWritten && MC.Kind == MapKind::To && !WrittenByAMap.count(S.Name))
           D.warning(Loc, "'" + S.Name +
                              "' is written in the loop but mapped "
                              "'to': its new values will not reach "
@@ -323,8 +331,11 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
           Err(Loc, "no variable named '" + S.Name + "' is visible here");
           continue;
         }
-        D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
+        if (!Again)
+          D.warning(Loc, "'" + S.Name + "' is mapped but not used in the loop");
       }
+      // Only the first map of a name binds it in the variants.
+      M.UsedInBody = M.UsedInBody && !Again;
       // `map(tofrom: y[0:n])` with a body writing `y[i]`: as `y[i:1]`.
       Section Used = S;
       if (U && U->ElementWritten)
@@ -332,13 +343,13 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
                                 SiteInvariant, P, Ctx, D, In.Verbose);
       // Dimensions, footprint (flattened row-major) and the variant's
       // pointer type; VLA extents become captured scalars.
-      if (!describeSection(Used, VD, LoopVar,
-                           static_cast<unsigned>(R.Maps.size()), P, Ctx, D, M,
-                           U ? &R.Extents : nullptr)) {
+      if (!describeSection(Used, VD, LoopVar, static_cast<unsigned>(R.Maps.size()), P,
+                           Ctx, D, M, M.UsedInBody ? &R.Extents : nullptr, In.PP,
+                           In.Verbose)) {
         Ok = false;
         continue;
       }
-      if (U) {
+      if (M.UsedInBody) {
         ArrayShape Shape;
         std::string Why;
         if (shapeOf(VD, Ctx, Shape, Why))

@@ -35,6 +35,9 @@ struct SectionLayoutResult {
   std::string BlocksText = "1";
   std::string StrideText = "0";
   bool PerIteration = false;
+  /// Dimensions taken in part that were widened to whole ones so that one
+  /// level of blocks describes the section (a superset of it).
+  std::vector<size_t> Widened;
 };
 
 /// Lays out section \p S of an array whose dimensions are \p Dims (at least
@@ -42,8 +45,7 @@ struct SectionLayoutResult {
 /// On error fills \p Err (Offset is a byte offset of the clause text) and
 /// returns false.
 bool layoutSection(const Section &S, const std::vector<ArrayDim> &Dims,
-                   std::string_view LoopVar, SectionLayoutResult &Out,
-                   ClauseError &Err);
+                   std::string_view LoopVar, SectionLayoutResult &Out, ClauseError &Err);
 
 } // namespace hce
 

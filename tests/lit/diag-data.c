@@ -123,10 +123,11 @@ void f(int n, double *A, double *B, const int *idx, double M[][8]) {
     A = B;
 #endif
 #ifdef TWICE
-// TWICE: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:47: error: 'A' appears in more than one map, reduction or private clause
-#pragma hce co_exec map(to: A[i:1]) map(from: A[i:1])
+// Several maps of one array are fine (map-several.c); a private one is not.
+// TWICE: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:52: error: 'B' is a reduction or private variable: it cannot also be mapped
+#pragma hce co_exec private(B) map(tofrom: A[i:1], B[i:1])
   for (int i = 0; i < n; i++)
-    A[i] = 0;
+    A[i] = B[i];
 #endif
 #ifdef REDTYPE
 // REDTYPE: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:34: error: reduction variable 'p' has type 'struct pair'; expected an integer, float or double

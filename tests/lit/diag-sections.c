@@ -21,10 +21,12 @@
 void f(int n, double T[n][N][P], double (*Q)[N]) {
   (void)T; (void)Q;
 #ifdef TWOPARTIAL
-// TWOPARTIAL: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:41: error: cannot describe this section of 'T': it takes part of more than one inner dimension (only one level of equally spaced blocks is supported); map whole rows instead, e.g. [0:n] or [:] in this dimension
-#pragma hce co_exec map(tofrom: T[i-1:2][1:3][0:2])
-  for (int i = 1; i < n; i++)
-    T[i][1][0] += T[i-1][1][0];
+// A dimension in between taken in part is widened to whole rows
+// (sections-pad.c), unless it moves with the loop variable:
+// TWOPARTIAL: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:39: error: cannot describe this section of 'T': it takes part of more than one inner dimension and this one moves with the loop variable (only one level of equally spaced blocks is supported); map whole rows instead, e.g. [0:n] or [:] in this dimension
+#pragma hce co_exec map(tofrom: T[0:2][i:3][0:2])
+  for (int i = 0; i < 3; i++)
+    T[1][i][0] += 1;
 #endif
 #ifdef INNERAFFINE
 // INNERAFFINE: {{^}}{{.*}}diag-sections.c:[[@LINE+1]]:38: error: the section start 'i*i' is not affine in the loop variable 'i' (product of two terms that use 'i')
