@@ -28,26 +28,25 @@ namespace {
 bool isKnownDeviceFunction(StringRef Name) {
   static const std::set<std::string> Known = [] {
     const char *Base[] = {
-        "acos",   "acosh",    "asin",      "asinh",     "atan",   "atan2",
-        "atanh",  "cbrt",     "ceil",      "copysign",  "cos",    "cosh",
-        "erf",    "erfc",     "exp",       "exp2",      "expm1",  "fabs",
-        "fdim",   "floor",    "fma",       "fmax",      "fmin",   "fmod",
-        "frexp",  "hypot",    "ilogb",     "ldexp",     "lgamma", "llrint",
-        "llround", "log",     "log10",     "log1p",     "log2",   "logb",
-        "lrint",  "lround",   "modf",      "nan",       "nearbyint",
-        "nextafter", "pow",   "remainder", "remquo",    "rint",   "round",
-        "scalbln", "scalbn",  "sin",       "sinh",      "sqrt",   "tan",
-        "tanh",   "tgamma",   "trunc",     "rsqrt",     "sincos", "exp10",
-        "erfinv", "erfcinv",  "sinpi",     "cospi",     "rhypot", "norm3d"};
+        "acos",   "acosh",     "asin",     "asinh",  "atan",    "atan2",     "atanh",
+        "cbrt",   "ceil",      "copysign", "cos",    "cosh",    "erf",       "erfc",
+        "exp",    "exp2",      "expm1",    "fabs",   "fdim",    "floor",     "fma",
+        "fmax",   "fmin",      "fmod",     "frexp",  "hypot",   "ilogb",     "ldexp",
+        "lgamma", "llrint",    "llround",  "log",    "log10",   "log1p",     "log2",
+        "logb",   "lrint",     "lround",   "modf",   "nan",     "nearbyint", "nextafter",
+        "pow",    "remainder", "remquo",   "rint",   "round",   "scalbln",   "scalbn",
+        "sin",    "sinh",      "sqrt",     "tan",    "tanh",    "tgamma",    "trunc",
+        "rsqrt",  "sincos",    "exp10",    "erfinv", "erfcinv", "sinpi",     "cospi",
+        "rhypot", "norm3d"};
     std::set<std::string> S;
     for (const char *B : Base) {
       S.insert(B);
       S.insert(std::string(B) + "f");
     }
     for (const char *O :
-         {"abs", "labs", "llabs", "min", "max", "isnan", "isinf", "isfinite",
-          "signbit", "fpclassify", "isnormal", "memcpy", "memset",
-          "__assert_fail", "__assert_rtn", "__assert", "printf"})
+         {"abs", "labs", "llabs", "min", "max", "isnan", "isinf", "isfinite", "signbit",
+          "fpclassify", "isnormal", "memcpy", "memset", "__assert_fail", "__assert_rtn",
+          "__assert", "printf"})
       S.insert(O);
     return S;
   }();
@@ -194,10 +193,11 @@ private:
     std::string Q = "'" + Name + "'";
     const FunctionDecl *Def = nullptr;
     bool HasBody = FD->hasBody(Def) && Def;
-    bool DefInMain = HasBody && DC.inMainFile(Def->getLocation());
+    // Copied to devices: defined in the main file (or in a user header
+    // that companions do not include).
+    bool DefInMain = HasBody && DC.copiedFrom(Def->getLocation());
     bool CXXSpecial = isa<CXXMethodDecl>(FD) || FD->isTemplateInstantiation() ||
-                      FD->getPrimaryTemplate() ||
-                      FD->getDescribedFunctionTemplate();
+                      FD->getPrimaryTemplate() || FD->getDescribedFunctionTemplate();
     if (!DefInMain || CXXSpecial) {
       // Library functions a device provides.
       unsigned ID = FD->getBuiltinID();
@@ -247,8 +247,8 @@ private:
 // DeviceContext
 //===----------------------------------------------------------------------===//
 
-DeviceContext::DeviceContext(ASTContext &Ctx, Preprocessor &PP, Diag &D,
-                             bool WantCuda, bool WantOmp)
+DeviceContext::DeviceContext(ASTContext &Ctx, Preprocessor &PP, Diag &D, bool WantCuda,
+                             bool WantOmp)
     : Ctx(Ctx), PP(PP), D(D), WantCuda(WantCuda), WantOmp(WantOmp) {
   const SourceManager &SM = Ctx.getSourceManager();
   StringRef Buf = SM.getBufferData(SM.getMainFileID());
@@ -264,8 +264,10 @@ DeviceContext::DeviceContext(ASTContext &Ctx, Preprocessor &PP, Diag &D,
     Mix(FE->getName());
   Mix(Buf);
   LinkSuffix = "_" + hex8(H);
-  if (WantCuda || WantOmp)
+  if (WantCuda || WantOmp) {
+    findUserHeaders();
     collectDirectives();
+  }
 }
 
 bool DeviceContext::inMainFile(SourceLocation L) const {
@@ -273,11 +275,100 @@ bool DeviceContext::inMainFile(SourceLocation L) const {
   return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
 }
 
+bool DeviceContext::copiedFrom(SourceLocation L) const {
+  if (inMainFile(L))
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return ExpandHeaders && L.isValid() &&
+         UserHeaders.count(SM.getFileID(SM.getExpansionLoc(L))) != 0;
+}
+
+namespace {
+
+/// Whether \p D, a file-scope declaration, defines a symbol with external
+/// linkage: a second translation unit including it would define it again.
+bool definesExternalSymbol(const Decl *D, const LangOptions &LO) {
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return VD->isFileVarDecl() && !VD->isInline() &&
+           VD->isThisDeclarationADefinition() != VarDecl::DeclarationOnly &&
+           VD->hasExternalFormalLinkage() && !VD->getDescribedVarTemplate() &&
+           !isa<VarTemplateSpecializationDecl>(VD);
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (!FD->doesThisDeclarationHaveABody() || !FD->hasExternalFormalLinkage() ||
+        FD->getDescribedFunctionTemplate() || FD->isTemplateInstantiation())
+      return false;
+    if (FD->isInlined())
+      return !LO.CPlusPlus && FD->isInlineDefinitionExternallyVisible();
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void DeviceContext::findUserHeaders() {
+  // The user's headers (not system headers) entered from the main file or,
+  // transitively, from one another: the source manager lists files in the
+  // order they were entered, so a header's includer comes first.
+  SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile() || E.getFile().getFileCharacteristic() != SrcMgr::C_User)
+      continue;
+    SourceLocation Inc = E.getFile().getIncludeLoc();
+    if (Inc.isInvalid() || !Inc.isFileID())
+      continue;
+    FileID From = SM.getFileID(Inc);
+    if (From == Main || UserHeaders.count(From))
+      UserHeaders.insert(SM.getFileID(SourceLocation::getFromRawEncoding(E.getOffset())));
+  }
+  if (UserHeaders.empty())
+    return;
+  // Does one of them define something with external linkage?
+  std::vector<const DeclContext *> Work = {Ctx.getTranslationUnitDecl()};
+  while (!Work.empty() && !ExpandHeaders) {
+    const DeclContext *DC = Work.back();
+    Work.pop_back();
+    for (const Decl *Dl : DC->decls()) {
+      if (isa<LinkageSpecDecl>(Dl) || isa<NamespaceDecl>(Dl)) {
+        Work.push_back(cast<DeclContext>(Dl));
+        continue;
+      }
+      SourceLocation L = Dl->getLocation();
+      if (L.isInvalid() || !UserHeaders.count(SM.getFileID(SM.getExpansionLoc(L))) ||
+          !definesExternalSymbol(Dl, Ctx.getLangOpts()))
+        continue;
+      ExpandHeaders = true;
+      break;
+    }
+  }
+}
+
+ContextItem DeviceContext::itemAt(SourceLocation B, unsigned EndOffset) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  ContextItem I;
+  I.Loc = B;
+  I.File = SM.getFileID(B);
+  I.Offset = SM.getFileOffset(B);
+  I.End = std::max(EndOffset, I.Offset);
+  PresumedLoc P = SM.getPresumedLoc(B);
+  I.Line = P.isValid() ? P.getLine() : 0;
+  if (I.File != SM.getMainFileID() && P.isValid())
+    I.FileName = P.getFilename();
+  return I;
+}
+
 void DeviceContext::collectDirectives() {
   SourceManager &SM = Ctx.getSourceManager();
   FileID Main = SM.getMainFileID();
-  StringRef Buf = SM.getBufferData(Main);
-  auto LineAt = [&](unsigned Off, unsigned &B) {
+  // Directives of the main file and, when user headers are not included,
+  // of those headers (their system includes and their macros).
+  auto Replayed = [&](FileID F) {
+    return F == Main || (ExpandHeaders && UserHeaders.count(F));
+  };
+  auto LineAt = [&](FileID F, unsigned Off, unsigned &B) {
+    StringRef Buf = SM.getBufferData(F);
     B = Off;
     while (B > 0 && Buf[B - 1] != '\n')
       --B;
@@ -287,85 +378,82 @@ void DeviceContext::collectDirectives() {
       E = Buf.find('\n', E + 1);
     return Buf.slice(B, E == StringRef::npos ? Buf.size() : E);
   };
-  auto Add = [&](unsigned Off, std::string Text) {
-    ContextItem It;
+  auto Add = [&](FileID F, unsigned Off, std::string Text) {
+    ContextItem It = itemAt(SM.getComposedLoc(F, Off), Off);
     It.K = ContextItem::Directive;
-    It.Offset = Off;
-    It.End = Off;
-    It.Line = SM.getPresumedLoc(SM.getComposedLoc(Main, Off)).getLine();
     It.Text = std::move(Text);
     DirectiveItems.push_back(Items.size());
     Items.push_back(std::move(It));
   };
 
-  // #include: the files entered from the main file.
-  std::set<unsigned> Seen;
+  // #include: the files entered from the replayed files.
+  std::set<std::pair<FileID, unsigned>> Seen;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
     if (!E.isFile())
       continue;
     SourceLocation Inc = E.getFile().getIncludeLoc();
-    if (Inc.isInvalid() || !Inc.isFileID() || SM.getFileID(Inc) != Main)
+    if (Inc.isInvalid() || !Inc.isFileID() || !Replayed(SM.getFileID(Inc)))
       continue;
+    FileID From = SM.getFileID(Inc);
+    if (ExpandHeaders && UserHeaders.count(SM.getFileID(
+                             SourceLocation::getFromRawEncoding(E.getOffset()))))
+      continue; // its declarations are copied as needed
     OptionalFileEntryRef FE = E.getFile().getContentCache().OrigEntry;
     if (!FE)
       continue;
     unsigned B;
-    StringRef Line = LineAt(SM.getFileOffset(Inc), B);
-    if (!Seen.insert(B).second)
+    StringRef Line = LineAt(From, SM.getFileOffset(Inc), B);
+    if (!Seen.insert({From, B}).second)
       continue;
     size_t Q = Line.find_first_of("<\"");
     if (Q == StringRef::npos || Line[Q] == '<') {
-      Add(B, Line.str());
+      Add(From, B, Line.str());
     } else {
       StringRef Real = SM.getFileManager().getCanonicalName(*FE);
       std::string Dir = Line.contains("include_next") ? "#include_next"
                         : Line.contains("import")     ? "#import"
                                                       : "#include";
-      Add(B, Dir + " " + cString(Real.str()));
+      Add(From, B, Dir + " " + cString(Real.str()));
     }
   }
 
-  // #define / #undef of the main file, as the preprocessor saw them.
+  // #define / #undef of the replayed files, as the preprocessor saw them.
   for (const auto &M : PP.macros(false)) {
     const IdentifierInfo *II = M.first;
     for (MacroDirective *MD = PP.getLocalMacroDirectiveHistory(II); MD;
          MD = MD->getPrevious()) {
       SourceLocation L = MD->getLocation();
-      if (L.isInvalid() || !L.isFileID() || SM.getFileID(L) != Main)
+      if (L.isInvalid() || !L.isFileID() || !Replayed(SM.getFileID(L)))
         continue;
+      FileID F = SM.getFileID(L);
       unsigned B;
       if (const auto *DM = dyn_cast<DefMacroDirective>(MD)) {
         const MacroInfo *MI = DM->getInfo();
-        CharSourceRange R = CharSourceRange::getTokenRange(
-            L, MI->getDefinitionEndLoc());
+        CharSourceRange R = CharSourceRange::getTokenRange(L, MI->getDefinitionEndLoc());
         bool Invalid = false;
-        StringRef T =
-            Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+        StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
         if (Invalid)
           continue;
-        LineAt(SM.getFileOffset(L), B);
-        Add(B, "#define " + T.str());
+        LineAt(F, SM.getFileOffset(L), B);
+        Add(F, B, "#define " + T.str());
       } else if (isa<UndefMacroDirective>(MD)) {
-        LineAt(SM.getFileOffset(L), B);
-        Add(B, "#undef " + II->getName().str());
+        LineAt(F, SM.getFileOffset(L), B);
+        Add(F, B, "#undef " + II->getName().str());
       }
     }
   }
 }
 
-std::string DeviceContext::nsOpen(const DeclContext *DC,
-                                  std::string &Close) const {
+std::string DeviceContext::nsOpen(const DeclContext *DC, std::string &Close) const {
   std::string Open;
   Close.clear();
   for (; DC && !DC->isTranslationUnit(); DC = DC->getParent()) {
     const auto *NS = dyn_cast<NamespaceDecl>(DC);
     if (!NS)
       continue;
-    std::string O = std::string(NS->isInline() ? "inline " : "") +
-                    "namespace " +
-                    (NS->isAnonymousNamespace() ? "" : NS->getNameAsString() +
-                                                           " ") +
+    std::string O = std::string(NS->isInline() ? "inline " : "") + "namespace " +
+                    (NS->isAnonymousNamespace() ? "" : NS->getNameAsString() + " ") +
                     "{ ";
     Open = O + Open;
     Close += "} ";
@@ -389,8 +477,7 @@ declText(const Decl *D, ASTContext &Ctx, bool WantSemi) {
     while (P < Buf.size() && isspace(static_cast<unsigned char>(Buf[P])))
       ++P;
     if (P < Buf.size() && Buf[P] == ';') {
-      R.setEnd(R.getEnd().getLocWithOffset(
-          P + 1 - SM.getFileOffset(R.getEnd())));
+      R.setEnd(R.getEnd().getLocWithOffset(P + 1 - SM.getFileOffset(R.getEnd())));
       T = rangeText(R, Ctx);
       if (!T)
         return std::nullopt;
@@ -418,7 +505,7 @@ int DeviceContext::itemForTypeDecl(const Decl *TD) {
   }
   if (!Dc->getDeclContext()->getRedeclContext()->isFileContext())
     return -1;
-  if (!inMainFile(Dc->getLocation()))
+  if (!copiedFrom(Dc->getLocation()))
     return -1;
   auto It = ItemOf.find(Dc);
   if (It != ItemOf.end())
@@ -429,11 +516,8 @@ int DeviceContext::itemForTypeDecl(const Decl *TD) {
     return -1;
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  ContextItem I;
+  ContextItem I = itemAt(T->first.getBegin(), SM.getFileOffset(T->first.getEnd()));
   I.K = ContextItem::Type;
-  I.Offset = SM.getFileOffset(T->first.getBegin());
-  I.End = SM.getFileOffset(T->first.getEnd());
-  I.Line = SM.getPresumedLoc(T->first.getBegin()).getLine();
   I.Text = T->second;
   if (Ctx.getLangOpts().CPlusPlus)
     I.NsOpen = nsOpen(Dc->getDeclContext(), I.NsClose);
@@ -443,7 +527,7 @@ int DeviceContext::itemForTypeDecl(const Decl *TD) {
 }
 
 int DeviceContext::itemForConstVar(const VarDecl *VD) {
-  if (!VD->isFileVarDecl() || !inMainFile(VD->getLocation()))
+  if (!VD->isFileVarDecl() || !copiedFrom(VD->getLocation()))
     return -1;
   auto It = ItemOf.find(VD);
   if (It != ItemOf.end())
@@ -451,19 +535,15 @@ int DeviceContext::itemForConstVar(const VarDecl *VD) {
   ItemOf[VD] = -1;
   QualType T = VD->getType();
   const Expr *Init = VD->getInit();
-  if (!T.isConstQualified() || !Init ||
-      !(T->isArithmeticType() || T->isEnumeralType()))
+  if (!T.isConstQualified() || !Init || !(T->isArithmeticType() || T->isEnumeralType()))
     return -1;
   std::optional<std::string> IT = sourceText(Init->getSourceRange(), Ctx);
   if (!IT)
     return -1;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation B = SM.getExpansionLoc(VD->getBeginLoc());
-  ContextItem I;
+  ContextItem I = itemAt(B, SM.getFileOffset(B));
   I.K = ContextItem::ConstVar;
-  I.Offset = SM.getFileOffset(B);
-  I.End = I.Offset;
-  I.Line = SM.getPresumedLoc(B).getLine();
   I.Text = declString(T, VD->getNameAsString(), Ctx) + " = " + *IT + ";";
   if (Ctx.getLangOpts().CPlusPlus)
     I.NsOpen = nsOpen(VD->getDeclContext(), I.NsClose);
@@ -486,11 +566,8 @@ std::pair<int, int> DeviceContext::itemsForFunction(const FunctionDecl *Def) {
       ItemOf[F] = -1;
       return -1;
     }
-    ContextItem I;
+    ContextItem I = itemAt(T->first.getBegin(), SM.getFileOffset(T->first.getEnd()));
     I.K = K;
-    I.Offset = SM.getFileOffset(T->first.getBegin());
-    I.End = SM.getFileOffset(T->first.getEnd());
-    I.Line = SM.getPresumedLoc(T->first.getBegin()).getLine();
     I.Text = T->second;
     I.IsStatic = Def->getCanonicalDecl()->getStorageClass() == SC_Static;
     if (Ctx.getLangOpts().CPlusPlus)
@@ -501,14 +578,13 @@ std::pair<int, int> DeviceContext::itemsForFunction(const FunctionDecl *Def) {
   };
   int Proto = -1;
   const FunctionDecl *First = Def->getFirstDecl();
-  if (First != Def && inMainFile(First->getLocation()) &&
+  if (First != Def && copiedFrom(First->getLocation()) &&
       SM.isBeforeInTranslationUnit(First->getLocation(), Def->getLocation()))
     Proto = Make(First, ContextItem::FuncProto);
   return {Proto, Make(Def, ContextItem::FuncDef)};
 }
 
-const DeviceContext::Verdict &
-DeviceContext::functionVerdict(const FunctionDecl *Def) {
+const DeviceContext::Verdict &DeviceContext::functionVerdict(const FunctionDecl *Def) {
   auto It = FuncVerdicts.find(Def);
   if (It != FuncVerdicts.end())
     return It->second;
@@ -568,8 +644,7 @@ void DeviceContext::addTypeNeeds(QualType QT, std::set<unsigned> &Out,
     if (const auto *RD = dyn_cast<RecordDecl>(TD)) {
       for (const FieldDecl *F : RD->fields())
         addTypeNeeds(F->getType(), Out, Seen);
-      if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
-          CRD && CRD->hasDefinition())
+      if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD); CRD && CRD->hasDefinition())
         for (const CXXBaseSpecifier &B : CRD->bases())
           addTypeNeeds(B.getType(), Out, Seen);
     }
@@ -580,8 +655,7 @@ void DeviceContext::addTypeNeeds(QualType QT, std::set<unsigned> &Out,
     addTypeNeeds(Next, Out, Seen);
 }
 
-DeviceContext::Verdict DeviceContext::analyzeStmt(const Stmt *S,
-                                                  bool InFunctionCopy) {
+DeviceContext::Verdict DeviceContext::analyzeStmt(const Stmt *S, bool InFunctionCopy) {
   Verdict V;
   DeviceUseVisitor Vis(*this, V, InFunctionCopy);
   Vis.TraverseStmt(const_cast<Stmt *>(S));
@@ -631,15 +705,13 @@ void DeviceContext::analyzeRegion(const RegionInput &In, const Region &R) {
       V.OmpLoc = RV.Loc;
     }
   bool CudaNo = WantCuda && !V.CudaOk, OmpNo = WantOmp && !V.OmpOk;
-  auto Warn = [&](SourceLocation L, const std::string &Kinds,
-                  const std::string &Why) {
+  auto Warn = [&](SourceLocation L, const std::string &Kinds, const std::string &Why) {
     D.warning(L, "this co_exec loop gets no " + Kinds +
                      " variant and runs on the CPU only: " + Why);
     const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange BR = F ? fileRange(F->getSourceRange(), Ctx)
-                           : CharSourceRange();
-    if (BR.isValid() && !SM.isPointWithin(SM.getExpansionLoc(L),
-                                          BR.getBegin(), BR.getEnd()))
+    CharSourceRange BR = F ? fileRange(F->getSourceRange(), Ctx) : CharSourceRange();
+    if (BR.isValid() &&
+        !SM.isPointWithin(SM.getExpansionLoc(L), BR.getBegin(), BR.getEnd()))
       D.note(In.Pragma->DirectiveLoc, "in the co_exec loop here");
   };
   if (CudaNo && OmpNo && V.CudaWhy == V.OmpWhy && V.CudaLoc == V.OmpLoc) {
@@ -670,11 +742,10 @@ bool DeviceContext::hasVariant(const Region &R, DeviceKind K) const {
   return K == DeviceKind::Cuda ? N.CudaOk : N.OmpOk;
 }
 
-std::string
-DeviceContext::companionPreamble(DeviceKind K,
-                                 const std::vector<const Region *> &Regions,
-                                 bool LineDirectives,
-                                 const std::string &FileName) const {
+std::string DeviceContext::companionPreamble(DeviceKind K,
+                                             const std::vector<const Region *> &Regions,
+                                             bool LineDirectives,
+                                             const std::string &FileName) const {
   std::set<unsigned> Want(DirectiveItems.begin(), DirectiveItems.end());
   for (const Region *R : Regions)
     if (hasVariant(*R, K)) {
@@ -682,12 +753,15 @@ DeviceContext::companionPreamble(DeviceKind K,
       Want.insert(N.Items.begin(), N.Items.end());
     }
   std::vector<unsigned> Order(Want.begin(), Want.end());
+  const SourceManager &SM = Ctx.getSourceManager();
   std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-    return Items[A].Offset != Items[B].Offset ? Items[A].Offset < Items[B].Offset
-                                              : A < B;
+    if (Items[A].Loc == Items[B].Loc)
+      return A < B;
+    return SM.isBeforeInTranslationUnit(Items[A].Loc, Items[B].Loc);
   });
   std::string S;
   unsigned TypeBegin = 0, TypeEnd = 0;
+  FileID TypeFile;
   bool HaveType = false;
   for (unsigned Idx : Order) {
     const ContextItem &I = Items[Idx];
@@ -695,11 +769,12 @@ DeviceContext::companionPreamble(DeviceKind K,
       S += I.Text + "\n";
       continue;
     }
-    if (HaveType && I.Offset >= TypeBegin && I.End <= TypeEnd &&
+    if (HaveType && I.File == TypeFile && I.Offset >= TypeBegin && I.End <= TypeEnd &&
         I.K == ContextItem::Type)
       continue; // inside a declaration already emitted
     if (I.K == ContextItem::Type) {
       HaveType = true;
+      TypeFile = I.File;
       TypeBegin = I.Offset;
       TypeEnd = I.End;
     }
@@ -713,16 +788,16 @@ DeviceContext::companionPreamble(DeviceKind K,
         if (!I.IsStatic)
           Text = "static " + Text;
       } else {
-        Text = (I.K == ContextItem::ConstVar ? "static __device__ "
-                                              : "__device__ ") +
-               Text;
+        Text =
+            (I.K == ContextItem::ConstVar ? "static __device__ " : "__device__ ") + Text;
       }
     }
     if (Omp && I.K != ContextItem::Type)
       S += "#pragma omp declare target\n";
     if (!I.NsOpen.empty())
       S += I.NsOpen + "\n";
-    S += lineDirective(I.Line, FileName, LineDirectives);
+    S +=
+        lineDirective(I.Line, I.FileName.empty() ? FileName : I.FileName, LineDirectives);
     S += Text + "\n";
     if (!I.NsClose.empty())
       S += I.NsClose + "\n";

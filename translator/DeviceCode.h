@@ -6,6 +6,12 @@
 // must exist on the device. This analysis, run once per input file, collects
 //  - the main file's `#include`, `#define` and `#undef` directives (as the
 //    preprocessor saw them, so `#if` is respected), in order;
+//  - unless a header of the user's (not a system header) defines something
+//    with external linkage (`int calls = 0;`, a non-inline function): then
+//    no user header is included, since the companion would define it again
+//    ("multiple definition" at link). The user headers' own system
+//    includes and macros are replayed instead, and their declarations are
+//    taken by need like the main file's (ExpandHeaders);
 //  - per region: the file-scope types the loop needs (typedefs, structs,
 //    enums declared in the main file, found through the body's expressions
 //    and, transitively, through fields), the functions it calls that are
@@ -40,10 +46,13 @@ enum class DeviceKind { Cuda, Omp };
 /// One piece of file-scope text the companions may replay.
 struct ContextItem {
   enum Kind { Directive, Type, ConstVar, FuncProto, FuncDef } K = Directive;
-  unsigned Offset = 0; ///< where it starts in the main file (ordering)
-  unsigned End = 0;    ///< where it ends (merging nested type declarations)
-  unsigned Line = 0;   ///< for #line
-  std::string Text;    ///< without the trailing newline
+  clang::SourceLocation Loc;   ///< where it starts (ordering)
+  clang::FileID File;          ///< the file it is in
+  unsigned Offset = 0;         ///< where it starts in that file
+  unsigned End = 0;            ///< where it ends (merging nested type declarations)
+  unsigned Line = 0;           ///< for #line
+  std::string FileName;        ///< for #line; empty: the main file
+  std::string Text;            ///< without the trailing newline
   std::string NsOpen, NsClose; ///< C++ namespaces around it
   bool IsStatic = false;       ///< functions: already has internal linkage
 };
@@ -52,14 +61,14 @@ struct ContextItem {
 struct RegionDeviceNeeds {
   bool CudaOk = true;
   bool OmpOk = true;
-  std::set<unsigned> Items; ///< indices into DeviceContext::items()
+  std::set<unsigned> Items;    ///< indices into DeviceContext::items()
   std::string NsOpen, NsClose; ///< namespaces of the region's declaration
 };
 
 class DeviceContext {
 public:
-  DeviceContext(clang::ASTContext &Ctx, clang::Preprocessor &PP, Diag &D,
-                bool WantCuda, bool WantOmp);
+  DeviceContext(clang::ASTContext &Ctx, clang::Preprocessor &PP, Diag &D, bool WantCuda,
+                bool WantOmp);
 
   /// Analyses region \p R (built from \p In); may warn.
   void analyzeRegion(const RegionInput &In, const Region &R);
@@ -72,14 +81,17 @@ public:
   /// directives, then the needed types, const globals and function copies of
   /// those regions, in source order. Function copies get `__device__`
   /// (CUDA) or `static` inside `#pragma omp declare target` (offload).
-  std::string companionPreamble(DeviceKind K,
-                                const std::vector<const Region *> &Regions,
-                                bool LineDirectives,
-                                const std::string &FileName) const;
+  std::string companionPreamble(DeviceKind K, const std::vector<const Region *> &Regions,
+                                bool LineDirectives, const std::string &FileName) const;
 
   /// A suffix that makes the external names of this file's variants unique
   /// in a program of several translated files ("_3fa2b1c0").
   const std::string &linkSuffix() const { return LinkSuffix; }
+
+  /// Whether user headers are replaced by what the regions need from them
+  /// (some user header defines a variable or function with external
+  /// linkage).
+  bool expandsHeaders() const { return ExpandHeaders; }
 
 private:
   struct Verdict {
@@ -98,6 +110,8 @@ private:
   std::map<const clang::FunctionDecl *, Verdict> FuncVerdicts;
   std::map<unsigned, RegionDeviceNeeds> Needs;
   std::string LinkSuffix;
+  bool ExpandHeaders = false;
+  std::set<clang::FileID> UserHeaders; ///< reached from the main file
 
   friend class DeviceUseVisitor;
   void collectDirectives();
@@ -110,6 +124,11 @@ private:
   std::pair<int, int> itemsForFunction(const clang::FunctionDecl *Def);
   std::string nsOpen(const clang::DeclContext *DC, std::string &Close) const;
   bool inMainFile(clang::SourceLocation L) const;
+  /// Declarations at \p L are copied into companions (not included): the
+  /// main file, and user headers when ExpandHeaders.
+  bool copiedFrom(clang::SourceLocation L) const;
+  void findUserHeaders();
+  ContextItem itemAt(clang::SourceLocation B, unsigned EndOffset) const;
 };
 
 } // namespace hce
