@@ -2,6 +2,7 @@
 #include "hce/hce.h"
 
 #include "data_env.hpp"
+#include "iteration_count.hpp"
 #include "log.hpp"
 #include "reduction.hpp"
 #include "region_exec.hpp"
@@ -42,7 +43,11 @@ static bool nested_call() {
 
 static int run_nested(const hce_region &r) {
   const std::string name = r.name && *r.name ? r.name : "<unnamed region>";
-  if (r.iterations < 0 || !r.cpu || r.num_maps < 0 || (r.num_maps > 0 && !r.maps) ||
+  if (std::string why = iteration_count_error(r.iterations); !why.empty()) {
+    error("region " + name + ": " + why);
+    return 1;
+  }
+  if (!r.cpu || r.num_maps < 0 || (r.num_maps > 0 && !r.maps) ||
       r.num_reductions < 0 || (r.num_reductions > 0 && !r.reductions)) {
     error("region " + name + ": malformed region");
     return 1;

@@ -88,7 +88,9 @@ bool reduction_valid(const hce_reduction &red, std::string &why) {
     return false;
   }
   if (red.count < 0) {
-    why = "negative element count for array reduction '" + std::string(red.name) + "'";
+    why = "array reduction '" + std::string(red.name) +
+          "': its section is empty or lies outside the array (count " +
+          std::to_string(red.count) + ")";
     return false;
   }
   if (red.count > 0 && !red.var) {

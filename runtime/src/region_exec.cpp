@@ -5,6 +5,7 @@
 #include "cpu_device.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
+#include "iteration_count.hpp"
 #include "log.hpp"
 #include "profile/profile_hook.hpp"
 #include "reduction.hpp"
@@ -197,10 +198,8 @@ std::string schedule_name(const hce_region &r, const Settings &set) {
 }
 
 bool validate(const hce_region &r, std::string &why) {
-  if (r.iterations < 0) {
-    why = "negative iteration count " + std::to_string(r.iterations);
+  if (why = iteration_count_error(r.iterations); !why.empty())
     return false;
-  }
   if (!r.cpu) {
     why = "no CPU variant";
     return false;

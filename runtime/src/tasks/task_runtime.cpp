@@ -2,6 +2,7 @@
 
 #include "clock.hpp"
 #include "device_selection.hpp"
+#include "iteration_count.hpp"
 #include "log.hpp"
 #include "reduction.hpp"
 #include "region_exec.hpp"
@@ -539,7 +540,11 @@ int submit(const hce_region &region, int num_deps, const hce_depend *deps,
     why = "malformed dependence list";
     return 1;
   }
-  if (!region.cpu || region.iterations < 0 || region.num_maps < 0 ||
+  if (std::string err = iteration_count_error(region.iterations); !err.empty()) {
+    why = "region " + std::string(region.name ? region.name : "?") + ": " + err;
+    return 1;
+  }
+  if (!region.cpu || region.num_maps < 0 ||
       (region.num_maps > 0 && !region.maps) || region.num_reductions < 0 ||
       (region.num_reductions > 0 && !region.reductions)) {
     why = "region " + std::string(region.name ? region.name : "?") +
