@@ -77,6 +77,7 @@ DataEnv::Array &DataEnv::array_for(const hce_map &map) {
     a.name = map.name ? map.name : "?";
     a.host = static_cast<char *>(map.host);
     a.elem_size = map.elem_size;
+    a.rows = row_layout(map);
     a.windows.assign(devices_.size(), Window());
   }
   return a;
@@ -108,6 +109,18 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why) {
     Array &a = array_for(region.maps[m]);
     if (a.elem_size != region.maps[m].elem_size) {
       why = "array '" + a.name + "' is mapped with two element sizes";
+      return false;
+    }
+    if (a.rows != row_layout(region.maps[m])) {
+      why = "array '" + a.name +
+            "' is mapped with two different row sections (or as rows and as a flat "
+            "array)";
+      return false;
+    }
+    if (a.rows && merged_by_diff(region.maps[m], region.iterations)) {
+      why = "map '" + a.name +
+            "': a written array of row pointers must give each iteration rows of "
+            "its own (rows[i][...]); iterations here share rows";
       return false;
     }
     // `always to`: the host copy is authoritative again.
@@ -174,8 +187,7 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int de
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
     if (!only_here.empty() && !download(a, device, only_here, ignored, why))
       return false;
-    dev.release(w.buffer);
-    w = Window();
+    free_window(a, device);
     a.res.release(device + 1);
     want = need;
     bytes = size_t(want.hi - want.lo) * a.elem_size;
@@ -211,17 +223,35 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int de
   return true;
 }
 
+bool DataEnv::host_copy(const Array &a, Device &dev, char *dev_ptr, Interval iv,
+                        bool to_device, std::string &why) {
+  if (a.rows)
+    return copy_rows(dev, *a.rows, dev_ptr, iv, to_device, a.name, why);
+  const size_t bytes = size_t(iv.length()) * a.elem_size;
+  char *host_ptr = a.host + iv.lo * int64_t(a.elem_size);
+  return to_device ? dev.upload(dev_ptr, host_ptr, bytes, why)
+                   : dev.download(host_ptr, dev_ptr, bytes, why);
+}
+
+void DataEnv::free_window(Array &a, int device) {
+  Window &w = a.windows[size_t(device)];
+  Device &dev = *devices_[size_t(device)];
+  w.table.release(dev);
+  if (w.buffer)
+    dev.release(w.buffer);
+  w = Window();
+}
+
 bool DataEnv::upload(Array &a, int device, const IntervalSet &what,
                      TransferCounts &counts, std::string &why) {
   Window &w = a.windows[device];
   for (const Interval &iv : what) {
     size_t bytes = size_t(iv.length()) * a.elem_size;
     char *dst = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    const char *src = a.host + iv.lo * int64_t(a.elem_size);
     Device &dev = *devices_[device];
     if (!with_retry(
             dev, "upload", a.name,
-            [&](std::string &e) { return dev.upload(dst, src, bytes, e); }, why))
+            [&](std::string &e) { return host_copy(a, dev, dst, iv, true, e); }, why))
       return false;
     counts.to_device += bytes;
   }
@@ -235,11 +265,13 @@ bool DataEnv::download(Array &a, int device, const IntervalSet &what,
   for (const Interval &iv : what) {
     size_t bytes = size_t(iv.length()) * a.elem_size;
     const char *src = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    char *dst = a.host + iv.lo * int64_t(a.elem_size);
     Device &dev = *devices_[device];
     if (!with_retry(
             dev, "download", a.name,
-            [&](std::string &e) { return dev.download(dst, src, bytes, e); }, why))
+            [&](std::string &e) {
+              return host_copy(a, dev, const_cast<char *>(src), iv, false, e);
+            },
+            why))
       return false;
     counts.from_device += bytes;
   }
@@ -305,14 +337,10 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
         counts.peer += bytes;
         continue;
       }
-      char *host_ptr = c.a->host + iv.lo * int64_t(c.a->elem_size);
       Device &dev = *devices_[c.device];
       bool ok = with_retry(
           dev, c.to_device ? "upload" : "download", c.a->name,
-          [&](std::string &e) {
-            return c.to_device ? dev.upload(dev_ptr, host_ptr, bytes, e)
-                               : dev.download(host_ptr, dev_ptr, bytes, e);
-          },
+          [&](std::string &e) { return host_copy(*c.a, dev, dev_ptr, iv, c.to_device, e); },
           why);
       if (!ok)
         return false;
@@ -510,6 +538,17 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
                          : nullptr);
     if (w.buffer)
       pin(a, device, &hold);
+    if (w.buffer && a.rows) {
+      // Rows: the variant indexes a table of row pointers into the window
+      // (rebuilt only when the window moved; pinned, it cannot move now).
+      if (!w.table.update(*devices_[size_t(device)], *a.rows, w.buffer, w.lo, w.hi,
+                          why)) {
+        unpin_all(fetch_pins);
+        unpin_all(hold.pins);
+        return false;
+      }
+      set_ptrs(u, w.table.biased());
+    }
     if (u.current.empty())
       continue;
     IntervalSet missing = a.res.plan_upload(device + 1, u.current);
@@ -629,7 +668,7 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     if (all.hi <= all.lo)
       continue;
     // Pinning pays off only for arrays that stay: those of data regions.
-    if (a.data_refs > 0)
+    if (a.data_refs > 0 && !a.rows)
       dev.prepare_host(a.host + all.lo * int64_t(a.elem_size),
                        size_t(all.hi - all.lo) * a.elem_size);
     // Only a first window: growing one here could evict data the device
@@ -753,19 +792,14 @@ bool DataEnv::evict(int device, std::string &why) {
     if (!only_here.empty())
       ok = download(a, device, only_here, ignored, why) && ok;
     a.res.release(device + 1);
-    Window &w = a.windows[device];
-    if (w.buffer)
-      devices_[device]->release(w.buffer);
-    w = Window();
+    free_window(a, device);
   }
   return ok;
 }
 
 void DataEnv::drop_device_copies(Array &a) {
   for (size_t d = 0; d < a.windows.size(); ++d) {
-    if (a.windows[d].buffer)
-      devices_[d]->release(a.windows[d].buffer);
-    a.windows[d] = Window();
+    free_window(a, int(d));
     a.res.release(int(d) + 1);
   }
 }

@@ -16,12 +16,14 @@
 #include "data/transfer_plan.hpp"
 #include "device.hpp"
 #include "hce/hce.h"
+#include "row_table.hpp"
 
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,6 +122,7 @@ private:
     void *buffer = nullptr;
     int64_t lo = 0, hi = 0; // elements held
     int pins = 0;           // chunks in flight / copies using the buffer
+    DeviceRowTable table;   // row-pointer arrays: the device's row table
   };
   // One copy between the host and a device window (or, with src_device
   // set, from another device's window straight into `device`'s), planned
@@ -139,6 +142,7 @@ public:
     std::string name;
     char *host = nullptr;
     size_t elem_size = 0;
+    std::optional<RowLayout> rows; // an array of row pointers (HCE_MAP_ROWS)
     ArrayResidency res;          // valid elements per holder
     std::vector<Window> windows; // per device
     IntervalSet to_host;         // elements being copied to the host now
@@ -205,6 +209,13 @@ private:
                      TransferCounts &counts, std::string &why);
   bool upload(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
               std::string &why);
+  // One copy between the host and device memory at `dev_ptr` (the device
+  // address of element iv.lo): direct, or through the rows of a row-pointer
+  // array.
+  bool host_copy(const Array &a, Device &dev, char *dev_ptr, Interval iv,
+                 bool to_device, std::string &why);
+  // Frees device's window of `a` and its row table.
+  void free_window(Array &a, int device);
   bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
                 std::string &why);
   void drop_device_copies(Array &a);

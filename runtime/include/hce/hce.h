@@ -26,11 +26,23 @@ enum {
   HCE_MAP_FROM = 2,
   HCE_MAP_TOFROM = 3,
   HCE_MAP_ALWAYS = 4,    /* flag, or-ed with one of the above */
-  HCE_MAP_WRITES_ALL = 8 /* flag: each iteration writes every element of its
+  HCE_MAP_WRITES_ALL = 8, /* flag: each iteration writes every element of its
                             footprint.  Without it, a from map starts from the
                             current values (as tofrom), so that elements the
                             body leaves alone keep them (OpenMP: the host's,
                             or the present copy inside a data region) */
+  HCE_MAP_ROWS = 16 /* flag: an array of row pointers (T **rows, each row
+                       allocated apart), map(to: rows[i][c0:n]).  `host` is
+                       the table of row pointers (rows), elem_size is
+                       sizeof(T); scale/offset/len/blocks/stride/extent count
+                       rows (the section of the table), and row_offset /
+                       row_len select the same elements [c0, c0 + n) of each
+                       row.  A variant gets, in ptrs[m], a table of row
+                       pointers valid on its device (T ** indexed by the
+                       user's row index): the host's own on the CPU, a
+                       device table of device rows on an accelerator.  A
+                       written row map must give each iteration rows of its
+                       own (rows[i][...]) */
 };
 
 /* One mapped array section, in elements of the array flattened row-major.
@@ -57,6 +69,9 @@ typedef struct hce_map {
                      are clamped to [0, extent) (to [0, ...) when unknown),
                      so halos at the ends need no guard in the map; a
                      section that lies outside the array is an error */
+  /* Read only with HCE_MAP_ROWS (other maps may leave them unset): */
+  int64_t row_offset; /* first element of each row in the section */
+  int64_t row_len;    /* elements of each row in the section (> 0) */
 } hce_map;
 
 /* ---- reductions ---------------------------------------------------------- */

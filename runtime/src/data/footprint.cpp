@@ -96,6 +96,12 @@ std::string quoted(const char *name) {
 } // namespace
 
 MapShape shape_of(const hce_map &m) {
+  if (m.kind & HCE_MAP_ROWS) {
+    // An array of row pointers is tracked as the flattened array of its
+    // rows' sections: element c of row r is r*row_len + (c - row_offset).
+    const int64_t w = m.row_len;
+    return MapShape{m.scale * w, m.offset * w, m.len * w, m.blocks, m.stride * w};
+  }
   return MapShape{m.scale, m.offset, m.len, m.blocks, m.stride};
 }
 
@@ -136,7 +142,11 @@ IntervalSet footprint(const MapShape &sh, int64_t lb, int64_t ub,
 }
 
 namespace {
-int64_t clamp_extent(const hce_map &m) { return m.extent > 0 ? m.extent : kMax; }
+int64_t clamp_extent(const hce_map &m) {
+  if (m.extent <= 0)
+    return kMax;
+  return (m.kind & HCE_MAP_ROWS) ? m.extent * m.row_len : m.extent;
+}
 } // namespace
 
 IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
@@ -151,7 +161,33 @@ Interval clamped_hull(const hce_map &m, int64_t lb, int64_t ub) {
   return h.hi > h.lo ? h : Interval{0, 0};
 }
 
+namespace {
+
+// A row-pointer map is checked in rows (the section of the table), then
+// its flattened form must stay within 64 bits.
+std::string check_row_map(const hce_map &m, int64_t iterations) {
+  if (m.row_len <= 0 || m.row_offset < 0)
+    return quoted(m.name) + ": the section of each row (" +
+           std::to_string(m.row_offset) + ", " + std::to_string(m.row_len) +
+           " elements) is empty or starts before the row";
+  hce_map rows = m;
+  rows.kind &= ~HCE_MAP_ROWS;
+  if (std::string err = check_map(rows, iterations); !err.empty())
+    return err + " (counting rows)";
+  const int64_t limit = kMax / 4 / m.row_len;
+  Interval h = footprint_hull(shape_of(rows), 0, std::max<int64_t>(iterations, 1));
+  for (int64_t v : {m.scale, m.offset, m.len, m.stride, m.extent, h.lo, h.hi})
+    if (v > limit || v < -limit)
+      return quoted(m.name) + ": " + std::to_string(v) + " rows of " +
+             std::to_string(m.row_len) + " elements overflow a 64-bit index";
+  return "";
+}
+
+} // namespace
+
 std::string check_map(const hce_map &m, int64_t iterations) {
+  if (m.kind & HCE_MAP_ROWS)
+    return check_row_map(m, iterations);
   const MapShape sh = shape_of(m);
   // Well-formedness and overflow: the unclamped check with no extent,
   // whose only bounds complaint is the lower end, handled below.
