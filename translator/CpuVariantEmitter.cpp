@@ -1,6 +1,7 @@
 //===- CpuVariantEmitter.cpp - The OpenMP CPU variant ---------------------===//
 #include "CpuVariantEmitter.h"
 #include "CodeGenUtil.h"
+#include "TripCount.h"
 
 namespace hce {
 
@@ -16,8 +17,7 @@ std::string CpuVariantEmitter::hostDecls(const Region &R) const {
   S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
   for (const PrivateVar &P : R.Privates)
     S += "    " + P.Decl + ";\n";
-  S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
-       ")(__hce_init + __hce_k * __hce_step);\n";
+  S += "    " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "__hce_k") + ";\n";
   std::string Line = lineDirective(R.BodyLine, R.FileName, LineDirectives);
   S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
   S += R.BodyText + "\n";

@@ -1,6 +1,7 @@
 //===- CudaVariantEmitter.cpp - The CUDA variant --------------------------===//
 #include "CudaVariantEmitter.h"
 #include "CodeGenUtil.h"
+#include "TripCount.h"
 
 namespace hce {
 
@@ -383,8 +384,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
          "* blockDim.x) {\n";
     for (const PrivateVar &P : R.Privates)
       S += "    " + P.Decl + ";\n";
-    S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
-         ")(__hce_init + __hce_k * __hce_step);\n";
+    S += "    " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "__hce_k") + ";\n";
     S += Line.empty() ? "    " : Line + std::string(R.BodyColumn - 1, ' ');
     S += R.BodyText + "\n";
     S += "  }\n";
@@ -397,8 +397,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
          "* blockDim.y) {\n";
     for (const PrivateVar &Pv : R.Privates)
       S += "    " + Pv.Decl + ";\n";
-    S += "    " + R.Loop.VarDecl + " = (" + R.Loop.VarType +
-         ")(__hce_init + __hce_k * __hce_step);\n";
+    S += "    " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "__hce_k") + ";\n";
     S += "    {\n";
     for (const PlacedText &T : P.Prefix) {
       std::string L = lineDirective(T.Line, R.FileName, LineDirectives);

@@ -70,8 +70,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
       S += I2 + "int64_t __hce_lo0, __hce_lo1;\n";
       S += I2 + "{ " + L.VarDecl + " = (" + L.VarType +
            ")(__hce_init); __hce_lo0 = (int64_t)(" + A.LoText + "); }\n";
-      S += I2 + "{ " + L.VarDecl + " = (" + L.VarType +
-           ")(__hce_init + __hce_step); __hce_lo1 = (int64_t)(" + A.LoText +
+      S += I2 + "{ " + L.VarDecl + " = " + loopVarAt(L, "1") + "; __hce_lo1 = (int64_t)(" + A.LoText +
            "); }\n";
     }
     S += I2 + E + "name = " + cString(A.Name) + ";\n";
@@ -173,8 +172,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
     S += I1 + "hce_co_exec_or_exit(&__hce_r);\n";
   }
   if (!L.DeclaredInInit) // its value after the loop; maybe never read
-    S += I1 + L.VarName + " = (" + L.VarType +
-         ")(__hce_init + __hce_W * __hce_step);\n" + I1 + "(void)" + L.VarName +
+    S += I1 + L.VarName + " = " + loopVarAt(L, "__hce_W") + ";\n" + I1 + "(void)" + L.VarName +
          ";\n";
   S += Indent + "}";
   if (R.LineAfterSite) {

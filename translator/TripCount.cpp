@@ -225,4 +225,12 @@ std::string tripCountCode(const LoopInfo &L, const std::string &In) {
   return S;
 }
 
+std::string loopVarAt(const LoopInfo &L, const std::string &K) {
+  const std::string &T = L.VarType;
+  if (!L.VarSigned && L.VarBits >= L.IntBits)
+    return "(" + T + ")((" + T + ")__hce_init + (" + T + ")(" + K + ") * (" + T +
+           ")__hce_step)";
+  return "(" + T + ")(__hce_init + " + (K == "1" ? "" : K + " * ") + "__hce_step)";
+}
+
 } // namespace hce

@@ -39,6 +39,13 @@ std::optional<std::string> conditionAlwaysTrue(const LoopInfo &L, uint64_t Bound
 /// statement a line, each preceded by \p Indent.
 std::string tripCountCode(const LoopInfo &L, const std::string &Indent);
 
+/// The loop variable's value at normalised iteration \p K (an expression
+/// of type int64_t, `__hce_k`): `__hce_init + K * __hce_step` computed in
+/// the variable's own type when it is unsigned and at least as wide as int
+/// (modular, so exact for bounds above INT64_MAX, where int64_t arithmetic
+/// would overflow), else in int64_t (exact: every value lies in range).
+std::string loopVarAt(const LoopInfo &L, const std::string &K);
+
 } // namespace hce
 
 #endif

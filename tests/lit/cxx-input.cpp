@@ -32,5 +32,5 @@ int main() {
 // CHECK-NEXT: {{^}}  int64_t __hce_step;
 // CHECK-NEXT: {{^}}  op_t op;
 // CHECK-NEXT: {{^}}  Params p;
-// CHECK: {{^}}    std::size_t k = (std::size_t)(__hce_init + __hce_k * __hce_step);
+// CHECK: {{^}}    std::size_t k = (std::size_t)((std::size_t)__hce_init + (std::size_t)(__hce_k) * (std::size_t)__hce_step);
 // CHECK: {{^}}void apply(std::size_t n, double *v, Params p, op_t op) {

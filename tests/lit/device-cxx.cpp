@@ -58,7 +58,7 @@ void header_method(int n, std::complex<double> *z) {
 // CHECK: {{^}}namespace app { {{$}}
 // CHECK-NEXT: {{^}}namespace {{{$}}
 // CHECK-NEXT: {{^}}struct __hce_args_0 {
-// CHECK: {{^}}    std::size_t k = (std::size_t)(__hce_init + __hce_k * __hce_step);
+// CHECK: {{^}}    std::size_t k = (std::size_t)((std::size_t)__hce_init + (std::size_t)(__hce_k) * (std::size_t)__hce_step);
 // CHECK: {{^}}extern "C" int __hce_cuda_0_{{[0-9a-f]+}}(
 // CHECK-NOT: __hce_kernel_1
 // CHECK-NOT: __hce_kernel_2

@@ -143,7 +143,7 @@ int main(void) {
     mark[u] += 1;
   for (unsigned u = 0; u < un; u++) ref[u] += 1;
   expect("unsigned", mark, ref);
-// VARIANT: {{^}}    unsigned int u = (unsigned int)(__hce_init + __hce_k * __hce_step);
+// VARIANT: {{^}}    unsigned int u = (unsigned int)((unsigned int)__hce_init + (unsigned int)(__hce_k) * (unsigned int)__hce_step);
 
   RESET();
 #pragma hce co_exec map(tofrom: mark[i:1])
