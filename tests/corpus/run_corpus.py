@@ -40,7 +40,7 @@ SIM = "sim:0=speed:4,bw:1e11,lat:0;sim:1=speed:2,bw:2e10,lat:0"
 # The did-work check depends on timing (a fast CPU may finish a short
 # region before an accelerator's first chunk); the output is checked on
 # every attempt, the did-work rule must hold on one of these.
-ATTEMPTS = 4
+ATTEMPTS = 5
 BASE_FLAGS = ["-O2", "-Wall", "-Wextra", "-Werror"]
 
 
@@ -75,8 +75,13 @@ def load_stats_check(path):
 
 
 def run(cmd, env=None, what=""):
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=120)
+    try:
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what or cmd[0]}: no answer in 120 s\n  $ {shlex.join(cmd)}")
+    except OSError as e:
+        raise Failure(f"{what or cmd[0]}: cannot run: {e}")
     if p.returncode != 0:
         raise Failure(f"{what or cmd[0]} exited {p.returncode}\n  $ {shlex.join(cmd)}\n"
                       f"{p.stdout}{p.stderr}")
@@ -163,10 +168,7 @@ class Program:
                 extra["HCE_SCHEDULE"] = schedule
             env = self.env(**extra)
             cmd = [exe, *self.args]
-            try:
-                p = run(cmd, env=env, what=label)
-            except subprocess.TimeoutExpired:
-                raise Failure(f"{label}: no answer in 120 s")
+            p = run(cmd, env=env, what=label)
             if "hce: error" in p.stderr:
                 raise Failure(f"{label}: {p.stderr.strip()}")
             diff = same_output(p.stdout, want, tolerance)
@@ -259,7 +261,11 @@ def main():
         prog.run_mode()
         return 0
     except Failure as e:
-        print(f"FAILED {os.path.basename(opts.source)}: {e}")
+        message = f"FAILED {os.path.basename(opts.source)}: {e}"
+        print(message)
+        # Kept with the build: ctest's LastTest.log is rewritten by the next run.
+        with open(os.path.join(os.path.abspath(opts.work), "FAILED.txt"), "w") as f:
+            f.write(message + "\n")
         return 1
 
 
