@@ -107,6 +107,7 @@ struct LevelHeader {
   const Expr *Init = nullptr, *Bound = nullptr;
   bool LessEq = false;
   int64_t Step = 1;
+  bool PlainCount = false; ///< see InnerLevel::PlainCount
 };
 
 std::optional<LevelHeader> parseHeader(const ForStmt *F, ASTContext &Ctx,
@@ -145,6 +146,13 @@ std::optional<LevelHeader> parseHeader(const ForStmt *F, ASTContext &Ctx,
   if (refersTo(H.Bound, V)) {
     Why = "the inner loop's bound uses its own variable";
     return std::nullopt;
+  }
+  {
+    // The operands of a relational operator carry the common type.
+    QualType CmpT = CB->getLHS()->getType().getCanonicalType().getUnqualifiedType();
+    uint64_t Bits = Ctx.getTypeSize(VT);
+    H.PlainCount = Ctx.hasSameType(CmpT, VT.getCanonicalType().getUnqualifiedType()) &&
+                   Bits >= Ctx.getTypeSize(Ctx.IntTy) && Bits <= 64;
   }
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
   std::optional<int64_t> Step;
@@ -1141,6 +1149,12 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
 
   // Texts.
   for (const Stmt *S : Prefix) {
+    struct CallFinder : RecursiveASTVisitor<CallFinder> {
+      bool Found = false;
+      bool VisitCallExpr(CallExpr *) { return !(Found = true); }
+    } Calls;
+    Calls.TraverseStmt(const_cast<Stmt *>(S));
+    Plan.PrefixCalls = Plan.PrefixCalls || Calls.Found;
     std::optional<PlacedText> T = placed(S, Ctx);
     if (!T) {
       Plan.Why = "a statement before the inner loop comes from a macro";
@@ -1174,8 +1188,10 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
     L.Cmp = H.LessEq ? "<=" : "<";
     L.Step = H.Step;
     L.Line = SM.getPresumedLoc(SM.getExpansionLoc(H.Var->getLocation())).getLine();
-    Plan.HostExtents = Plan.HostExtents && hostEvaluable(H.Init, R, Pre, OuterVar) &&
-                       hostEvaluable(H.Bound, R, Pre, OuterVar);
+    L.PlainCount = H.PlainCount;
+    L.Invariant = hostEvaluable(H.Init, R, Pre, OuterVar) &&
+                  hostEvaluable(H.Bound, R, Pre, OuterVar);
+    Plan.HostExtents = Plan.HostExtents && L.Invariant;
     Plan.Levels.push_back(L);
   }
   Plan.Spread = true;

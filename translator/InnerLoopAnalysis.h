@@ -53,6 +53,14 @@ struct InnerLevel {
   std::string Cmp; ///< "<" or "<="
   int64_t Step = 1;
   unsigned Line = 0; ///< of the `for`
+  /// The comparison is made in the variable's own type (at least as wide
+  /// as int): the trip count is ceil((bound - init + (<=)) / step) computed
+  /// on values of that type, as C runs the loop (the CPU variant's
+  /// flattening relies on it).
+  bool PlainCount = false;
+  /// Init and bound use only literals, enumerators and captured scalars:
+  /// they are the same for every outer iteration (a rectangular nest).
+  bool Invariant = false;
 };
 
 /// A statement of the prefix, verbatim.
@@ -73,6 +81,9 @@ struct InnerLoopPlan {
   /// The launcher can compute the levels' trip counts from the captured
   /// scalars alone (to size the block and the grid).
   bool HostExtents = false;
+  /// The prefix calls a function (running it once per piece of a row, as
+  /// the CPU variant's flattening would, could repeat a side effect).
+  bool PrefixCalls = false;
 };
 
 /// Decides the kernel shape for region \p R built from \p In.

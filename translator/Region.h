@@ -92,6 +92,10 @@ struct MappedArray {
   /// says (a declared array, VLAs included); empty for pointers.  The
   /// runtime clamps footprints to it and rejects sections outside it.
   std::string ExtentText;
+  /// Site code (unindented lines, run after the map's fields are set) that
+  /// ors HCE_MAP_WRITES_ALL into its kind when the writes WriteCoverage
+  /// found cover the footprint; empty when there is no such proof.
+  std::string WritesAllCheck;
 };
 
 struct ReductionVar {

@@ -101,6 +101,11 @@ std::string emitSite(const Region &R, const std::string &Indent,
            "blocks = 1; " + E + "stride = 0; }\n";
     }
     S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
+    // WriteCoverage: HCE_MAP_WRITES_ALL when the writes cover the footprint.
+    for (size_t P = 0, NL; P < A.WritesAllCheck.size(); P = NL + 1) {
+      NL = A.WritesAllCheck.find('\n', P);
+      S += I2 + A.WritesAllCheck.substr(P, NL - P) + "\n";
+    }
     S += I1 + "}\n";
   }
 

@@ -11,6 +11,7 @@
 #include "OmpPlacement.h"
 #include "RegionBuilder.h"
 #include "SiteEmitter.h"
+#include "WriteCoverage.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ParentMapContext.h"
@@ -183,6 +184,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     Inputs[I].Verbose = Opts.Verbose;
     Inputs[I].PP = &CI.getPreprocessor();
     if (std::optional<Region> R = buildRegion(Inputs[I], Ctx, D)) {
+      proveWriteCoverage(Inputs[I], *R, Ctx, D, Opts.Verbose); // HCE_MAP_WRITES_ALL
       R->SiteRange = Placements[I].Range;
       R->LineAfterSite = Placements[I].LineAfterSite;
       Regions.push_back(std::move(*R));
@@ -192,6 +194,8 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     return;
 
   CpuVariantEmitter Cpu(Opts.LineDirectives);
+  for (const Region &R : Regions) // flatten the nest? (InnerLoopAnalysis)
+    Cpu.planRegion(Inputs[R.Index], R, Ctx, D, Opts.Verbose);
   std::vector<const VariantEmitter *> Emitters = {&Cpu};
   // Device variants (CUDA .cu, OpenMP-offload companion): what each region
   // needs on a device, and whether it can run there at all (may warn).
@@ -211,8 +215,12 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   Rewriter RW(SM, Ctx.getLangOpts());
   SourceLocation FileStart = SM.getLocForStartOfFile(Main);
   std::string FileName = SM.getPresumedLoc(Records.front().HashLoc).getFilename();
+  std::string CoverDecl; // __hce_writes_cover, when a map needs it
+  for (const Region &R : Regions)
+    if (CoverDecl.empty())
+      CoverDecl = writesCoverDecl(R);
   RW.InsertText(FileStart,
-                "#include <hce/hce.h>\n#include <stdint.h>\n" +
+                "#include <hce/hce.h>\n#include <stdint.h>\n" + CoverDecl +
                     lineDirective(1, FileName, Opts.LineDirectives),
                 /*InsertAfter=*/true);
   for (const Region &R : Regions) {

@@ -97,11 +97,12 @@ int main(void) {
 // EXEC: {{^}}  map Mat kind=1 elem=8 scale=32 offset=0 len=32 blocks=1
 // EXEC-NEXT: {{^}}  map x kind=1 elem=8 scale=0 offset=0 len=32 blocks=1
 // EXEC-NEXT: {{^}}  map coef kind=1 elem=8 scale=0 offset=0 len=4 blocks=1
-// EXEC-NEXT: {{^}}  map y kind=2 elem=8 scale=1 offset=0 len=1 blocks=1
+// (kind 10: y[r] is written in full, HCE_MAP_WRITES_ALL; writes-all.c)
+// EXEC-NEXT: {{^}}  map y kind=10 elem=8 scale=1 offset=0 len=1 blocks=1
 // EXEC: {{^}}  map in kind=3 elem=8 scale=1 offset=0 len=3 blocks=1
-// EXEC-NEXT: {{^}}  map out kind=6 elem=8 scale=1 offset=1 len=1 blocks=1
+// EXEC-NEXT: {{^}}  map out kind=14 elem=8 scale=1 offset=1 len=1 blocks=1
 // EXEC: {{^}}  map src kind=1 elem=8 scale=-2 offset=398 len=2 blocks=1
-// EXEC-NEXT: {{^}}  map dst kind=2 elem=8 scale=-1 offset=199 len=1 blocks=1
+// EXEC-NEXT: {{^}}  map dst kind=10 elem=8 scale=-1 offset=199 len=1 blocks=1
 // EXEC-NEXT: {{^}}  map tmp kind=0 elem=8 scale=-1 offset=199 len=1 blocks=1
 // EXEC: {{^}}  map table kind=1 elem=8 scale=0 offset=0 len=8 blocks=1
 // EXEC: {{^}}maps ok

@@ -42,6 +42,9 @@ int main(void) {
 
 // CHECK: {{^}}#include <hce/hce.h>
 // CHECK-NEXT: {{^}}#include <stdint.h>
+// C is written in full: the check of writes-all.c, once per file.
+// CHECK-NEXT: {{^}}#ifndef HCE_WRITES_COVER_DEFINED
+// CHECK: {{^}}#endif
 // CHECK-NEXT: {{^}}#line 1 "{{.*}}matrix-add.c"
 // CHECK: {{^}}struct __hce_args_0 {
 // CHECK-NEXT: {{^}}  int64_t __hce_init;
@@ -56,14 +59,15 @@ int main(void) {
 // CHECK-NEXT: {{^}}  const double *B = (const double *)__hce_ptrs[1];
 // CHECK-NEXT: {{^}}  double *C = (double *)__hce_ptrs[2];
 // CHECK-NEXT: {{^}}  const int N = ((const struct __hce_args_0 *)__hce_args)->N;
+// The nest runs as one space of (row, column) pairs (cpu-variant-collapse.c).
+// CHECK: {{^}}  const int __hce_jb = (int)(N);
 // CHECK: {{^}}#pragma omp parallel for{{$}}
-// CHECK-NEXT: {{^}}  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
-// CHECK-NEXT: {{^}}    int i = (int)(__hce_init + __hce_k * __hce_step);
-// CHECK-NEXT: {{^}}#line 18 "{{.*}}matrix-add.c"
-// CHECK-NEXT: {{^}}    for (int j = 0; j < N; j++)
+// CHECK-NEXT: {{^}}  for (int64_t __hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
+// CHECK: {{^}}      int i = (int)(__hce_init + (__hce_lb + __hce_r) * __hce_step);
+// CHECK: {{^}}          int j = (int)((uint64_t)__hce_j0 + (uint64_t)__hce_c * 1u);
+// CHECK-NEXT: {{^}}#line 19 "{{.*}}matrix-add.c"
 // CHECK-NEXT: {{^}}      C[i * N + j] = A[i * N + j] + B[i * N + j];
-// CHECK-NEXT: {{^}}  }
-// CHECK-NEXT: {{^}}}
+// CHECK: {{^}}}{{$}}
 // CHECK-NEXT: {{^}}#line 14 "{{.*}}matrix-add.c"
 // CHECK-NEXT: {{^}}void madd(int M, int N, const double *A, const double *B, double *C) {
 // CHECK-NEXT: {{^}}{ /* hce co_exec region 0 */

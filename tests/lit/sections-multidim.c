@@ -193,14 +193,14 @@ int main(void) {
 }
 // EXEC: {{^}}region sections-multidim.c:23:
 // EXEC-NEXT: {{^}}  map G kind=1 elem=8 scale=10 offset=0 len=10 blocks=1 stride=0
-// EXEC-NEXT: {{^}}  map H kind=2 elem=8 scale=10 offset=0 len=10 blocks=1 stride=0
+// EXEC-NEXT: {{^}}  map H kind=10 elem=8 scale=10 offset=0 len=10 blocks=1 stride=0
 // EXEC: {{^}}  map A kind=1 elem=8 scale=10 offset=0 len=30 blocks=1 stride=0
-// EXEC-NEXT: {{^}}  map B kind=2 elem=8 scale=10 offset=11 len=8 blocks=1 stride=0
+// EXEC-NEXT: {{^}}  map B kind=10 elem=8 scale=10 offset=11 len=8 blocks=1 stride=0
 // EXEC: {{^}}  map A kind=1 elem=8 scale=10 offset=3 len=4 blocks=3 stride=10
 // EXEC-NEXT: {{^}}  map B kind=3 elem=8 scale=10 offset=13 len=4 blocks=1 stride=0
 // EXEC: {{^}}  map A kind=1 elem=8 scale=36 offset=0 len=108 blocks=1 stride=0
 // EXEC-NEXT: {{^}}  map W kind=1 elem=8 scale=0 offset=0 len=36 blocks=1 stride=0
 // EXEC-NEXT: {{^}}  map col kind=1 elem=8 scale=1 offset=1 len=1 blocks=12 stride=10
-// EXEC-NEXT: {{^}}  map B kind=2 elem=8 scale=36 offset=36 len=36 blocks=1 stride=0
+// EXEC-NEXT: {{^}}  map B kind=10 elem=8 scale=36 offset=36 len=36 blocks=1 stride=0
 // EXEC: {{^}}  map L kind=1 elem=8 scale=0 offset=0 len=20 blocks=1 stride=0
 // EXEC: {{^}}mismatches: 0
