@@ -135,5 +135,26 @@ int main(int argc, char **argv) {
   }
   if (ok)
     printf("taskgraph: verified against sequential\n");
+  free(rz);
+  free(rw);
+  free(ry);
+  free(rp);
+  free(rq);
+  for (int a = 0; a < apps; a++) {
+    free(x[a]);
+    free(y[a]);
+    free(z[a]);
+    free(w[a]);
+  }
+  for (int k = 0; k <= chain; k++) {
+    free(M[k]);
+    free(P[k]);
+  }
+  free(x);
+  free(y);
+  free(z);
+  free(w);
+  free(M);
+  free(P);
   return ok ? 0 : 1;
 }
