@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 gpu="${HCE_BUILD_DIR:-$root/build-gpu}"
 dst="$root/.carry/suite"
-examples="matadd blackscholes gemm jacobi2d heat3d fdtd2d nbody kmeans mcpi cg bfs lud taskgraph"
+examples="matadd blackscholes gemm jacobi2d heat3d fdtd2d nbody kmeans mcpi cg bfs lud taskgraph histogram"
 rm -rf "$dst" && mkdir -p "$dst/bin" "$dst/bin-offload" "$dst/lib"
 build_examples() { # dir, extra hce-cc flags...
   local out="$1"; shift

@@ -61,16 +61,12 @@ bool select_region_devices(Runtime &rt, const hce_region &r,
     selected = keep;
   }
   for (int d : selected) {
-    // Array reductions keep their partial arrays in host memory: only the
-    // devices that run the CPU variant there (cpu, sim) take part.
-    const bool host_variant =
-        devs[d]->kind() == DeviceKind::Cpu || devs[d]->kind() == DeviceKind::Sim;
-    if (devs[d]->can_run(r) && (host_variant || !has_array_reduction(r)))
+    // Every device takes part in array reductions: the reduction block a
+    // variant receives is host memory on every device, and the translator's
+    // CUDA and offload variants fold their device-side partial arrays into
+    // it before they return (CudaVariantEmitter, OffloadVariantEmitter).
+    if (devs[d]->can_run(r))
       out.push_back(d);
-    else if (devs[d]->can_run(r))
-      notice_once(region_name(r) + "/arrayred/" + devs[d]->name(),
-                  "region " + region_name(r) + " has an array reduction, which " +
-                      devs[d]->name() + " does not run yet; it runs without it");
     else
       notice_once(region_name(r) + "/novariant/" + devs[d]->name(),
                   "region " + region_name(r) + " has no variant for " +
