@@ -50,6 +50,7 @@ EXAMPLES = [
     ("cg", ["100007", "3", "20"]),
     ("lud", ["515"]),
     ("taskgraph", ["200001", "65", "3", "2"]),
+    ("histogram", ["2000003", "7"]),
 ]
 SCHEDULES = ["static", "quick", "split", "hguided", "logfit", "fdets", "adets", "auto"]
 # (example, args) run under compute-sanitizer, small.
