@@ -80,8 +80,10 @@ void CpuVariantEmitter::planRegion(const RegionInput &In, const Region &R,
 
 std::string CpuVariantEmitter::outerOnlyLoop(const Region &R) const {
   std::string S;
+  // Loop variables declared before their loops: the user's C89 builds.
+  S += "  int64_t __hce_k;\n";
   S += "#pragma omp parallel for" + reductionClauses(R) + "\n";
-  S += "  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
+  S += "  for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {\n";
   for (const PrivateVar &P : R.Privates)
     S += "    " + P.Decl + ";\n";
   S += "    " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "__hce_k") + ";\n";
@@ -106,10 +108,11 @@ std::string CpuVariantEmitter::flattenedLoop(const Region &R,
   S += "    __hce_np = __hce_tot < " + std::to_string(MaxPieces) +
        " ? __hce_tot : " + std::to_string(MaxPieces) + ";\n";
   S += "  }\n";
+  S += "  int64_t __hce_p;\n";
   S += "#pragma omp parallel for" + reductionClauses(R) + "\n";
-  S += "  for (int64_t __hce_p = 0; __hce_p < __hce_np; ++__hce_p) {\n";
+  S += "  for (__hce_p = 0; __hce_p < __hce_np; ++__hce_p) {\n";
   S += "    int64_t __hce_r0 = __hce_p, __hce_c0 = 0, __hce_r1 = __hce_p, __hce_c1 = "
-       "__hce_n1;\n";
+       "__hce_n1, __hce_r;\n";
   S += "    if (__hce_tot >= 0) { /* pairs [s, e) */\n";
   S += "      const int64_t __hce_q = __hce_tot / __hce_np, __hce_m = __hce_tot % "
        "__hce_np;\n";
@@ -121,7 +124,7 @@ std::string CpuVariantEmitter::flattenedLoop(const Region &R,
   S += "      __hce_r1 = __hce_e / __hce_n1;\n";
   S += "      __hce_c1 = __hce_e % __hce_n1;\n";
   S += "    }\n";
-  S += "    for (int64_t __hce_r = __hce_r0; __hce_r <= __hce_r1; ++__hce_r) {\n";
+  S += "    for (__hce_r = __hce_r0; __hce_r <= __hce_r1; ++__hce_r) {\n";
   S += "      const int64_t __hce_cb = __hce_r == __hce_r0 ? __hce_c0 : 0;\n";
   S += "      const int64_t __hce_ce = __hce_r == __hce_r1 ? __hce_c1 : __hce_n1;\n";
   S += "      if (__hce_tot >= 0 && __hce_cb >= __hce_ce)\n";
@@ -130,9 +133,10 @@ std::string CpuVariantEmitter::flattenedLoop(const Region &R,
     S += "      " + Pv.Decl + ";\n";
   S += "      " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "(__hce_lb + __hce_r)") + ";\n";
   S += "      {\n";
+  S += "        int64_t __hce_c;\n";
   for (const PlacedText &T : P.Prefix)
     S += placedText(T, R.FileName, LineDirectives, "        ");
-  S += "        for (int64_t __hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {\n";
+  S += "        for (__hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {\n";
   S += "          " + J.VarDecl + " = (" + J.VarType + ")((uint64_t)__hce_j0 + " +
        "(uint64_t)__hce_c * " + std::to_string(J.Step) + "u);\n";
   if (P.Levels.size() == 2) {

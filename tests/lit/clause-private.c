@@ -22,7 +22,7 @@ int main(void) {
       t += A[i * N + j];
     rowsum[i] = t;
   }
-// CHECK: {{^}}  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK: {{^}}  for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 // CHECK-NEXT: {{^}}    int j;
 // CHECK-NEXT: {{^}}    double t;
 // CHECK-NEXT: {{^}}    int i = (int)(__hce_init + __hce_k * __hce_step);
@@ -33,7 +33,7 @@ int main(void) {
     for (j = 0; j < N; j++)
       total += A[i * N + j];
 // CHECK: {{^}}#pragma omp parallel for reduction(+: total){{$}}
-// CHECK-NEXT: {{^}}  for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK-NEXT: {{^}}  for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 // CHECK-NEXT: {{^}}    int j;
 
   double ref = 0;

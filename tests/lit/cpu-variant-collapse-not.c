@@ -28,7 +28,7 @@ void lower(int N, const double *A, double *L) {
 // NOTE: cpu-variant-collapse-not.c:[[@LINE-4]]:3: remark: the CPU variant parallelises the outer loop only: the bounds of 'j' change with the outer iteration
 // CHECK-LABEL: static void __hce_cpu_0(
 // CHECK: #pragma omp parallel for
-// CHECK-NEXT: for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK-NEXT: for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 
 void prefix_sum(int M, int N, double *A) {
 #pragma hce co_exec map(tofrom: A[i*N:N])
@@ -38,7 +38,7 @@ void prefix_sum(int M, int N, double *A) {
 }
 // NOTE: cpu-variant-collapse-not.c:[[@LINE-4]]:3: remark: the CPU variant parallelises the outer loop only: the inner loop reads 'A' at an index other than the one it writes (a carried dependence)
 // CHECK-LABEL: static void __hce_cpu_1(
-// CHECK: for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK: for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 
 void wide(int M, long N, const double *A, double *C) {
 #pragma hce co_exec map(to: A[i*N:N]) map(from: C[i*N:N])
@@ -48,7 +48,7 @@ void wide(int M, long N, const double *A, double *C) {
 }
 // NOTE: cpu-variant-collapse-not.c:[[@LINE-4]]:3: remark: the CPU variant parallelises the outer loop only: 'j' is compared in another type than its own (or is narrower than int)
 // CHECK-LABEL: static void __hce_cpu_2(
-// CHECK: for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK: for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 
 static int twice(int x) { return 2 * x; }
 
@@ -62,7 +62,7 @@ void called(int M, int N, const double *A, double *C) {
 }
 // NOTE: cpu-variant-collapse-not.c:[[@LINE-6]]:3: remark: the CPU variant parallelises the outer loop only: the statements before the inner loop call a function
 // CHECK-LABEL: static void __hce_cpu_3(
-// CHECK: for (int64_t __hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
+// CHECK: for (__hce_k = __hce_lb; __hce_k < __hce_ub; ++__hce_k) {
 
 int main(void) {
   enum { M = 23, N = 19 };

@@ -37,9 +37,9 @@ void add(int M, int N, const double *A, const double *B, double *C) {
 // CHECK: const int __hce_j0 = (int)(0);
 // CHECK: const int __hce_jb = (int)(N);
 // CHECK: #pragma omp parallel for
-// CHECK-NEXT: for (int64_t __hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
+// CHECK-NEXT: for (__hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
 // CHECK: int i = (int)(__hce_init + (__hce_lb + __hce_r) * __hce_step);
-// CHECK: for (int64_t __hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {
+// CHECK: for (__hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {
 // CHECK-NEXT: int j = (int)((uint64_t)__hce_j0 + (uint64_t)__hce_c * 1u);
 
 double dot_rows(int M, int N, const double *A, const double *B) {
@@ -53,7 +53,7 @@ double dot_rows(int M, int N, const double *A, const double *B) {
 // NOTE: cpu-variant-collapse.c:[[@LINE-5]]:3: remark: the CPU variant runs the outer loop and 'j' as one parallel space
 // CHECK-LABEL: static void __hce_cpu_1(
 // CHECK: #pragma omp parallel for reduction(+: s)
-// CHECK-NEXT: for (int64_t __hce_p = 0;
+// CHECK-NEXT: for (__hce_p = 0;
 
 // Three levels: 'j' joins the outer loop, 'k' runs as written.
 void scale3(int M, int N, int K, const double *A, double *B) {
@@ -81,7 +81,7 @@ void border(int M, int N, const double *A, double *B) {
 // CHECK-LABEL: static void __hce_cpu_3(
 // CHECK: const int __hce_j0 = (int)(1);
 // CHECK: B[i * N] = -A[i * N];
-// CHECK-NEXT: for (int64_t __hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {
+// CHECK-NEXT: for (__hce_c = __hce_cb; __hce_c < __hce_ce; ++__hce_c) {
 
 // `<=` with a step of 3, and an unsigned 64-bit counter.
 void strided(int M, size_t N, const double *A, double *C) {

@@ -62,7 +62,7 @@ int main(void) {
 // The nest runs as one space of (row, column) pairs (cpu-variant-collapse.c).
 // CHECK: {{^}}  const int __hce_jb = (int)(N);
 // CHECK: {{^}}#pragma omp parallel for{{$}}
-// CHECK-NEXT: {{^}}  for (int64_t __hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
+// CHECK-NEXT: {{^}}  for (__hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
 // CHECK: {{^}}      int i = (int)(__hce_init + (__hce_lb + __hce_r) * __hce_step);
 // CHECK: {{^}}          int j = (int)((uint64_t)__hce_j0 + (uint64_t)__hce_c * 1u);
 // CHECK-NEXT: {{^}}#line 19 "{{.*}}matrix-add.c"
