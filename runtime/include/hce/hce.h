@@ -115,8 +115,8 @@ typedef struct hce_reduction {
                 reduction); receives var OP (all partial results) */
   int op;    /* HCE_RED_* */
   int type;  /* HCE_TYPE_* */
-  int64_t count; /* elements of an array reduction, 0 = a scalar.  Runs on
-                    the CPU and sim devices; not in nowait regions */
+  int64_t count; /* elements of an array reduction, 0 = a scalar.  Not in
+                    nowait regions */
 } hce_reduction;
 
 /* ---- variants ------------------------------------------------------------ */
