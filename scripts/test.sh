@@ -29,6 +29,10 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
     # Only what the tests below run is built (hce_omp_tests, linked with
     # libomptarget and libLLVM, is off: ctest would list it as not built).
     targets=(hce_runtime_tests hce-sim)
+    # The Google Benchmark smoke test, where libbenchmark-dev is installed.
+    if ninja -C "$dir" -t targets all | grep -q '^hce_bench_region_overhead:'; then
+      targets+=(hce_bench_region_overhead)
+    fi
     skip=()
     if [ "$san" = address ]; then
       # The examples as hce-cc builds them (example-NAME, not the -offload

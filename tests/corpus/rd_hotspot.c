@@ -52,11 +52,20 @@ int main(int argc, char **argv) {
   int rows = argc > 1 ? atoi(argv[1]) : 1024;
   int cols = argc > 2 ? atoi(argv[2]) : 1024;
   int steps = argc > 3 ? atoi(argv[3]) : 60;
-  float *temp = malloc(sizeof(float) * rows * cols);
+  /* The halo map temp[(r-1)*cols:3*cols] reaches one row before the first
+   * and one after the last: ghost rows keep it inside the allocations (the
+   * grids swap, so both get them).  A section is what an iteration may read,
+   * and the runtime copies all of it. */
+  float *temp_block = malloc(sizeof(float) * (size_t)(rows + 2) * cols);
+  float *result_block = malloc(sizeof(float) * (size_t)(rows + 2) * cols);
   float *power = malloc(sizeof(float) * rows * cols);
-  float *result = malloc(sizeof(float) * rows * cols);
-  if (!temp || !power || !result)
+  if (!temp_block || !power || !result_block)
     return 1;
+  float *temp = temp_block + cols, *result = result_block + cols;
+  for (int i = 0; i < cols; i++) {
+    temp_block[i] = result_block[i] = 0.0f;
+    temp[rows * cols + i] = result[rows * cols + i] = 0.0f;
+  }
   srand(2024);
   for (int i = 0; i < rows * cols; i++) {
     temp[i] = 320.0f + (float)(rand() % 2000) / 100.0f;
@@ -74,8 +83,8 @@ int main(int argc, char **argv) {
   printf("hotspot checksum %.17g\n", sum);
   printf("hotspot corner %.9g centre %.9g\n", (double)temp[0],
          (double)temp[(rows / 2) * cols + cols / 2]);
-  free(temp);
+  free(temp_block);
   free(power);
-  free(result);
+  free(result_block);
   return 0;
 }

@@ -66,9 +66,9 @@
 // Options hce-cc does not know reach clang (compile and link); clang
 // refuses what it does not know either.
 // RUN: %hce-cc --hce-no-cuda -### -Qn -ffunction-sections -static-libgcc -DVALUE=1 %S/Inputs/driver/scale.c %S/Inputs/driver/main.c -o p 2>&1 | FileCheck %s --check-prefix=PASS
-// PASS: hce-translate {{.*}}scale.c {{.*}}-- -x c -ffunction-sections -DVALUE=1
+// PASS: hce-translate {{.*}}scale.c {{.*}}-- -x c {{.*}}-ffunction-sections -DVALUE=1
 // PASS: clang{{[^ ]*}} -fopenmp -x c {{.*}}-Qn -ffunction-sections -DVALUE=1 -c {{.*}}scale.hce.c
-// PASS: clang{{[^ ]*}} -fopenmp -Qunused-arguments -Qn -static-libgcc {{.*}}-lhce
+// PASS: clang{{[^ ]*}} -fopenmp -Qunused-arguments {{.*}}-Qn -static-libgcc {{.*}}-lhce
 // RUN: not %hce-cc --hce-no-cuda -c --no-such-option %S/Inputs/driver/asm_main.c 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: clang{{.*}}: error: unknown argument: '--no-such-option'
 //

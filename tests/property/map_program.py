@@ -411,6 +411,12 @@ def generate(rng, seed_text, first_kinds=()):
             fn = "hce_prop_check_long" if a.ctype == "long" else "hce_prop_check"
             out.append(f"  {fn}(\"loop{k}.{loop.kind}\", \"{a.name}\", {_flat(a)}, "
                        f"{_flat(a, True)}, {a.count});")
+    # Heap arrays are freed: the sanitizer stage's LeakSanitizer checks
+    # these programs too, and a leak there would hide a leak in libhce.
+    for loop in loops:
+        for a in loop.arrays:
+            if a.decl != "static":
+                out.append(f"  free({a.name}); free({a.name}_ref);")
     out.append('  printf("%s\\n", hce_prop_bad ? "FAILED" : "verified");')
     out.append("  return hce_prop_bad ? 1 : 0;")
     out.append("}")
