@@ -13,6 +13,11 @@
 //
 // If no chunk is running while some device waits, nobody can ever wake it:
 // the run stops with deadlock = true.
+//
+// start_at delays a device's first next() (a controller woken late, a device
+// whose first use loads a program image); drop_idle drops every device the
+// scheduler's idle() names right after begin(), before any device asks, as
+// the runtime's chunk loop does.
 #pragma once
 
 #include "sched/scheduler.hpp"
@@ -73,6 +78,10 @@ struct SimOptions {
   // (device, time): drop the device at the first event at or after time
   // (time <= 0: right after begin(), before any device asks).
   std::vector<std::pair<int, double>> drops;
+  // Per device: virtual time of its first next() (missing = 0).
+  std::vector<double> start_at;
+  // Drop the devices idle() names after begin(), as the runtime does.
+  bool drop_idle = false;
   size_t max_steps = 50'000'000;
 };
 
@@ -84,6 +93,7 @@ struct SimResult {
   bool step_limit = false;
   std::string error;
   std::vector<int64_t> iterations; // per device, completed chunks only
+  std::vector<bool> idle;          // per device: idle() right after begin()
 
   // Sizes of the chunks device d was given, in order.
   std::vector<int64_t> sizes(int d) const {
@@ -136,6 +146,12 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
   SchedParams timed = params;
   timed.clock = [&now] { return now; };
   s.begin(timed);
+  for (int d = 0; d < p; ++d)
+    res.idle.push_back(s.idle(d));
+  auto start_of = [&](int d) {
+    return d < static_cast<int>(opt.start_at.size()) ? opt.start_at[d] : 0.0;
+  };
+  std::vector<bool> started(p, false);
 
   auto start_front = [&](int d) {
     SimChunk &c = res.chunks[dev[d].queue.front()];
@@ -184,7 +200,7 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
   // asks for more.
   auto serve = [&](int d) {
     Dev &v = dev[d];
-    if (v.dropped || v.status == Retired)
+    if (v.dropped || v.status == Retired || !started[d])
       return;
     if (v.queue.empty()) {
       if (ask(d) && opt.lookahead && dev[d].queue.size() == 1)
@@ -217,9 +233,22 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
     }
   };
 
+  if (opt.drop_idle)
+    for (int d = 0; d < p; ++d)
+      if (res.idle[d]) {
+        dev[d].dropped = true;
+        dev[d].status = Retired;
+        s.drop(d);
+      }
   do_drops(0);
-  for (int d = 0; d < p; ++d)
-    serve(d);
+  auto start_due = [&](double t) {
+    for (int d = 0; d < p; ++d)
+      if (!started[d] && start_of(d) <= t) {
+        started[d] = true;
+        serve(d);
+      }
+  };
+  start_due(0);
 
   while (true) {
     if (steps > opt.max_steps) {
@@ -245,6 +274,16 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
     if (tdrop <= t && tdrop < std::numeric_limits<double>::infinity()) {
       now = std::max(now, tdrop);
       do_drops(now);
+      continue;
+    }
+    // Devices that start before it.
+    double tstart = std::numeric_limits<double>::infinity();
+    for (int d = 0; d < p; ++d)
+      if (!started[d])
+        tstart = std::min(tstart, start_of(d));
+    if (tstart <= t && tstart < std::numeric_limits<double>::infinity()) {
+      now = std::max(now, tstart);
+      start_due(now);
       continue;
     }
     if (who < 0) {

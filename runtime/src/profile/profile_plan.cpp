@@ -97,7 +97,8 @@ Plan plan_from_ratios(int64_t W, const std::vector<double> &ratios,
                       const std::vector<int64_t> &max_iterations) {
   Plan plan;
   const size_t p = ratios.size();
-  plan.shares = sched::split_sizes(W, ratios, std::vector<bool>(p, true));
+  // Every device with a positive ratio gets work when W >= p (issue 15).
+  plan.shares = sched::split_sizes_each(W, ratios, std::vector<bool>(p, true));
   lay_out(plan, W, max_iterations);
   plan.note = "ratios";
   return plan;

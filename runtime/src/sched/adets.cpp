@@ -37,7 +37,12 @@
 // in pipelined mode the end-of-space rule of Alg. 2 l.12-14 is applied when
 // the chunk is handed out (Alg. 4 drops it, which the HCE paper notes costs
 // balance); devices without a speed sample count with V = 0 in RV_i, as in
-// the paper (V_curr.i is initialised to 0, Alg. 2 l.1).
+// the paper (V_curr.i is initialised to 0, Alg. 2 l.1); with W >= p one
+// iteration stays reserved for every device that has had no chunk yet in
+// this execution (FirstChunkReserve, issue 15): Alg. 2 l.4-7 let the device
+// that asks first -- or asks twice, pipelined -- take the last iteration of
+// one that asks late, which then does nothing; a device the reserve holds
+// back gets Wait (Alg. 2 never waits).
 #include "common.hpp"
 
 #include <algorithm>
@@ -61,8 +66,7 @@ public:
     prev_fastest_.assign(p_, 0);
     if (static_cast<int>(dev_.size()) == p_)
       for (int i = 0; i < p_; ++i) {
-        int f = fastest_chunk(dev_[i].done_sizes, dev_[i].done_speeds,
-                              params.alpha);
+        int f = fastest_chunk(dev_[i].done_sizes, dev_[i].done_speeds, params.alpha);
         if (f >= 0)
           prev_fastest_[i] = dev_[i].done_sizes[f];
       }
@@ -75,6 +79,7 @@ public:
       d.plan = {d.init, d.init, d.init}; // W_curr = W_next = W_next_next
     }
     assigned_ = 0; // W_f (assigned, Alg. 2 l.6) = W_a (Alg. 4 l.11)
+    reserve_.begin(p_, W_);
   }
 
   Decision next(int device) override {
@@ -100,6 +105,12 @@ public:
     if (d.v_curr > 0)
       size = std::min(size, end_share(device, w_r));
     size = std::clamp<int64_t>(size, 1, w_r); // never more than is left
+    // Deviation (issue 15): what is reserved for a device that has not had
+    // its first chunk is not this device's.
+    size = std::min(size, reserve_.limit(device, w_r));
+    if (size <= 0)
+      return Decision::wait();
+    reserve_.served(device);
     d.reduced = size < d.target; // cut short by l.29-31 / l.12-14 / W_r
     d.w_curr = size;             // Alg. 2 l.4
     const int64_t lb = assigned_;
@@ -178,6 +189,7 @@ public:
       return;
     dev_[device].active = false;   // its in-flight chunk is re-run by the
     dev_[device].inflight.clear(); // runtime; the rest stays in the pool
+    reserve_.served(device);       // nothing kept for it any more
   }
 
   std::vector<double> current_ratios() const override {
@@ -225,10 +237,8 @@ private:
         vsum += d.v_curr;
         ++nactive;
       }
-    double rv =
-        vsum > 0 ? dev_[device].v_curr / vsum : 1.0 / std::max(1, nactive);
-    auto s =
-        static_cast<int64_t>(std::floor(static_cast<long double>(w_r) * rv));
+    double rv = vsum > 0 ? dev_[device].v_curr / vsum : 1.0 / std::max(1, nactive);
+    auto s = static_cast<int64_t>(std::floor(static_cast<long double>(w_r) * rv));
     return std::max<int64_t>(1, s);
   }
 
@@ -238,12 +248,11 @@ private:
   int64_t min_chunk_ = 1; // floor of the halving rules: max(1, (W/n)/8)
   std::vector<Dev> dev_;
   std::vector<int64_t> prev_fastest_;
+  FirstChunkReserve reserve_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_adets() {
-  return std::make_unique<AdetsScheduler>();
-}
+std::unique_ptr<Scheduler> make_adets() { return std::make_unique<AdetsScheduler>(); }
 
 } // namespace hce::sched

@@ -8,8 +8,8 @@ namespace hce::sched {
 
 int64_t default_initial_chunk(const SchedParams &params) {
   const int64_t W = std::max<int64_t>(0, params.iterations);
-  int64_t c = params.initial_chunk > 0 ? params.initial_chunk
-                                       : std::max<int64_t>(1, W / 128);
+  int64_t c =
+      params.initial_chunk > 0 ? params.initial_chunk : std::max<int64_t>(1, W / 128);
   return std::max<int64_t>(1, std::min(c, std::max<int64_t>(1, W)));
 }
 
@@ -46,8 +46,8 @@ std::vector<double> initial_ratios(const SchedParams &params) {
   return normalise(std::move(r), std::vector<bool>(p, true));
 }
 
-int fastest_chunk(const std::vector<int64_t> &sizes,
-                  const std::vector<double> &speeds, double alpha) {
+int fastest_chunk(const std::vector<int64_t> &sizes, const std::vector<double> &speeds,
+                  double alpha) {
   double vmax = 0;
   for (double v : speeds)
     if (std::isfinite(v))
@@ -70,8 +70,7 @@ int64_t mul_div(int64_t a, int64_t b, int64_t c) {
   return static_cast<int64_t>(prod / static_cast<unsigned __int128>(c));
 }
 
-std::vector<int64_t> split_sizes(int64_t total,
-                                 const std::vector<double> &ratios,
+std::vector<int64_t> split_sizes(int64_t total, const std::vector<double> &ratios,
                                  const std::vector<bool> &active) {
   const size_t p = ratios.size();
   std::vector<int64_t> out(p, 0);
@@ -101,6 +100,53 @@ std::vector<int64_t> split_sizes(int64_t total,
   }
   out[last] = total - used; // Alg. 1 l.5 (W_curr.i = W_curr * R_i)
   return out;
+}
+
+int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> &active) {
+  int n = 0;
+  for (size_t i = 0; i < ratios.size(); ++i)
+    n += (i >= active.size() || active[i]) && std::isfinite(ratios[i]) && ratios[i] > 0;
+  return n;
+}
+
+std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                                      const std::vector<bool> &active) {
+  std::vector<int64_t> out = split_sizes(total, ratios, active);
+  if (total < eligible_devices(ratios, active))
+    return out; // not one iteration for each: the ratios decide
+  // Each device left with 0 takes one iteration from the largest share.
+  // That share has >= 2: the total (>= the eligible count) is spread over
+  // fewer devices than are eligible.
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] > 0 || !active[i] || !std::isfinite(ratios[i]) || !(ratios[i] > 0))
+      continue;
+    auto largest = std::max_element(out.begin(), out.end());
+    *largest -= 1;
+    out[i] = 1;
+  }
+  return out;
+}
+
+void FirstChunkReserve::begin(int p, int64_t W) {
+  on_ = p > 0 && W >= p;
+  waiting_.assign(static_cast<size_t>(std::max(0, p)), on_);
+  count_ = on_ ? p : 0;
+}
+
+bool FirstChunkReserve::waiting(int device) const {
+  return device >= 0 && device < static_cast<int>(waiting_.size()) && waiting_[device];
+}
+
+int64_t FirstChunkReserve::limit(int device, int64_t unassigned) const {
+  const int64_t others = count_ - (waiting(device) ? 1 : 0);
+  return std::max<int64_t>(0, unassigned - others);
+}
+
+void FirstChunkReserve::served(int device) {
+  if (!waiting(device))
+    return;
+  waiting_[device] = false;
+  --count_;
 }
 
 std::vector<double> ratios_from_speeds(const std::vector<double> &old_ratios,
@@ -177,12 +223,16 @@ void SyncChunkScheduler::start_round(int64_t size) {
     finished_ = true;
     return;
   }
+  const bool first = rounds_.empty();
+  if (first) // every device gets an iteration of the first chunk (issue 15)
+    size = std::max<int64_t>(size, eligible_devices(ratios_, active_));
   size = std::clamp<int64_t>(size, 1, remaining);
   RoundRecord rec;
   rec.lb = assigned_;
   rec.size = size;
   rec.ratios = ratios_;
-  rec.shares = split_sizes(size, ratios_, active_); // Alg. 1 l.5
+  rec.shares = first ? split_sizes_each(size, ratios_, active_)
+                     : split_sizes(size, ratios_, active_); // Alg. 1 l.5
   int64_t lb = assigned_;
   for (int d = 0; d < p_; ++d) {
     if (rec.shares[d] > 0)
@@ -191,6 +241,15 @@ void SyncChunkScheduler::start_round(int64_t size) {
   }
   assigned_ += size;
   rounds_.push_back(std::move(rec));
+}
+
+bool SyncChunkScheduler::idle(int device) const {
+  if (device < 0 || device >= p_ || rounds_.empty() || rounds_.size() > 1 ||
+      rounds_[0].shares[device] > 0)
+    return false;
+  // No share of the first chunk: nothing later either when its ratio is 0
+  // (no sample keeps it 0) or when the first chunk is all of W.
+  return !(ratios_[device] > 0) || rounds_[0].size == W_;
 }
 
 bool SyncChunkScheduler::round_open() const {

@@ -38,9 +38,44 @@ std::vector<double> initial_ratios(const SchedParams &params);
 // chunk.  Inactive devices get 0.  The sizes always sum to
 // exactly `total` when some device is active (if every active ratio is 0 the
 // split is equal).  Safe for total up to 2^62.
-std::vector<int64_t> split_sizes(int64_t total,
-                                 const std::vector<double> &ratios,
+std::vector<int64_t> split_sizes(int64_t total, const std::vector<double> &ratios,
                                  const std::vector<bool> &active);
+
+// split_sizes, then every active device with a positive ratio that got 0
+// takes one iteration from the device with the largest share, when `total`
+// covers one iteration for each such device: every device named gets work
+// (issue 15; docs/schedulers.md, "Every device gets work").  A ratio of
+// exactly 0 still means no share.
+std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                                      const std::vector<bool> &active);
+
+// The devices split_sizes_each gives an iteration: active, ratio > 0.
+int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> &active);
+
+// The starvation guard of the schedulers that hand out chunks on demand
+// (adets, hguided, logfit; eft's stealing): when W >= p, one iteration of
+// what is unassigned stays reserved for every active device that has not
+// had a chunk in this execution, so the device that asks first (or asks
+// twice, pipelined) cannot take the last iteration of one that asks late (a
+// controller woken late, an image loaded at first use).  A device held
+// back by it gets Wait; the reserved device's chunk or drop wakes it.
+class FirstChunkReserve {
+public:
+  // Every device waits for its first chunk; the guard is off when W < p
+  // (some device must then get nothing).
+  void begin(int p, int64_t W);
+  // The most `device` may take of the `unassigned` iterations: all but one
+  // per other device still waiting (0: it must wait).
+  int64_t limit(int device, int64_t unassigned) const;
+  // `device` got a chunk, or was dropped: nothing reserved for it any more.
+  void served(int device);
+  bool waiting(int device) const;
+
+private:
+  std::vector<bool> waiting_;
+  int64_t count_ = 0; // devices waiting
+  bool on_ = false;
+};
 
 // New partition ratios from speeds (iterations/second, <= 0 = no sample).
 // Alg. 1 l.10-11: R_i = V_i / sum_j V_j over the sampled devices; a device
@@ -61,8 +96,8 @@ std::vector<double> normalise(std::vector<double> ratios,
 // (1 + alpha) of the best, -1 if none has a positive speed.  Ties go to the
 // larger chunk: with a flat speed curve the timer noise of a tiny tail chunk
 // must not reset the chunk size of the next execution.
-int fastest_chunk(const std::vector<int64_t> &sizes,
-                  const std::vector<double> &speeds, double alpha);
+int fastest_chunk(const std::vector<int64_t> &sizes, const std::vector<double> &speeds,
+                  double alpha);
 
 // Overflow-free floor(a * b / c) for non-negative a, b and positive c.
 int64_t mul_div(int64_t a, int64_t b, int64_t c);
@@ -83,6 +118,11 @@ struct RoundRecord {
 // (zero-size shares count as reported; a dropped device's in-flight share
 // counts as reported, the runtime re-runs it).  A dropped device's untaken
 // share is split among the remaining devices by the current ratios.
+// The first chunk of every execution has at least one iteration per device
+// with a positive ratio and gives each of them one (split_sizes_each): with
+// a chunk of W/128 < p iterations the papers' split would give every
+// iteration of it to one device, and a device that never runs is never
+// measured (issue 15).
 class SyncChunkScheduler : public Scheduler {
 public:
   void begin(const SchedParams &params) final;
@@ -90,6 +130,9 @@ public:
   void complete(int device, Range range, double seconds) final;
   void drop(int device) final;
   std::vector<double> current_ratios() const override { return ratios_; }
+  // Planned to get nothing in this execution: a ratio of 0 (the user's), or
+  // fewer iterations than devices and no share of the only chunk.
+  bool idle(int device) const override;
 
   // Introspection for tests and statistics.
   const std::vector<RoundRecord> &rounds() const { return rounds_; }
@@ -113,13 +156,13 @@ protected:
   SchedParams params_;
   int p_ = 0;
   int64_t W_ = 0;
-  int64_t assigned_ = 0;            // iterations put into chunks so far (W_f
-                                    // once the current chunk is reported)
-  std::vector<double> ratios_;      // R_i
-  std::vector<double> speeds_;      // latest V_curr.i, 0 = never measured
-  std::vector<bool> active_;        // not dropped
-  int executions_ = 0;              // begin() calls so far
-  std::vector<RoundRecord> rounds_; // this execution's chunks
+  int64_t assigned_ = 0;                 // iterations put into chunks so far (W_f
+                                         // once the current chunk is reported)
+  std::vector<double> ratios_;           // R_i
+  std::vector<double> speeds_;           // latest V_curr.i, 0 = never measured
+  std::vector<bool> active_;             // not dropped
+  int executions_ = 0;                   // begin() calls so far
+  std::vector<RoundRecord> rounds_;      // this execution's chunks
   std::vector<RoundRecord> prev_rounds_; // the previous execution's chunks
   bool finished() const { return finished_; }
 
@@ -130,9 +173,9 @@ private:
 
   std::vector<std::deque<Range>> pending_;      // untaken shares per device
   std::vector<std::vector<Range>> outstanding_; // taken, not reported
-  std::vector<int64_t> round_iters_; // reported iterations this round
-  std::vector<double> round_secs_;   // reported seconds this round
-  bool finished_ = true;             // no more chunks this execution
+  std::vector<int64_t> round_iters_;            // reported iterations this round
+  std::vector<double> round_secs_;              // reported seconds this round
+  bool finished_ = true;                        // no more chunks this execution
   bool have_ratios_ = false;
 };
 

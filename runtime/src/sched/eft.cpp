@@ -30,6 +30,14 @@
 //    device with no model yet gets a small probe (W/1024, at least one
 //    iteration), so that the probe of a device 100x slower than the others
 //    costs little.
+//  * Every device planned to work does (issue 15).  A device is left out
+//    only by idle() (reported as left_out in HCE_STATS).  Every other
+//    device's block starts non-empty (the initial ratios give each device
+//    one iteration when W >= p), a thief leaves the last iteration of the
+//    block of an owner that has had no chunk yet in this execution (it may
+//    be late: a controller woken late, an image loaded at first use), and
+//    that owner takes at least one iteration of its block even when its
+//    EFT share has dropped below one.
 #include "common.hpp"
 
 #include "clock.hpp"
@@ -134,6 +142,12 @@ public:
     } else {
       plan_blocks();
     }
+    // Blocks whose owner has not asked yet keep one iteration for it; a
+    // device planned to get nothing is left out, nothing is kept for it.
+    reserve_.begin(p_, W_);
+    for (int i = 0; i < p_; ++i)
+      if (idle(i))
+        reserve_.served(i);
     exec_begin_ = last_complete_ = now();
   }
 
@@ -155,7 +169,9 @@ public:
     } else {
       const double share = eft_share(device, R, t);
       if (share < 1) {
-        if (!earliest_for_one(device, t))
+        // Its first chunk of a planned block: the plan said it works.
+        const bool planned = reserve_.waiting(device) && !d.block.empty();
+        if (!planned && !earliest_for_one(device, t))
           return Decision::wait();
         size = 1;
       } else {
@@ -172,6 +188,9 @@ public:
     }
     size = std::clamp<int64_t>(size, 1, R);
     Range r = take(device, size);
+    if (r.empty())
+      return Decision::wait(); // what is left is kept for late owners
+    reserve_.served(device);
     d.inflight.push_back({r, t, d.model.known() ? d.model.time(double(r.size())) : 0});
     d.busy_until = std::max(d.busy_until, t) +
                    (d.model.known() ? d.model.time(double(r.size())) : 0);
@@ -211,6 +230,7 @@ public:
       return;
     dev_[device].active = false;
     dev_[device].inflight.clear();
+    reserve_.served(device); // its block goes to thieves whole
   }
 
   std::string explain() const override { return why_; }
@@ -423,8 +443,11 @@ private:
     } else {
       w = initial_ratios(params_);
     }
+    // The EFT split may give a device nothing (idle(): left out); the
+    // initial ratios give every device an iteration when W >= p.
     std::vector<bool> active(p_, true);
-    std::vector<int64_t> sizes = split_sizes(W_, w, active);
+    std::vector<int64_t> sizes =
+        all_known ? split_sizes(W_, w, active) : split_sizes_each(W_, w, active);
     int64_t lb = 0;
     for (int i = 0; i < p_; ++i) {
       dev_[i].block = {lb, lb + sizes[i]};
@@ -506,7 +529,9 @@ private:
   }
 
   // `size` iterations for `device`: from the head of its own block, else
-  // from the tail of the block that would take its owner longest.
+  // from the tail of the block that would take its owner longest -- but
+  // never the last iteration of an owner that has not had a chunk yet.
+  // Empty when nothing can be taken.
   Range take(int device, int64_t size) {
     Range &own = dev_[device].block;
     if (!own.empty()) {
@@ -514,11 +539,14 @@ private:
       own.lb = r.ub;
       return r;
     }
+    auto stealable = [&](int j) {
+      return dev_[j].block.size() - (reserve_.waiting(j) ? 1 : 0);
+    };
     int victim = -1;
     double worst = -1;
     for (int j = 0; j < p_; ++j) {
       const Dev &v = dev_[j];
-      if (v.block.empty())
+      if (stealable(j) <= 0)
         continue;
       // An owner that is gone or unmodelled leaves its block to thieves
       // first; otherwise the block's predicted time decides.
@@ -530,8 +558,10 @@ private:
         victim = j;
       }
     }
+    if (victim < 0)
+      return {};
     Range &b = dev_[victim].block;
-    Range r{std::max(b.lb, b.ub - size), b.ub};
+    Range r{b.ub - std::min(size, stealable(victim)), b.ub};
     b.ub = r.lb;
     return r;
   }
@@ -553,11 +583,12 @@ private:
   bool mode_measured_ = false; // this execution's wall measures its mode
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
-  double co_seed_ = 0;             // seed_mode(): co-executed wall
-  std::vector<double> solo_seed_;  // seed_mode(): wall of each device alone
+  double co_seed_ = 0;            // seed_mode(): co-executed wall
+  std::vector<double> solo_seed_; // seed_mode(): wall of each device alone
   double exec_begin_ = 0, last_complete_ = 0;
-  std::string why_;        // explain()
-  bool promising_ = false; // the models promised co-execution a gain
+  std::string why_;           // explain()
+  bool promising_ = false;    // the models promised co-execution a gain
+  FirstChunkReserve reserve_; // owners that have not had a chunk yet
 };
 
 } // namespace

@@ -71,6 +71,10 @@ protected:
         ratios_ = normalise(fs.ratios, active_);
       first = second = std::max<int64_t>(1, fs.size);
     }
+    // Deviation (issue 15): the first chunk holds one iteration per device
+    // (SyncChunkScheduler gives each one), and the second is not smaller.
+    first = std::max<int64_t>(first, eligible_devices(ratios_, active_));
+    second = std::max(second, first);
     second_ = second;
     // l.1: W_f = 0, W_r = W, W_prev = 0, W_curr = 0, W_next = W/n,
     //      V_curr = 0, j = 1
@@ -190,9 +194,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_fdets() {
-  return std::make_unique<FdetsScheduler>();
-}
+std::unique_ptr<Scheduler> make_fdets() { return std::make_unique<FdetsScheduler>(); }
 
 std::unique_ptr<Scheduler> make_fdets_incremental() {
   return std::make_unique<FdetsIncrementalScheduler>();

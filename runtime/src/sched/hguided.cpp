@@ -24,7 +24,12 @@
 //    this execution, or the previous execution's before its first packet
 //    here).  A device never measured keeps its ratio's share;
 //  * probe: until a device has been measured its packet is at most c, so an
-//    unknown (possibly very slow) device cannot take W/(2n) at the start.
+//    unknown (possibly very slow) device cannot take W/(2n) at the start;
+//  * first packets (issue 15): with W >= n one iteration stays reserved for
+//    every device that has not had a packet in this execution
+//    (FirstChunkReserve); a device held back by it gets Wait.  Otherwise
+//    the device that asks first (or twice, pipelined) can take the last
+//    iterations of one that asks late, which then does nothing.
 #include "common.hpp"
 
 #include <algorithm>
@@ -50,13 +55,13 @@ public:
     // Speeds of the previous execution become this one's starting powers.
     for (int i = 0; i < static_cast<int>(iters_.size()) && i < p_; ++i)
       if (iters_[i] > 0)
-        carried_speed_[i] =
-            static_cast<double>(iters_[i]) / std::max(secs_[i], 1e-12);
+        carried_speed_[i] = static_cast<double>(iters_[i]) / std::max(secs_[i], 1e-12);
     iters_.assign(p_, 0);
     secs_.assign(p_, 0.0);
     active_.assign(p_, true);
     inflight_.assign(p_, {});
     assigned_ = 0;
+    reserve_.begin(p_, W_);
   }
 
   Decision next(int device) override {
@@ -68,13 +73,17 @@ public:
     for (bool a : active_)
       n += a ? 1 : 0;
     // §II-B: floor(G_r * P_i / (k * n * sum_j P_j))
-    long double want = static_cast<long double>(g_r) * P[device] /
-                       (kHGuidedK * static_cast<double>(n));
+    long double want =
+        static_cast<long double>(g_r) * P[device] / (kHGuidedK * static_cast<double>(n));
     int64_t packet = static_cast<int64_t>(std::floor(want));
     packet = std::max(packet, min_packet(device)); // lower bound m_i
     if (!measured(device))
       packet = std::min(packet, c_); // probe packet
     packet = std::clamp<int64_t>(packet, 1, g_r);
+    packet = std::min(packet, reserve_.limit(device, g_r));
+    if (packet <= 0)
+      return Decision::wait(); // the rest is reserved for first packets
+    reserve_.served(device);
     const int64_t lb = assigned_;
     assigned_ += packet; // G_r is updated with every package launch
     inflight_[device].push_back({lb, lb + packet});
@@ -98,14 +107,15 @@ public:
       return;
     active_[device] = false;
     inflight_[device].clear();
+    reserve_.served(device);
   }
 
   std::vector<double> current_ratios() const override { return powers(); }
 
   // For tests: the minimum packet of a device.
   int64_t min_packet(int device) const {
-    bool host = device < static_cast<int>(params_.is_host.size()) &&
-                params_.is_host[device];
+    bool host =
+        device < static_cast<int>(params_.is_host.size()) && params_.is_host[device];
     return std::max<int64_t>(1, host ? c_ / 16 : c_ / 4);
   }
 
@@ -114,9 +124,8 @@ private:
   std::vector<double> powers() const {
     std::vector<double> v(p_, 0.0);
     for (int i = 0; i < p_; ++i)
-      v[i] = iters_[i] > 0
-                 ? static_cast<double>(iters_[i]) / std::max(secs_[i], 1e-12)
-                 : carried_speed_[i];
+      v[i] = iters_[i] > 0 ? static_cast<double>(iters_[i]) / std::max(secs_[i], 1e-12)
+                           : carried_speed_[i];
     return ratios_from_speeds(initial_ratios(params_), v, active_);
   }
 
@@ -127,12 +136,11 @@ private:
   std::vector<double> secs_, carried_speed_;
   std::vector<bool> active_;
   std::vector<std::deque<Range>> inflight_;
+  FirstChunkReserve reserve_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_hguided() {
-  return std::make_unique<HGuidedScheduler>();
-}
+std::unique_ptr<Scheduler> make_hguided() { return std::make_unique<HGuidedScheduler>(); }
 
 } // namespace hce::sched

@@ -34,6 +34,11 @@
 // no accelerator the host devices share the work in guided fashion,
 // max(h0, W_r / (n + 1)).
 //
+// Not in the reference (issue 15): with W >= p one iteration stays reserved
+// for every device that has had no chunk yet in this execution
+// (FirstChunkReserve), a device held back by it gets Wait -- the device that
+// asks first must not take the last iteration of one that asks late.
+//
 // Simplifications (docs/schedulers.md): relative elbow test with alpha
 // instead of the reference's absolute slope (0.005) and at least 3 points
 // instead of 6; no "second chance" re-measurement of a chunk whose
@@ -108,6 +113,7 @@ public:
       }
     }
     assigned_ = 0;
+    reserve_.begin(p_, W_);
   }
 
   Decision next(int device) override {
@@ -130,14 +136,18 @@ public:
           ++n;
         }
       double share = tsum > 0 ? dev_[device].th / tsum : 1.0 / n;
-      auto fair = static_cast<int64_t>(
-          std::floor(static_cast<long double>(w_r) * share));
+      auto fair = static_cast<int64_t>(std::floor(static_cast<long double>(w_r) * share));
       // Never below the device's initial chunk (the reference gives the
       // CPU at least initCChunk and the GPU at least its elbow chunk).
       const int64_t floor_size = dev_[device].host ? h0_ : g0_;
       size = std::min(planned, std::max(fair, floor_size));
     }
     size = std::clamp<int64_t>(size, 1, w_r);
+    // Not the iterations reserved for a device's first chunk (issue 15).
+    size = std::min(size, reserve_.limit(device, w_r));
+    if (size <= 0)
+      return Decision::wait();
+    reserve_.served(device);
     const int64_t lb = assigned_;
     assigned_ += size;
     dev_[device].inflight.push_back({{lb, lb + size}, planned});
@@ -192,6 +202,7 @@ public:
       return;
     dev_[device].active = false;
     dev_[device].inflight.clear();
+    reserve_.served(device);
   }
 
   std::vector<double> current_ratios() const override {
@@ -216,7 +227,7 @@ private:
     std::vector<Point> explored;
     std::map<int, Point> buckets; // stable-phase points per [2^k, 2^k+1)
     double threshold = 0;         // slope at the elbow
-    double th = 0; // throughput of the latest full-size chunk (items/s)
+    double th = 0;                // throughput of the latest full-size chunk (items/s)
     std::deque<std::pair<Range, int64_t>> inflight; // range, planned size
   };
 
@@ -249,8 +260,7 @@ private:
     d.buckets.clear();
     for (const Point &p : d.explored)
       d.buckets[bucket(p.x)] = p;
-    const double xe =
-        d.explored.empty() ? static_cast<double>(g0_) : d.explored[e].x;
+    const double xe = d.explored.empty() ? static_cast<double>(g0_) : d.explored[e].x;
     double a = 0, b = 0;
     std::vector<Point> pts = points(d);
     if (fit_log(pts, a, b) && a > 0)
@@ -314,12 +324,11 @@ private:
   int p_ = 0;
   int64_t W_ = 0, g0_ = 1, h0_ = 1, assigned_ = 0;
   std::vector<Dev> dev_;
+  FirstChunkReserve reserve_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_logfit() {
-  return std::make_unique<LogFitScheduler>();
-}
+std::unique_ptr<Scheduler> make_logfit() { return std::make_unique<LogFitScheduler>(); }
 
 } // namespace hce::sched

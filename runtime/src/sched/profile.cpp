@@ -96,7 +96,15 @@ public:
     outstanding_.assign(size_t(p_), 0);
     active_.assign(size_t(p_), true);
     done_.assign(size_t(p_), false);
+    planned_none_.assign(size_t(p_), false);
+    for (int d = 0; d < p_; ++d)
+      planned_none_[size_t(d)] = queues_[size_t(d)].empty();
   }
+
+  // The plan gives it nothing: the model's choice (a rate of 0, the 10%
+  // threshold), a ratio of 0, or fewer iterations than devices.  The
+  // runtime then leaves it out and HCE_STATS reports it (left_out).
+  bool idle(int d) const override { return d >= 0 && d < p_ && planned_none_[size_t(d)]; }
 
   Decision next(int d) override {
     if (d < 0 || d >= p_ || !active_[size_t(d)] || done_[size_t(d)])
@@ -165,6 +173,7 @@ private:
   std::vector<std::deque<Range>> queues_; // untaken ranges per device
   std::vector<int> outstanding_;          // handed out, not reported
   std::vector<bool> active_, done_;
+  std::vector<bool> planned_none_; // idle(): no range in this execution's plan
 };
 
 } // namespace

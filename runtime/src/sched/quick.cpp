@@ -9,7 +9,16 @@
 //  * "if a data-parallel kernel needs to be executed many times, from the
 //    second time, the total workload is split according to the partition
 //    ratios calculated in the previous execution" (no profiling phase).
+//
+// Deviation (issue 15, docs/schedulers.md "Every device gets work"): the
+// profiling chunk has at least one iteration per device, and the first
+// chunk of every execution (the profiling chunk, or all of W on
+// re-execution) gives each device at least one (SyncChunkScheduler).  With
+// W/128 < p the profiling chunk went to one device whole, the others were
+// never measured, and on re-execution floor(W * R_i) could be 0.
 #include "common.hpp"
+
+#include <algorithm>
 
 namespace hce::sched {
 namespace {
@@ -22,7 +31,8 @@ protected:
   int64_t on_begin() override {
     if (executions_ > 1)
       return W_; // re-execution: all of W by the previous ratios
-    return default_initial_chunk(params_); // profiling phase
+    return std::max<int64_t>(default_initial_chunk(params_),      // profiling
+                             eligible_devices(ratios_, active_)); // phase
   }
   // The profiling chunk has been reported and the ratios updated to the
   // measured relative speeds: the execution phase takes all the rest.
@@ -31,8 +41,6 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_quick() {
-  return std::make_unique<QuickScheduler>();
-}
+std::unique_ptr<Scheduler> make_quick() { return std::make_unique<QuickScheduler>(); }
 
 } // namespace hce::sched

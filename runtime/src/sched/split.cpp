@@ -8,6 +8,13 @@
 // (default W/128), so n = floor(W / chunk) and chunk k covers
 // [floor(k*W/n), floor((k+1)*W/n)) -- equal sizes up to one iteration.
 // The latest ratios carry over to the next execution.
+//
+// Deviation (issue 15, docs/schedulers.md "Every device gets work"): a step
+// has at least one iteration per device, chunk = max(W/n, p), so n =
+// floor(W / max(W/n, p)).  With W < 128 p the paper's W/n is smaller than p
+// and floor(W_curr * R_i) is 0 for every device but one, which then ran the
+// whole loop.  The first step gives every device one iteration
+// (SyncChunkScheduler), the later ones follow the measured ratios.
 #include "common.hpp"
 
 #include <algorithm>
@@ -21,7 +28,9 @@ public:
 
 protected:
   int64_t on_begin() override {
-    n_ = std::max<int64_t>(1, W_ / default_initial_chunk(params_));
+    const int64_t step = std::max<int64_t>(default_initial_chunk(params_),
+                                           eligible_devices(ratios_, active_));
+    n_ = std::max<int64_t>(1, W_ / step);
     k_ = 0;
     return chunk(0);
   }
@@ -38,8 +47,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<Scheduler> make_split() {
-  return std::make_unique<SplitScheduler>();
-}
+std::unique_ptr<Scheduler> make_split() { return std::make_unique<SplitScheduler>(); }
 
 } // namespace hce::sched
