@@ -242,39 +242,49 @@ void DataEnv::free_window(Array &a, int device) {
   w = Window();
 }
 
+bool DataEnv::host_copies(Array &a, int device, const IntervalSet &what, bool to_device,
+                          TransferCounts &counts, std::string &why) {
+  const Window &w = a.windows[size_t(device)];
+  Device &dev = *devices_[size_t(device)];
+  const size_t es = a.elem_size;
+  for (const StridedRun &run : strided_runs(what)) {
+    char *dev_ptr = static_cast<char *>(w.buffer) + size_t(run.lo - w.lo) * es;
+    auto copy = [&](std::string &e) {
+      if (run.count == 1 || a.rows) { // row-pointer arrays: copy_rows packs rows
+        for (int64_t b = 0; b < run.count; ++b) {
+          const int64_t lo = run.lo + b * run.pitch;
+          if (!host_copy(a, dev, dev_ptr + size_t(b * run.pitch) * es,
+                         {lo, lo + run.length}, to_device, e))
+            return false;
+        }
+        return true;
+      }
+      char *host_ptr = a.host + run.lo * int64_t(es);
+      const size_t width = size_t(run.length) * es, pitch = size_t(run.pitch) * es;
+      return to_device
+                 ? dev.upload_blocks(dev_ptr, host_ptr, width, pitch, size_t(run.count), e)
+                 : dev.download_blocks(host_ptr, dev_ptr, width, pitch, size_t(run.count), e);
+    };
+    if (!with_retry(dev, to_device ? "upload" : "download", a.name, copy, why))
+      return false;
+    (to_device ? counts.to_device : counts.from_device) +=
+        size_t(run.length) * size_t(run.count) * es;
+  }
+  return true;
+}
+
 bool DataEnv::upload(Array &a, int device, const IntervalSet &what,
                      TransferCounts &counts, std::string &why) {
-  Window &w = a.windows[device];
-  for (const Interval &iv : what) {
-    size_t bytes = size_t(iv.length()) * a.elem_size;
-    char *dst = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    Device &dev = *devices_[device];
-    if (!with_retry(
-            dev, "upload", a.name,
-            [&](std::string &e) { return host_copy(a, dev, dst, iv, true, e); }, why))
-      return false;
-    counts.to_device += bytes;
-  }
+  if (!host_copies(a, device, what, true, counts, why))
+    return false;
   a.res.mark_valid(device + 1, what);
   return true;
 }
 
 bool DataEnv::download(Array &a, int device, const IntervalSet &what,
                        TransferCounts &counts, std::string &why) {
-  Window &w = a.windows[device];
-  for (const Interval &iv : what) {
-    size_t bytes = size_t(iv.length()) * a.elem_size;
-    const char *src = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * a.elem_size;
-    Device &dev = *devices_[device];
-    if (!with_retry(
-            dev, "download", a.name,
-            [&](std::string &e) {
-              return host_copy(a, dev, const_cast<char *>(src), iv, false, e);
-            },
-            why))
-      return false;
-    counts.from_device += bytes;
-  }
+  if (!host_copies(a, device, what, false, counts, why))
+    return false;
   a.res.mark_valid(kHost, what);
   return true;
 }
@@ -316,35 +326,30 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
                          std::string &why) {
   // The windows involved are pinned: their buffers cannot move meanwhile.
   for (const Copy &c : copies) {
+    if (c.src_device < 0) {
+      if (!host_copies(*c.a, c.device, c.elems, c.to_device, counts, why))
+        return false;
+      continue;
+    }
+    // From another device's window straight into this one's.
     const Window &w = c.a->windows[c.device];
+    const Window &sw = c.a->windows[c.src_device];
+    Device &dst_dev = *devices_[c.device];
+    const Device &src_dev = *devices_[c.src_device];
     for (const Interval &iv : c.elems) {
       size_t bytes = size_t(iv.length()) * c.a->elem_size;
       char *dev_ptr =
           static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * c.a->elem_size;
-      if (c.src_device >= 0) {
-        const Window &sw = c.a->windows[c.src_device];
-        const char *src_ptr =
-            static_cast<const char *>(sw.buffer) + size_t(iv.lo - sw.lo) * c.a->elem_size;
-        Device &dst_dev = *devices_[c.device];
-        const Device &src_dev = *devices_[c.src_device];
-        if (!with_retry(
-                dst_dev, "peer copy from " + src_dev.name(), c.a->name,
-                [&](std::string &e) {
-                  return dst_dev.copy_from_peer(dev_ptr, src_dev, src_ptr, bytes, e);
-                },
-                why))
-          return false;
-        counts.peer += bytes;
-        continue;
-      }
-      Device &dev = *devices_[c.device];
-      bool ok = with_retry(
-          dev, c.to_device ? "upload" : "download", c.a->name,
-          [&](std::string &e) { return host_copy(*c.a, dev, dev_ptr, iv, c.to_device, e); },
-          why);
-      if (!ok)
+      const char *src_ptr =
+          static_cast<const char *>(sw.buffer) + size_t(iv.lo - sw.lo) * c.a->elem_size;
+      if (!with_retry(
+              dst_dev, "peer copy from " + src_dev.name(), c.a->name,
+              [&](std::string &e) {
+                return dst_dev.copy_from_peer(dev_ptr, src_dev, src_ptr, bytes, e);
+              },
+              why))
         return false;
-      (c.to_device ? counts.to_device : counts.from_device) += bytes;
+      counts.peer += bytes;
     }
   }
   return true;

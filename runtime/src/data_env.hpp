@@ -214,6 +214,11 @@ private:
   // array.
   bool host_copy(const Array &a, Device &dev, char *dev_ptr, Interval iv,
                  bool to_device, std::string &why);
+  // The host <-> device copies of `what` on the device's window: one
+  // device call per strided run of intervals (the rows of a 2-D section),
+  // each retried as a whole on a transient failure.
+  bool host_copies(Array &a, int device, const IntervalSet &what, bool to_device,
+                   TransferCounts &counts, std::string &why);
   // Frees device's window of `a` and its row table.
   void free_window(Array &a, int device);
   bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,

@@ -59,6 +59,26 @@ public:
                         std::string &why) {
     return false;
   }
+  // `count` blocks of `width` bytes, `pitch` bytes apart on both sides (a
+  // window has the host's layout): the rows of a 2-D section.  One strided
+  // copy where the device has one (cudaMemcpy2DAsync); by default one copy
+  // per block.
+  virtual bool upload_blocks(void *dev_dst, const void *host_src, size_t width,
+                             size_t pitch, size_t count, std::string &why) {
+    for (size_t b = 0; b < count; ++b)
+      if (!upload(static_cast<char *>(dev_dst) + b * pitch,
+                  static_cast<const char *>(host_src) + b * pitch, width, why))
+        return false;
+    return true;
+  }
+  virtual bool download_blocks(void *host_dst, const void *dev_src, size_t width,
+                               size_t pitch, size_t count, std::string &why) {
+    for (size_t b = 0; b < count; ++b)
+      if (!download(static_cast<char *>(host_dst) + b * pitch,
+                    static_cast<const char *>(dev_src) + b * pitch, width, why))
+        return false;
+    return true;
+  }
   // Copy inside the device's own memory (used when a window grows).
   virtual bool copy_device(void *dst, const void *src, size_t bytes,
                            std::string &why) {

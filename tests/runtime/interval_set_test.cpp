@@ -289,4 +289,33 @@ TEST(IntervalSetRandom, FromIntervalsMatchesBitmap) {
   }
 }
 
+TEST(IntervalSet, StridedRunsGroupEqualRowsAtEqualPitch) {
+  using hce::StridedRun;
+  using hce::strided_runs;
+  EXPECT_TRUE(strided_runs(IntervalSet()).empty());
+  EXPECT_EQ(strided_runs(IntervalSet(3, 9)), (std::vector<StridedRun>{{3, 6, 0, 1}}));
+  // Rows 10..13 of a 100-wide matrix, columns 5..40: one run.
+  IntervalSet rows;
+  for (int64_t r = 10; r < 14; ++r)
+    rows.add(r * 100 + 5, r * 100 + 40);
+  EXPECT_EQ(strided_runs(rows), (std::vector<StridedRun>{{1005, 35, 100, 4}}));
+  // A change of length or of pitch starts a new run; every interval is in
+  // exactly one run, in order.
+  IntervalSet mixed{{0, 2}, {10, 12}, {20, 22}, {25, 27}, {40, 45}};
+  EXPECT_EQ(strided_runs(mixed), (std::vector<StridedRun>{
+                                     {0, 2, 10, 3}, {25, 2, 0, 1}, {40, 5, 0, 1}}));
+  Rng rng(5);
+  for (int t = 0; t < 500; ++t) {
+    std::vector<Interval> ivs;
+    for (int i = int(rng.uniform(0, 12)); i > 0; --i)
+      ivs.push_back(rng.interval());
+    IntervalSet s = IntervalSet::from_intervals(ivs);
+    IntervalSet back;
+    for (const StridedRun &r : strided_runs(s))
+      for (int64_t b = 0; b < r.count; ++b)
+        back.add(r.lo + b * r.pitch, r.lo + b * r.pitch + r.length);
+    EXPECT_EQ(back, s);
+  }
+}
+
 } // namespace

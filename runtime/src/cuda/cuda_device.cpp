@@ -375,6 +375,20 @@ void CUDART_CB host_copy(void *p) {
   delete c;
 }
 
+// A staging slot's packed rows, scattered to their host rows.
+struct HostScatter {
+  char *dst;
+  const char *src;
+  size_t width, pitch, count;
+};
+
+void CUDART_CB host_scatter(void *p) {
+  auto *c = static_cast<HostScatter *>(p);
+  for (size_t b = 0; b < c->count; ++b)
+    std::memcpy(c->dst + b * c->pitch, c->src + b * c->width, c->width);
+  delete c;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -736,6 +750,118 @@ bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t byte
     }
   }
   return true;
+}
+
+// Rows packed into a staging slot, then one 2-D copy from the slot (pitch
+// `width`) into the device rows (pitch `pitch`).
+bool CudaDevice::staged_upload_blocks(char *dev, const char *host, size_t width,
+                                      size_t pitch, size_t count, std::string &why) {
+  if (!ensure_staging(why))
+    return false;
+  std::lock_guard<std::mutex> lock(up_stage_.mutex);
+  cudaStream_t s = stream(Stream::Upload);
+  const size_t per_slot = stage_bytes_ / width;
+  for (size_t b = 0; b < count; b += per_slot) {
+    const size_t n = std::min(per_slot, count - b);
+    int k = up_stage_.next;
+    up_stage_.next ^= 1;
+    if (!check(cudaEventSynchronize(up_stage_.done[k]), "cudaEventSynchronize", why))
+      return false;
+    char *slot = static_cast<char *>(up_stage_.buf[k]);
+    for (size_t i = 0; i < n; ++i)
+      std::memcpy(slot + i * width, host + (b + i) * pitch, width);
+    if (!check(cudaMemcpy2DAsync(dev + b * pitch, pitch, slot, width, width, n,
+                                 cudaMemcpyHostToDevice, s),
+               "cudaMemcpy2DAsync (staged upload)", why) ||
+        !check(cudaEventRecord(up_stage_.done[k], s), "cudaEventRecord", why))
+      return false;
+  }
+  pins_->add_staged(width * count);
+  return true;
+}
+
+bool CudaDevice::staged_download_blocks(char *host, const char *dev, size_t width,
+                                        size_t pitch, size_t count, std::string &why) {
+  if (!ensure_staging(why))
+    return false;
+  std::lock_guard<std::mutex> lock(down_stage_.mutex);
+  cudaStream_t s = stream(Stream::Download);
+  const size_t per_slot = stage_bytes_ / width;
+  for (size_t b = 0; b < count; b += per_slot) {
+    const size_t n = std::min(per_slot, count - b);
+    int k = down_stage_.next;
+    down_stage_.next ^= 1;
+    if (!check(cudaEventSynchronize(down_stage_.done[k]), "cudaEventSynchronize", why))
+      return false;
+    char *slot = static_cast<char *>(down_stage_.buf[k]);
+    if (!check(cudaMemcpy2DAsync(slot, width, dev + b * pitch, pitch, width, n,
+                                 cudaMemcpyDeviceToHost, s),
+               "cudaMemcpy2DAsync (staged download)", why))
+      return false;
+    auto *c = new HostScatter{host + b * pitch, slot, width, pitch, n};
+    if (!check(cudaLaunchHostFunc(s, host_scatter, c), "cudaLaunchHostFunc", why)) {
+      delete c;
+      return false;
+    }
+    if (!check(cudaEventRecord(down_stage_.done[k], s), "cudaEventRecord", why))
+      return false;
+  }
+  pins_->add_staged(width * count);
+  return true;
+}
+
+bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width,
+                               size_t pitch, size_t count, std::string &why) {
+  if (count <= 1 || width == pitch)
+    return upload(dev_dst, host_src, pitch * (count - 1) + width, why);
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  char *dst = static_cast<char *>(dev_dst);
+  const char *src = static_cast<const char *>(host_src);
+  const size_t span = pitch * (count - 1) + width;
+  std::vector<Piece> pieces;
+  pins_->pieces(uintptr_t(src), uintptr_t(src) + span, 0, 0, pieces);
+  bool ok;
+  if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
+    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
+                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
+               "cudaMemcpy2DAsync (upload)", why);
+  } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
+    ok = staged_upload_blocks(dst, src, width, pitch, count, why);
+  } else { // rows across registrations, or wider than a slot: row by row
+    ok = true;
+    for (size_t b = 0; ok && b < count; ++b)
+      ok = upload_async(dst + b * pitch, src + b * pitch, width, why);
+  }
+  return ok && synchronize(Stream::Upload, why);
+}
+
+bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t width,
+                                 size_t pitch, size_t count, std::string &why) {
+  if (count <= 1 || width == pitch)
+    return download(host_dst, dev_src, pitch * (count - 1) + width, why);
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  char *dst = static_cast<char *>(host_dst);
+  const char *src = static_cast<const char *>(dev_src);
+  const size_t span = pitch * (count - 1) + width;
+  std::vector<Piece> pieces;
+  pins_->pieces(uintptr_t(dst), uintptr_t(dst) + span, 0, 0, pieces);
+  bool ok;
+  if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
+    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
+                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
+               "cudaMemcpy2DAsync (download)", why);
+  } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
+    ok = staged_download_blocks(dst, src, width, pitch, count, why);
+  } else {
+    ok = true;
+    for (size_t b = 0; ok && b < count; ++b)
+      ok = download_async(dst + b * pitch, src + b * pitch, width, why);
+  }
+  return ok && synchronize(Stream::Download, why);
 }
 
 bool CudaDevice::upload(void *dev_dst, const void *host_src, size_t bytes,

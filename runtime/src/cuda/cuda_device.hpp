@@ -98,6 +98,12 @@ public:
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
   void prepare_host(const void *host, size_t bytes) override;
+  // One cudaMemcpy2DAsync per call (per staging slot when the host rows
+  // are pageable), not one copy and one synchronisation per row.
+  bool upload_blocks(void *dev_dst, const void *host_src, size_t width, size_t pitch,
+                     size_t count, std::string &why) override;
+  bool download_blocks(void *host_dst, const void *dev_src, size_t width, size_t pitch,
+                       size_t count, std::string &why) override;
   bool copy_device(void *dst, const void *src, size_t bytes,
                    std::string &why) override;
   // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
@@ -168,6 +174,10 @@ private:
                      std::string &why);
   bool staged_download(char *host, const char *dev, size_t bytes,
                        std::string &why);
+  bool staged_upload_blocks(char *dev, const char *host, size_t width, size_t pitch,
+                            size_t count, std::string &why);
+  bool staged_download_blocks(char *host, const char *dev, size_t width, size_t pitch,
+                              size_t count, std::string &why);
   bool ensure_staging(std::string &why);
 
   std::array<cudaStream_t, 3> streams_{};

@@ -284,4 +284,21 @@ std::ostream &operator<<(std::ostream &os, const IntervalSet &s) {
   return os << '}';
 }
 
+std::vector<StridedRun> strided_runs(const IntervalSet &s) {
+  std::vector<StridedRun> runs;
+  for (const Interval &iv : s) {
+    if (!runs.empty()) {
+      StridedRun &r = runs.back();
+      const int64_t pitch = iv.lo - r.lo - (r.count - 1) * r.pitch;
+      if (iv.length() == r.length && (r.count == 1 || pitch == r.pitch)) {
+        r.pitch = pitch;
+        ++r.count;
+        continue;
+      }
+    }
+    runs.push_back({iv.lo, iv.length(), 0, 1});
+  }
+  return runs;
+}
+
 } // namespace hce

@@ -122,6 +122,18 @@ private:
   std::vector<Interval> ivs_;
 };
 
+// `count` intervals of `length` elements whose starts are `pitch` apart,
+// the first at `lo`: the rows of a 2-D section (lud's trailing rows), which a
+// device copies in one strided (2-D) transfer instead of one per row.
+struct StridedRun {
+  int64_t lo = 0, length = 0, pitch = 0, count = 0;
+  friend bool operator==(const StridedRun &, const StridedRun &) = default;
+};
+
+// The set's intervals, in order, grouped greedily into runs of equal length
+// and equal pitch (a run of one interval has pitch 0).
+std::vector<StridedRun> strided_runs(const IntervalSet &s);
+
 std::ostream &operator<<(std::ostream &os, const IntervalSet &s);
 std::ostream &operator<<(std::ostream &os, const Interval &iv);
 
