@@ -1,5 +1,6 @@
 //===- BodyAnalysis.cpp - What a co_exec loop body uses -------------------===//
 #include "BodyAnalysis.h"
+#include "JumpCheck.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -53,42 +54,9 @@ bool isArrayLike(QualType T) {
 
 class BodyVisitor : public RecursiveASTVisitor<BodyVisitor> {
 public:
-  BodyVisitor(const Stmt *Body, const VarDecl *LoopVar, ASTContext &Ctx,
-              Diag &D)
-      : Body(Body), LoopVar(LoopVar), Ctx(Ctx), D(D) {
-    BodyRange = Body->getSourceRange();
-  }
+  BodyVisitor(const VarDecl *LoopVar, Diag &D) : LoopVar(LoopVar), D(D) {}
 
   BodyFacts Facts;
-
-  bool TraverseForStmt(ForStmt *S) {
-    return nested([&] { return RecursiveASTVisitor::TraverseForStmt(S); });
-  }
-  bool TraverseWhileStmt(WhileStmt *S) {
-    return nested([&] { return RecursiveASTVisitor::TraverseWhileStmt(S); });
-  }
-  bool TraverseDoStmt(DoStmt *S) {
-    return nested([&] { return RecursiveASTVisitor::TraverseDoStmt(S); });
-  }
-  bool TraverseSwitchStmt(SwitchStmt *S) {
-    return nested([&] { return RecursiveASTVisitor::TraverseSwitchStmt(S); });
-  }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
-    return nested(
-        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); });
-  }
-  bool TraverseLambdaExpr(LambdaExpr *E) {
-    ++FnDepth;
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(E);
-    --FnDepth;
-    return R;
-  }
-  bool TraverseBlockExpr(BlockExpr *E) {
-    ++FnDepth;
-    bool R = RecursiveASTVisitor::TraverseBlockExpr(E);
-    --FnDepth;
-    return R;
-  }
 
   bool VisitVarDecl(VarDecl *VD) {
     Locals.insert(VD);
@@ -98,41 +66,11 @@ public:
     Locals.insert(EC);
     return true;
   }
-  bool VisitReturnStmt(ReturnStmt *S) {
-    if (FnDepth == 0)
-      error(S->getBeginLoc(), "'return' cannot leave a co_exec loop");
-    return true;
-  }
-  bool VisitBreakStmt(BreakStmt *S) {
-    if (FnDepth == 0 && BreakDepth == 0)
-      error(S->getBeginLoc(), "'break' cannot leave a co_exec loop");
-    return true;
-  }
-  bool VisitGotoStmt(GotoStmt *S) {
-    const LabelStmt *L = S->getLabel()->getStmt();
-    SourceManager &SM = Ctx.getSourceManager();
-    if (FnDepth == 0 &&
-        (!L ||
-         SM.isBeforeInTranslationUnit(L->getBeginLoc(), BodyRange.getBegin()) ||
-         SM.isBeforeInTranslationUnit(BodyRange.getEnd(), L->getBeginLoc())))
-      error(S->getBeginLoc(), "'goto' cannot leave a co_exec loop");
-    return true;
-  }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
-    error(S->getBeginLoc(), "computed 'goto' is not allowed in a co_exec loop");
-    return true;
-  }
   bool VisitCXXThisExpr(CXXThisExpr *E) {
     error(E->getBeginLoc(), "a co_exec loop cannot use 'this' (copy the "
                             "members it needs into local variables)");
     return true;
   }
-  bool VisitCXXThrowExpr(CXXThrowExpr *E) {
-    if (FnDepth == 0)
-      error(E->getBeginLoc(), "'throw' cannot leave a co_exec loop");
-    return true;
-  }
-
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(E->getDecl())) {
       if (EC->getDeclContext()->getRedeclContext()->isFunctionOrMethod() &&
@@ -161,23 +99,12 @@ public:
   }
 
 private:
-  const Stmt *Body;
   const VarDecl *LoopVar;
-  ASTContext &Ctx;
   Diag &D;
-  SourceRange BodyRange;
   std::set<const ValueDecl *> Locals;
   std::set<const EnumConstantDecl *> SeenEnumerators;
   std::map<const VarDecl *, size_t> Index;
-  int BreakDepth = 0;
-  int FnDepth = 0;
 
-  template <typename F> bool nested(F Fn) {
-    ++BreakDepth;
-    bool R = Fn();
-    --BreakDepth;
-    return R;
-  }
   void error(SourceLocation L, const std::string &Msg) {
     D.error(L, Msg);
     Facts.Ok = false;
@@ -223,9 +150,17 @@ private:
 
 } // namespace
 
-BodyFacts analyzeBody(const Stmt *Body, const VarDecl *LoopVar, ASTContext &Ctx,
+BodyFacts analyzeBody(const Stmt *Body, const VarDecl *LoopVar, ASTContext & /*Ctx*/,
                       Diag &D) {
-  BodyVisitor V(Body, LoopVar, Ctx, D);
+  BodyVisitor V(LoopVar, D);
+  // `continue` goes on with the co_exec loop; every other jump would leave
+  // the variant that runs a chunk of it.
+  for (const Jump &J : jumpsOutOf(Body, JumpScope::LoopBody)) {
+    D.error(J.Loc, J.Kind == JumpKind::ComputedGoto
+                       ? "computed 'goto' is not allowed in a co_exec loop"
+                       : jumpSpelling(J.Kind) + " cannot leave a co_exec loop");
+    V.Facts.Ok = false;
+  }
   V.TraverseStmt(const_cast<Stmt *>(Body));
   return std::move(V.Facts);
 }

@@ -3,7 +3,7 @@
 // Walks the body of a co_exec loop and collects every variable declared
 // outside it, how it is used (read, written directly, written through as an
 // array), and reports constructs that cannot be co-executed: jumps out of
-// the body, writes to the loop variable, `this`.
+// the body (JumpCheck), writes to the loop variable, `this`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCE_TRANSLATOR_BODYANALYSIS_H

@@ -52,7 +52,7 @@ std::string tripCount(const InnerLevel &L, const std::string &In) {
 } // namespace
 
 void CpuVariantEmitter::planRegion(const RegionInput &In, const Region &R,
-                                   clang::ASTContext &Ctx, Diag &D, bool Verbose) {
+                                   clang::ASTContext &Ctx, Diag &D) {
   InnerLoopPlan P = planInnerLoop(In, R, Ctx);
   std::string Why;
   if (!P.Spread)
@@ -65,7 +65,7 @@ void CpuVariantEmitter::planRegion(const RegionInput &In, const Region &R,
   else if (P.PrefixCalls)
     Why = "the statements before the inner loop call a function (each piece of a "
           "row would run them)";
-  if (Verbose) {
+  if (In.Verbose) {
     const clang::ForStmt *Loop = regionLoop(In.Next);
     clang::SourceLocation Loc = Loop ? Loop->getBeginLoc() : In.Pragma->HashLoc;
     remark(D, Loc,

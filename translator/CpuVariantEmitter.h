@@ -31,10 +31,10 @@ namespace hce {
 class CpuVariantEmitter : public VariantEmitter {
 public:
   explicit CpuVariantEmitter(bool LineDirectives) : LineDirectives(LineDirectives) {}
-  /// Decides whether region \p R's nest is flattened; with \p Verbose says
+  /// Decides whether region \p R's nest is flattened; with In.Verbose says
   /// so (or why not) as a remark at the loop.
-  void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx, Diag &D,
-                  bool Verbose);
+  void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx,
+                  Diag &D) override;
   std::string hostDecls(const Region &R) const override;
   std::string siteHook(const Region &R) const override;
 

@@ -265,7 +265,7 @@ std::string arrayReductionView(const Region &R, size_t I) {
 } // namespace
 
 void CudaVariantEmitter::planRegion(const RegionInput &In, const Region &R,
-                                    clang::ASTContext &Ctx) {
+                                    clang::ASTContext &Ctx, Diag & /*D*/) {
   if (DC.hasVariant(R, DeviceKind::Cuda))
     Plans[R.Index] = planInnerLoop(In, R, Ctx);
 }
@@ -627,13 +627,8 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   return S;
 }
 
-std::string CudaVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
-  std::vector<const Region *> With;
-  for (const Region &R : Regions)
-    if (DC.hasVariant(R, DeviceKind::Cuda))
-      With.push_back(&R);
-  if (With.empty())
-    return "";
+std::string
+CudaVariantEmitter::companionHeader(const std::vector<const Region *> &With) const {
   const Region &First = *With.front();
   std::string S;
   S += "/* CUDA variants of the co_exec loops of " + First.FileName +
@@ -651,8 +646,6 @@ std::string CudaVariantEmitter::companionFile(const std::vector<Region> &Regions
       AnyVla = AnyVla || (A.UsedInBody && isVla(A));
   if (AnyVla)
     S += VlaViewDecl;
-  for (const Region *R : With)
-    S += companion(*R);
   return S;
 }
 

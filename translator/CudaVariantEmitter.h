@@ -50,14 +50,16 @@ public:
       : DC(DC), LineDirectives(LineDirectives) {}
   std::string hostDecls(const Region &R) const override;
   std::string siteHook(const Region &R) const override;
+  CompanionKind companionKind() const override { return CompanionKind::Cuda; }
   std::string companion(const Region &R) const override;
-  /// The whole `.cu` file; empty when no region has a CUDA variant.
-  std::string companionFile(const std::vector<Region> &Regions) const;
+  /// The `.cu` file's includes and what the kernels need from the input.
+  std::string companionHeader(const std::vector<const Region *> &With) const override;
   /// The launcher's external name.
   std::string launcherName(const Region &R) const;
   /// Chooses the kernel shape of region \p R (built from \p In), from the
   /// AST; call before companion(). Regions never planned get the 1-D shape.
-  void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx);
+  void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx,
+                  Diag &D) override;
 
 private:
   const DeviceContext &DC;

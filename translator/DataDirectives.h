@@ -17,22 +17,26 @@
 #include "Diagnostics.h"
 #include "PragmaHandler.h"
 #include "Region.h"
+#include "StmtCollector.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 
 #include <vector>
 
 namespace hce {
 
-/// Checks every data/update record of \p Records against the code and the
-/// co_exec \p Regions (already rewritten into \p RW or about to be: their
-/// SiteRanges are used), and adds the rewrites to \p RW. Returns false after
-/// reporting errors.
+/// Checks every data/update record of \p Records against the code (its
+/// statements \p Stmts, from collectStmts) and the co_exec \p Regions
+/// (already rewritten into \p RW or about to be: their SiteRanges are
+/// used), and adds the rewrites to \p RW. Returns false after reporting
+/// errors.
 bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
-                             const std::vector<Region> &Regions,
-                             clang::ASTContext &Ctx, Diag &D,
-                             clang::Rewriter &RW, bool LineDirectives);
+                             const std::vector<StmtSite> &Stmts,
+                             const std::vector<Region> &Regions, clang::ASTContext &Ctx,
+                             const clang::Preprocessor &PP, Diag &D, clang::Rewriter &RW,
+                             bool LineDirectives);
 
 } // namespace hce
 

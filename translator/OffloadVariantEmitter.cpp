@@ -87,13 +87,7 @@ std::string OffloadVariantEmitter::companion(const Region &R) const {
 }
 
 std::string
-OffloadVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
-  std::vector<const Region *> With;
-  for (const Region &R : Regions)
-    if (DC.hasVariant(R, DeviceKind::Omp))
-      With.push_back(&R);
-  if (With.empty())
-    return "";
+OffloadVariantEmitter::companionHeader(const std::vector<const Region *> &With) const {
   const Region &First = *With.front();
   std::string S;
   S += "/* OpenMP-offload variants of the co_exec loops of " + First.FileName +
@@ -102,8 +96,6 @@ OffloadVariantEmitter::companionFile(const std::vector<Region> &Regions) const {
   S += "#include <stdint.h>\n#include <omp.h>\n";
   S += DC.companionPreamble(DeviceKind::Omp, With, LineDirectives,
                             First.FileName);
-  for (const Region *R : With)
-    S += companion(*R);
   return S;
 }
 

@@ -31,9 +31,11 @@ public:
       : DC(DC), LineDirectives(LineDirectives) {}
   std::string hostDecls(const Region &R) const override;
   std::string siteHook(const Region &R) const override;
+  CompanionKind companionKind() const override { return CompanionKind::Offload; }
   std::string companion(const Region &R) const override;
-  /// The whole offload companion; empty when no region has this variant.
-  std::string companionFile(const std::vector<Region> &Regions) const;
+  /// The offload companion's includes and what the variants need from the
+  /// input.
+  std::string companionHeader(const std::vector<const Region *> &With) const override;
   std::string functionName(const Region &R) const;
 
 private:

@@ -37,6 +37,7 @@
 #include "Diagnostics.h"
 #include "PragmaHandler.h"
 #include "RegionBuilder.h"
+#include "StmtCollector.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
@@ -51,14 +52,6 @@ namespace hce {
 /// Main-file offset ranges [first, second) the preprocessor skipped
 /// (inactive #if branches), in order.
 using SkippedRanges = std::vector<std::pair<unsigned, unsigned>>;
-
-/// A statement of the main file (from TranslateAction's collector).
-struct StmtSite {
-  unsigned Offset; ///< file offset of the statement's first character
-  const clang::Stmt *S;
-  const clang::Decl *Top;
-  const clang::FunctionDecl *Func;
-};
 
 enum class SiteForm { Loop, WholeParallel, Single };
 

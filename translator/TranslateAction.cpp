@@ -2,20 +2,18 @@
 #include "TranslateAction.h"
 #include "ClauseLexer.h"
 #include "CodeGenUtil.h"
-#include "CpuVariantEmitter.h"
-#include "CudaVariantEmitter.h"
-#include "DeviceCode.h"
 #include "DataDirectives.h"
+#include "DeviceCode.h"
 #include "Diagnostics.h"
-#include "OffloadVariantEmitter.h"
 #include "OmpPlacement.h"
 #include "RegionBuilder.h"
 #include "SiteEmitter.h"
+#include "StmtCollector.h"
+#include "VariantEmitter.h"
 #include "WriteCoverage.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -27,43 +25,6 @@ using namespace clang;
 namespace hce {
 
 namespace {
-
-/// Collects the statements of the main file in pre-order, with the
-/// top-level declaration and the function that hold each.
-class StmtCollector : public RecursiveASTVisitor<StmtCollector> {
-public:
-  explicit StmtCollector(SourceManager &SM) : SM(SM) {}
-  std::vector<StmtSite> Sites;
-
-  bool TraverseDecl(Decl *D) {
-    if (!D)
-      return true;
-    const Decl *SavedTop = Top;
-    const FunctionDecl *SavedFunc = Func;
-    if (!Top && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
-        !isa<LinkageSpecDecl>(D) && !isa<ExportDecl>(D))
-      Top = D;
-    if (auto *FD = dyn_cast<FunctionDecl>(D))
-      Func = FD;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Top = SavedTop;
-    Func = SavedFunc;
-    return R;
-  }
-  bool VisitStmt(Stmt *S) {
-    if (!Top)
-      return true;
-    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
-    if (L.isValid() && SM.isInMainFile(L))
-      Sites.push_back({SM.getFileOffset(L), S, Top, Func});
-    return true;
-  }
-
-private:
-  SourceManager &SM;
-  const Decl *Top = nullptr;
-  const FunctionDecl *Func = nullptr;
-};
 
 class TranslateConsumer : public ASTConsumer {
 public:
@@ -130,8 +91,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     return;
   }
 
-  StmtCollector Collector(SM);
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const std::vector<StmtSite> Stmts = collectStmts(Ctx);
 
   // Pair each pragma with the statement right after it, and place it among
   // the loop's OpenMP directives.
@@ -139,18 +99,14 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const PragmaRecord &P : Records) {
     if (P.Kind != PragmaKind::CoExec)
       continue; // data / update: translateDataDirectives
-    unsigned End = SM.getFileOffset(P.EndLoc);
-    const StmtSite *Best = nullptr;
-    for (const StmtSite &S : Collector.Sites)
-      if (S.Offset >= End && (!Best || S.Offset < Best->Offset))
-        Best = &S;
+    const StmtSite *Best = firstStmtFrom(Stmts, SM.getFileOffset(P.EndLoc));
     if (!Best) {
       D.error(P.DirectiveLoc,
               "'#pragma hce co_exec' must be followed by a 'for' loop");
       continue;
     }
     if (std::optional<OmpPlacement> Pl =
-            placeCoExec(P, *Best, Collector.Sites, Skipped, Ctx, D))
+            placeCoExec(P, *Best, Stmts, Skipped, Ctx, D))
       Placements.push_back(std::move(*Pl));
   }
   if (D.hasErrors())
@@ -193,24 +149,19 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   if (D.hasErrors())
     return;
 
-  CpuVariantEmitter Cpu(Opts.LineDirectives);
-  for (const Region &R : Regions) // flatten the nest? (InnerLoopAnalysis)
-    Cpu.planRegion(Inputs[R.Index], R, Ctx, D, Opts.Verbose);
-  std::vector<const VariantEmitter *> Emitters = {&Cpu};
-  // Device variants (CUDA .cu, OpenMP-offload companion): what each region
-  // needs on a device, and whether it can run there at all (may warn).
+  // What each region needs on a device, and whether it can run there at
+  // all (may warn); then every variant emitter plans every region.
   DeviceContext Dev(Ctx, CI.getPreprocessor(), D, Opts.Cuda, Opts.Offload);
   for (const Region &R : Regions)
     Dev.analyzeRegion(Inputs[R.Index], R);
-  CudaVariantEmitter Cuda(Dev, Opts.LineDirectives);
-  if (Opts.Cuda) // the kernel shape (InnerLoopAnalysis)
+  const std::vector<std::unique_ptr<VariantEmitter>> EmitterList =
+      makeVariantEmitters(Dev, Opts.Cuda, Opts.Offload, Opts.LineDirectives);
+  std::vector<const VariantEmitter *> Emitters;
+  for (const std::unique_ptr<VariantEmitter> &E : EmitterList) {
     for (const Region &R : Regions)
-      Cuda.planRegion(Inputs[R.Index], R, Ctx);
-  OffloadVariantEmitter Offload(Dev, Opts.LineDirectives);
-  if (Opts.Cuda)
-    Emitters.push_back(&Cuda);
-  if (Opts.Offload)
-    Emitters.push_back(&Offload);
+      E->planRegion(Inputs[R.Index], R, Ctx, D);
+    Emitters.push_back(E.get());
+  }
 
   Rewriter RW(SM, Ctx.getLangOpts());
   SourceLocation FileStart = SM.getLocForStartOfFile(Main);
@@ -272,10 +223,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
       continue;
     }
     unsigned End = SM.getFileOffset(P.EndLoc);
-    const StmtSite *Next = nullptr;
-    for (const StmtSite &S : Collector.Sites)
-      if (S.Offset >= End && (!Next || S.Offset < Next->Offset))
-        Next = &S;
+    const StmtSite *Next = firstStmtFrom(Stmts, End);
     std::vector<ClauseToken> Gap;
     {
       StringRef Rest = MainText.slice(End, Next ? Next->Offset : MainText.size());
@@ -291,7 +239,7 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
                                 "'if', a loop or a label");
     } else if (!Gap.empty() && Gap.front().Text == "}" &&
                [&] { // the last statement of a block inside a function
-                 for (const StmtSite &S : Collector.Sites) {
+                 for (const StmtSite &S : Stmts) {
                    const Stmt *Body = S.Func ? S.Func->getBody() : nullptr;
                    if (!Body)
                      continue;
@@ -317,17 +265,19 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   if (D.hasErrors())
     return;
 
-  if (!translateDataDirectives(DataRecords, Regions, Ctx, D, RW,
-                               Opts.LineDirectives))
+  if (!translateDataDirectives(DataRecords, Stmts, Regions, Ctx, CI.getPreprocessor(), D,
+                               RW, Opts.LineDirectives))
     return;
 
   const RewriteBuffer *Buf = RW.getRewriteBufferFor(Main);
   Result.HostText =
       Buf ? std::string(Buf->begin(), Buf->end()) : MainText.str();
-  if (Opts.Cuda)
-    Result.CudaText = Cuda.companionFile(Regions);
-  if (Opts.Offload)
-    Result.OffloadText = Offload.companionFile(Regions);
+  for (const VariantEmitter *E : Emitters) {
+    if (E->companionKind() == CompanionKind::Cuda)
+      Result.CudaText = companionFile(*E, Regions);
+    else if (E->companionKind() == CompanionKind::Offload)
+      Result.OffloadText = companionFile(*E, Regions);
+  }
   Result.NumRegions = static_cast<unsigned>(Regions.size());
   Result.Done = true;
 }
