@@ -58,6 +58,11 @@ const OmpApi *omp_api(std::string &why) {
       return;
     }
     resolve(handle, "omp_target_memset", api.target_memset); // OpenMP 5.1
+    // Not in omp.h: the entry points clang emits for `target data`.  An
+    // empty data region loads the device image (OmpDevice::create).
+    if (!resolve(handle, "__tgt_target_data_begin_mapper", api.data_begin) ||
+        !resolve(handle, "__tgt_target_data_end_mapper", api.data_end))
+      api.data_begin = api.data_end = nullptr;
     // Before any device image is loaded: an nvptx64 image is LLVM IR that
     // libomptarget JIT-compiles when omp:N is first used.
     api.jit_note = prepare_omp_jit().note;

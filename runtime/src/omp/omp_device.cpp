@@ -45,6 +45,21 @@ bool env_flag(const char *name) {
   return env && *env && std::string(env) != "0";
 }
 
+// Makes libomptarget load the program's device image onto `ordinal` (and
+// JIT-compile an nvptx64 IR image): an empty target data region.  In LLVM
+// 19, __tgt_target_data_begin_mapper calls checkDeviceAndCtors, which loads
+// every pending image onto the device (loadImagesOntoDevice); omp_target_alloc
+// does not.  A failed load is not reported here (libomptarget only reports it
+// unless OMP_TARGET_OFFLOAD=mandatory): the first kernel launch then fails
+// and its chunk is re-run on the CPU, as before.
+void load_device_image(const OmpApi &api, int ordinal) {
+  if (!api.data_begin || !api.data_end)
+    return; // the first kernel launch loads it
+  api.data_begin(nullptr, ordinal, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+                 nullptr);
+  api.data_end(nullptr, ordinal, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+}
+
 } // namespace
 
 std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
@@ -58,30 +73,35 @@ std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
           " OpenMP offload device" + (n == 1 ? "" : "s") + " found)";
     return nullptr;
   }
-  // libomptarget loads the program's device image onto a device when the
-  // device is first used (any omp_target_* call on it), and JIT-compiles an
-  // nvptx64 IR image then.  Do it here, once, so that the cost is not
-  // charged to the first chunk (the schedulers would take omp:N for slow)
-  // and a device that cannot take the image is never selected.
+  // libomptarget initialises a device at its first use, and loads the
+  // program's device image onto it (JIT-compiling an nvptx64 IR image) at
+  // the first target construct or data region.  Both here, once, so that
+  // neither is charged to the first chunk (the adaptive schedulers would
+  // take omp:N for slow) and a device that cannot even allocate is never
+  // selected.
   const double start = now_seconds();
   void *probe = api->target_alloc(1, ordinal);
-  const double load_seconds = now_seconds() - start;
   if (!probe) {
     why = "omp_target_alloc failed on omp:" + std::to_string(ordinal) +
-          " while loading the program's device image (LIBOMPTARGET_INFO=-1 says why)";
+          " while initialising the device (LIBOMPTARGET_INFO=-1 says why)";
     if (!api->jit_note.empty())
       why += "; " + api->jit_note;
     return nullptr;
   }
   api->target_free(probe, ordinal);
+  load_device_image(*api, ordinal);
+  const double load_seconds = now_seconds() - start;
   auto dev = std::unique_ptr<OmpDevice>(new OmpDevice(ordinal, *api));
   dev->image_load_seconds_ = load_seconds;
   if (env_flag("HCE_STATS")) {
-    char line[160];
+    char line[256];
     std::snprintf(line, sizeof line,
-                  "%s ready in %.3f s (libomptarget loaded the device image; an "
-                  "nvptx64 image is JIT-compiled then)",
-                  dev->name().c_str(), load_seconds);
+                  "%s ready in %.3f s (libomptarget %s; an nvptx64 image is "
+                  "JIT-compiled then)",
+                  dev->name().c_str(), load_seconds,
+                  api->data_begin ? "initialised it and loaded the device image"
+                                  : "initialised it; the device image loads at "
+                                    "the first kernel");
     notice(line);
   }
   return dev;

@@ -22,9 +22,15 @@
 //    threads at once are allowed by OpenMP and are what the pipelined mode
 //    does (upload / compute / download on three threads): the overlap comes
 //    from the threads, not from *_async forms.
-//  - Start: create() makes libomptarget load the program's device image on
-//    N (one 1-byte allocation), timed: an nvptx64 image is LLVM IR that is
-//    JIT-compiled then (omp_jit.hpp: what the JIT needs).
+//  - Start: create() initialises device N (a 1-byte omp_target_alloc) and
+//    makes libomptarget load the program's device image onto it (an empty
+//    target data region, __tgt_target_data_begin_mapper / _end_mapper with
+//    no maps), timed: an nvptx64 image is LLVM IR that is JIT-compiled then
+//    (omp_jit.hpp: what the JIT needs).  In LLVM 19 the image is loaded by
+//    checkDeviceAndCtors, which the __tgt_target_* entry points call and
+//    omp_target_alloc does not (docs/offload-backend.md, "Start-up"), so
+//    the allocation alone left the load and the JIT to the first kernel,
+//    inside the first timed chunk.
 //  - Errors: a call that fails returns false with
 //    why = "<call> failed on omp:N: ..." and the region executor re-runs the
 //    chunk on the CPU.  Device numbers are checked at selection: libomptarget
@@ -34,6 +40,7 @@
 #include "device.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +56,14 @@ struct OmpApi {
   void (*target_free)(void *, int) = nullptr;
   int (*target_memcpy)(void *, const void *, size_t, size_t, size_t, int, int) = nullptr;
   void *(*target_memset)(void *, int, size_t, int) = nullptr; // optional
+  // __tgt_target_data_begin_mapper / __tgt_target_data_end_mapper (loc,
+  // device, count, bases, pointers, sizes, types, names, mappers): what
+  // clang emits for `target data`; with no maps they only make libomptarget
+  // load the program's device image onto the device.  Optional: without
+  // them the image is loaded at the first kernel launch.
+  using DataRegionFn = void (*)(void *, int64_t, int32_t, void **, void **, int64_t *,
+                                int64_t *, void *, void **);
+  DataRegionFn data_begin = nullptr, data_end = nullptr;
   std::string library;  // the file that defines them (libomptarget.so.19.1)
   std::string jit_note; // what the JIT of an nvptx64 IR image lacks, if anything
 };
@@ -72,8 +87,9 @@ public:
   size_t bytes_allocated() const;
   size_t memory_limit() const { return limit_; } // 0 = none
   int host_device() const { return host_; }
-  // Time libomptarget took to load the program's device image onto this
-  // device when it was created (for an nvptx64 IR image: the JIT compile).
+  // Time libomptarget took, when the device was created, to initialise it
+  // and load the program's device image onto it (for an nvptx64 IR image:
+  // the JIT compile included).
   double image_load_seconds() const { return image_load_seconds_; }
 
   bool can_run(const hce_region &region) const override { return region.omp != nullptr; }
