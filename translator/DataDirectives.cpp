@@ -4,13 +4,10 @@
 #include "ArrayShape.h"
 #include "ClauseLexer.h"
 #include "CodeGenUtil.h"
+#include "JumpCheck.h"
 #include "RegionBuilder.h"
 #include "SourceText.h"
 
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/AST/StmtCXX.h"
-#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <map>
@@ -22,194 +19,6 @@ using namespace clang;
 namespace hce {
 
 namespace {
-
-struct StmtEntry {
-  unsigned Begin, End; // file offsets [Begin, End)
-  const Stmt *S;
-  const FunctionDecl *Func;
-};
-
-/// Every statement of the main file inside a function, in pre-order.
-class Collector : public RecursiveASTVisitor<Collector> {
-public:
-  Collector(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
-  std::vector<StmtEntry> Stmts;
-
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Func;
-    Func = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Func = Saved;
-    return R;
-  }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
-    const FunctionDecl *Saved = Func;
-    Func = FD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
-    Func = Saved;
-    return R;
-  }
-  bool VisitStmt(Stmt *S) {
-    if (!Func)
-      return true;
-    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
-    if (L.isInvalid() || !SM.isInMainFile(L))
-      return true;
-    CharSourceRange R = stmtFileRange(S, Ctx);
-    // An OpenMP directive's own range ends with its pragma line: take the
-    // statement it applies to.
-    if (const auto *Dir = dyn_cast<OMPExecutableDirective>(S)) {
-      const Stmt *Inner = regionLoop(S);
-      if (!Inner && Dir->hasAssociatedStmt())
-        Inner = Dir->getAssociatedStmt();
-      if (const auto *CS = dyn_cast_or_null<CapturedStmt>(Inner))
-        Inner = CS->getCapturedStmt();
-      if (Inner) {
-        CharSourceRange IR = stmtFileRange(Inner, Ctx);
-        if (IR.isValid())
-          R = CharSourceRange::getCharRange(R.getBegin(), IR.getEnd());
-      }
-    }
-    if (R.isInvalid() || !SM.isInMainFile(R.getEnd()))
-      return true;
-    Stmts.push_back(
-        {SM.getFileOffset(L), SM.getFileOffset(R.getEnd()), S, Func});
-    return true;
-  }
-
-private:
-  ASTContext &Ctx;
-  SourceManager &SM;
-  const FunctionDecl *Func = nullptr;
-};
-
-/// Rejects jumps out of a data region's statement.
-class JumpChecker : public RecursiveASTVisitor<JumpChecker> {
-public:
-  JumpChecker(unsigned Begin, unsigned End, ASTContext &Ctx, Diag &D)
-      : Begin(Begin), End(End), SM(Ctx.getSourceManager()), D(D) {}
-  bool Ok = true;
-
-  bool TraverseForStmt(ForStmt *S) {
-    return loop([&] { return RecursiveASTVisitor::TraverseForStmt(S); });
-  }
-  bool TraverseWhileStmt(WhileStmt *S) {
-    return loop([&] { return RecursiveASTVisitor::TraverseWhileStmt(S); });
-  }
-  bool TraverseDoStmt(DoStmt *S) {
-    return loop([&] { return RecursiveASTVisitor::TraverseDoStmt(S); });
-  }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
-    return loop(
-        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); });
-  }
-  bool TraverseSwitchStmt(SwitchStmt *S) {
-    ++BreakDepth;
-    bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
-    --BreakDepth;
-    return R;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *E) {
-    ++FnDepth;
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(E);
-    --FnDepth;
-    return R;
-  }
-  bool TraverseBlockExpr(BlockExpr *E) {
-    ++FnDepth;
-    bool R = RecursiveASTVisitor::TraverseBlockExpr(E);
-    --FnDepth;
-    return R;
-  }
-  bool VisitReturnStmt(ReturnStmt *S) {
-    if (FnDepth == 0)
-      error(S->getBeginLoc(), "'return'");
-    return true;
-  }
-  bool VisitBreakStmt(BreakStmt *S) {
-    if (FnDepth == 0 && BreakDepth == 0)
-      error(S->getBeginLoc(), "'break'");
-    return true;
-  }
-  bool VisitContinueStmt(ContinueStmt *S) {
-    if (FnDepth == 0 && LoopDepth == 0)
-      error(S->getBeginLoc(), "'continue'");
-    return true;
-  }
-  bool VisitGotoStmt(GotoStmt *S) {
-    const LabelStmt *L = S->getLabel()->getStmt();
-    if (FnDepth == 0 && (!L || !inside(L->getBeginLoc())))
-      error(S->getBeginLoc(), "'goto'");
-    return true;
-  }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
-    error(S->getBeginLoc(), "computed 'goto'");
-    return true;
-  }
-  bool VisitCXXThrowExpr(CXXThrowExpr *E) {
-    if (FnDepth == 0)
-      error(E->getBeginLoc(), "'throw'");
-    return true;
-  }
-
-private:
-  unsigned Begin, End;
-  SourceManager &SM;
-  Diag &D;
-  int BreakDepth = 0, LoopDepth = 0, FnDepth = 0;
-
-  template <typename F> bool loop(F Fn) {
-    ++BreakDepth;
-    ++LoopDepth;
-    bool R = Fn();
-    --BreakDepth;
-    --LoopDepth;
-    return R;
-  }
-  bool inside(SourceLocation L) {
-    L = SM.getExpansionLoc(L);
-    if (!SM.isInMainFile(L))
-      return false;
-    unsigned O = SM.getFileOffset(L);
-    return O >= Begin && O < End;
-  }
-  void error(SourceLocation L, const std::string &What) {
-    D.error(L, What + " cannot leave a '#pragma hce data' region (its "
-                      "hce_data_end would be skipped); leave the region "
-                      "at its end instead");
-    Ok = false;
-  }
-};
-
-/// Gotos elsewhere in the function that jump into [Begin, End).
-class GotoIntoChecker : public RecursiveASTVisitor<GotoIntoChecker> {
-public:
-  GotoIntoChecker(unsigned Begin, unsigned End, SourceManager &SM, Diag &D)
-      : Begin(Begin), End(End), SM(SM), D(D) {}
-  bool Ok = true;
-  bool VisitGotoStmt(GotoStmt *S) {
-    const LabelStmt *L = S->getLabel()->getStmt();
-    if (L && inside(L->getBeginLoc()) && !inside(S->getBeginLoc())) {
-      D.error(S->getBeginLoc(), "'goto' cannot jump into a '#pragma hce "
-                                "data' region (its hce_data_begin would be "
-                                "skipped)");
-      Ok = false;
-    }
-    return true;
-  }
-
-private:
-  unsigned Begin, End;
-  SourceManager &SM;
-  Diag &D;
-  bool inside(SourceLocation L) {
-    L = SM.getExpansionLoc(L);
-    if (!SM.isInMainFile(L))
-      return false;
-    unsigned O = SM.getFileOffset(L);
-    return O >= Begin && O < End;
-  }
-};
 
 std::string indentAt(SourceManager &SM, SourceLocation L) {
   bool Invalid = false;
@@ -288,8 +97,9 @@ struct Covered {
 } // namespace
 
 bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
-                             const std::vector<Region> &Regions,
-                             ASTContext &Ctx, Diag &D, Rewriter &RW,
+                             const std::vector<StmtSite> &Stmts,
+                             const std::vector<Region> &Regions, ASTContext &Ctx,
+                             const Preprocessor &PP, Diag &D, Rewriter &RW,
                              bool LineDirectives) {
   SourceManager &SM = Ctx.getSourceManager();
   bool Any = false;
@@ -299,8 +109,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
     return true;
   StringRef MainText = SM.getBufferData(SM.getMainFileID());
 
-  Collector C(Ctx);
-  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const std::vector<StmtSite> InFunctions = withEnds(Stmts, Ctx);
 
   struct SiteSpan {
     unsigned Begin, End;
@@ -320,15 +129,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
     StringRef Gap = MainText.slice(From, To);
     return lexClauseText(std::string_view(Gap.data(), Gap.size())).empty();
   };
-  // Innermost statement whose range contains offset O.
-  auto Innermost = [&](unsigned O) -> const StmtEntry * {
-    const StmtEntry *Best = nullptr;
-    for (const StmtEntry &E : C.Stmts)
-      if (E.Begin <= O && O < E.End &&
-          (!Best || E.End - E.Begin < Best->End - Best->Begin))
-        Best = &E;
-    return Best;
-  };
+  auto Innermost = [&](unsigned O) { return innermostStmtAt(InFunctions, O); };
 
   bool Ok = true;
   std::map<size_t, Covered> Cov; // per data record
@@ -354,7 +155,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
       Ok = false;
       continue;
     }
-    const StmtEntry *Enc = Innermost(O);
+    const StmtSite *Enc = Innermost(O);
     if (!Enc) {
       D.error(P.DirectiveLoc, std::string("'#pragma hce ") + Dir +
                                   "' must be inside a function body");
@@ -378,12 +179,9 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
         NextRec = J;
         break;
       }
-    const StmtEntry *Next = nullptr;
-    for (const StmtEntry &E : C.Stmts)
-      if (E.Begin >= From && (!Next || E.Begin < Next->Begin))
-        Next = &E;
+    const StmtSite *Next = firstStmtFrom(InFunctions, From);
     Covered Cv;
-    if (NextRec && (!Next || HashOff[*NextRec] < Next->Begin) &&
+    if (NextRec && (!Next || HashOff[*NextRec] < Next->Offset) &&
         GapEmpty(From, HashOff[*NextRec])) {
       const PragmaRecord &NP = Records[*NextRec];
       if (NP.Kind == PragmaKind::Update) {
@@ -413,7 +211,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
         Cv.LoopVar = Site->R->Loop.VarName;
         Cv.Ok = true;
       }
-    } else if (Next && GapEmpty(From, Next->Begin)) {
+    } else if (Next && GapEmpty(From, Next->Offset)) {
       if (isa<DeclStmt>(Next->S)) {
         D.error(P.DirectiveLoc,
                 "'#pragma hce data' cannot apply to a declaration (its scope "
@@ -422,12 +220,18 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
         Ok = false;
         continue;
       }
-      JumpChecker JC(Next->Begin, Next->End, Ctx, D);
-      JC.TraverseStmt(const_cast<Stmt *>(Next->S));
-      GotoIntoChecker GC(Next->Begin, Next->End, SM, D);
-      if (Next->Func && Next->Func->getBody())
-        GC.TraverseStmt(Next->Func->getBody());
-      if (!JC.Ok || !GC.Ok) {
+      // hce_data_end (hce_data_begin) must not be skipped.
+      std::vector<Jump> Out = jumpsOutOf(Next->S, JumpScope::Statement);
+      for (const Jump &J : Out)
+        D.error(J.Loc, jumpSpelling(J.Kind) +
+                           " cannot leave a '#pragma hce data' region (its "
+                           "hce_data_end would be skipped); leave the region "
+                           "at its end instead");
+      std::vector<SourceLocation> In = gotosInto(Next->S, Next->Func->getBody());
+      for (SourceLocation L : In)
+        D.error(L, "'goto' cannot jump into a '#pragma hce data' region (its "
+                   "hce_data_begin would be skipped)");
+      if (!Out.empty() || !In.empty()) {
         Ok = false;
         continue;
       }
@@ -462,7 +266,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
       continue;
     const bool IsData = P.Kind == PragmaKind::Data;
     const char *Dir = IsData ? "data" : "update";
-    const StmtEntry *Enc = Innermost(HashOff[I]);
+    const StmtSite *Enc = Innermost(HashOff[I]);
     std::string LoopVar = IsData ? Cov[I].LoopVar : "";
     std::vector<MappedArray> Maps;
     std::set<std::string> Seen;
@@ -512,7 +316,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
           M.Kind = MC.Kind;
           M.Always = MC.Always;
           if (!describeSection(S, VD, "", static_cast<unsigned>(Maps.size()),
-                               P, Ctx, D, M, nullptr)) {
+                               P, Ctx, D, M, nullptr, &PP)) {
             MapsOk = false;
             continue;
           }
