@@ -99,6 +99,59 @@ TEST_P(SchedStarvationRegion, EveryDeviceWorksOrIsLeftOut) {
   }
 }
 
+// A task graph: the mapper places whole regions, so with one task and
+// partitioning off two of the three devices get none.  That is its choice
+// (EFT), reported as left_out in the pseudo-region "task graph"; the device
+// that ran the task is not.
+TEST(TaskGraphLeftOut, DevicesWithoutATaskAreReportedLeftOut) {
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e11,lat:1e-6");
+  setenv("HCE_TASK_PARTITION", "off", 1);
+  const int64_t W = 64, n = 16;
+  std::vector<double> in = hce_test::random_vector(size_t(W * n), 99), out(size_t(W * n));
+  hce_map maps[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, n),
+                     hce_test::row_map("out", out.data(), HCE_MAP_FROM, n)};
+  Args args{n};
+  void *site = nullptr;
+  hce_region region{};
+  region.name = "left_out_task";
+  region.iterations = W;
+  region.num_maps = 2;
+  region.maps = maps;
+  region.args = &args;
+  region.args_size = sizeof args;
+  region.cpu = sine_rows;
+  region.site = &site;
+  ASSERT_EQ(hce_co_exec_nowait(&region, 0, nullptr), 0);
+  ASSERT_EQ(hce_taskwait(), 0);
+  unsetenv("HCE_TASK_PARTITION");
+  for (int64_t k = 0; k < W; ++k)
+    for (int64_t j = 0; j < n; ++j)
+      ASSERT_EQ(out[size_t(k * n + j)],
+                3.0 * std::sin(in[size_t(k * n + j)]) + double(k));
+  std::map<std::string, Work> work;
+  std::string choice;
+  for (const hce::SiteState *s : hce::Runtime::get().sites()) {
+    for (const auto &[dev, ds] : s->stats.devices) {
+      work[dev].iterations += ds.iterations;
+      work[dev].left_out += ds.left_out;
+    }
+    if (s->name == "task graph")
+      choice = s->stats.choice;
+  }
+  int ran = 0, left = 0;
+  for (const char *dev : {"cpu", "sim:0", "sim:1"}) {
+    const Work w = work.count(dev) ? work.at(dev) : Work{};
+    EXPECT_TRUE((w.iterations > 0) != (w.left_out > 0))
+        << dev << ": " << w.iterations << " iterations, left out " << w.left_out;
+    ran += w.iterations > 0;
+    left += w.left_out > 0;
+    if (w.left_out > 0)
+      EXPECT_NE(choice.find(dev), std::string::npos) << choice;
+  }
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(left, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, SchedStarvationRegion,
                          ::testing::ValuesIn(hce::scheduler_names()),
                          [](const ::testing::TestParamInfo<std::string> &i) {

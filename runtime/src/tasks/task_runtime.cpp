@@ -92,6 +92,7 @@ private:
   void run(Task &t);
   void finish(Task &t, bool ok, double now); // under mu_
   void ready(Task &t);                       // under mu_
+  void report_left_out();                    // under mu_
   void pump(double now);                     // under mu_
   void fill_costs(Task &t);                  // under mu_
   std::vector<int> candidates(const hce_region &r);
@@ -339,6 +340,41 @@ void TaskSystem::fill_costs(Task &t) {
   }
 }
 
+// The devices the mapper placed no task of this graph on, though some task
+// could have run there (a finite cost): the seed's EFT placement found them
+// slower -- a scheduling decision, like a device eft leaves out of a loop.
+// HCE_STATS records it in the pseudo-region "task graph" (left_out), so the
+// did-work check (bench/stats_check.py) tells it from a device that failed
+// or was never found (issue 15: on the H100, examples/taskgraph.c on
+// cpu,cuda:0,omp:0 had every task placed on the GPUs).
+void TaskSystem::report_left_out() {
+  std::vector<std::string> left;
+  for (size_t q = 0; q < lane_device_.size(); ++q) {
+    const int dev = lane_device_[q];
+    bool used = false, could = false;
+    for (const auto &[id, t] : tasks_) {
+      used = used || std::find(t->lanes.begin(), t->lanes.end(), dev) != t->lanes.end();
+      const MapTask &mt = graph_.tasks.at(id);
+      could = could || (q < mt.cost.size() && mt.cost[q] < kCannotRun);
+    }
+    if (could && !used)
+      left.push_back(rt_.devices()[size_t(dev)]->name());
+  }
+  if (left.empty())
+    return;
+  std::lock_guard<std::mutex> exec_lock(rt_.exec_mutex());
+  hce_region pseudo{};
+  pseudo.name = "task graph";
+  RegionStats &st = rt_.site(pseudo).stats;
+  st.schedule = "task map " + mapper_name_;
+  st.choice = "no task placed on";
+  for (const std::string &name : left) {
+    st.choice += " " + name;
+    st.device(name).left_out += 1;
+  }
+  st.executions += 1;
+}
+
 void TaskSystem::ready(Task &t) {
   fill_costs(t);
   t.state = State::Ready;
@@ -486,6 +522,7 @@ int TaskSystem::wait(std::string &why) {
         return false;
     return true;
   });
+  report_left_out();
   int failed = 0;
   last_.clear();
   for (auto &[id, t] : tasks_) {
@@ -544,9 +581,8 @@ int submit(const hce_region &region, int num_deps, const hce_depend *deps,
     why = "region " + std::string(region.name ? region.name : "?") + ": " + err;
     return 1;
   }
-  if (!region.cpu || region.num_maps < 0 ||
-      (region.num_maps > 0 && !region.maps) || region.num_reductions < 0 ||
-      (region.num_reductions > 0 && !region.reductions)) {
+  if (!region.cpu || region.num_maps < 0 || (region.num_maps > 0 && !region.maps) ||
+      region.num_reductions < 0 || (region.num_reductions > 0 && !region.reductions)) {
     why = "region " + std::string(region.name ? region.name : "?") +
           ": malformed region descriptor";
     return 1;
