@@ -12,7 +12,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 
 using namespace clang;
 
@@ -269,7 +268,10 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
     const StmtSite *Enc = Innermost(HashOff[I]);
     std::string LoopVar = IsData ? Cov[I].LoopVar : "";
     std::vector<MappedArray> Maps;
-    std::set<std::string> Seen;
+    // data: each array once. update: an array may have several sections in
+    // one list (each its own hce_map), but not be in both lists (OpenMP's
+    // rule for target update).
+    std::map<std::string, MapKind> Seen;
     bool MapsOk = true;
     // update: the to(...) list first, then from(...).
     for (int Pass = 0; Pass < (IsData ? 1 : 2); ++Pass) {
@@ -278,10 +280,12 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
           continue;
         for (const Section &S : MC.Sections) {
           SourceLocation Loc = P.locAt(S.Offset);
-          if (!Seen.insert(S.Name).second) {
-            D.error(Loc, "'" + S.Name + "' appears more than once in '#pragma "
-                                        "hce " +
-                             Dir + "'");
+          auto [It, First] = Seen.try_emplace(S.Name, MC.Kind);
+          if (!First && (IsData || It->second != MC.Kind)) {
+            D.error(Loc, "'" + S.Name + "' " +
+                             (IsData ? "appears more than once in '#pragma hce data'"
+                                     : "appears in both to(...) and from(...) of "
+                                       "'#pragma hce update'"));
             MapsOk = false;
             continue;
           }

@@ -7,8 +7,9 @@
 // with every jump out of (or into) the statement rejected, since it would
 // skip hce_data_end (or hce_data_begin). `#pragma hce update to(...)
 // from(...)` becomes a block calling hce_update(n, maps, 1) for the `to`
-// list and hce_update(n, maps, 0) for the `from` list. Sections are whole
-// (scale 0): evaluated once, where the directive is.
+// list and hce_update(n, maps, 0) for the `from` list; an array may have
+// several sections in one list (one hce_map each), not be in both. Sections
+// are whole (scale 0): evaluated once, where the directive is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCE_TRANSLATOR_DATADIRECTIVES_H

@@ -1,8 +1,8 @@
 /* A time loop inside `#pragma hce data`: the arrays stay on the devices
  * between the two co_exec loops of each step; every few steps
  * `#pragma hce update from` brings the field home for a host-side probe,
- * and the host changes the boundary values and sends them with
- * `#pragma hce update to`. The plain build ignores all of it.
+ * and the host changes the boundary values and sends both with one
+ * `#pragma hce update to` of two sections. The plain build ignores all of it.
  *
  * CORPUS-ARGS: 400000 24 6
  */
@@ -29,8 +29,7 @@ static void relax(int n, int steps, int every, double *u, double *w) {
         printf("step %d probe %.17g\n", t + 1, probe);
         u[0] = probe / (double)n;
         u[n - 1] = -u[0];
-#pragma hce update to(u[0:1])
-#pragma hce update to(u[n-1:1])
+#pragma hce update to(u[0:1], u[n-1:1])
       }
     }
   }

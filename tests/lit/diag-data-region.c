@@ -20,6 +20,7 @@
 // RUN: not %hce-translate %s -o %t.out.c -- -DNOMAP 2>&1 | FileCheck %s --check-prefix=NOMAP
 // RUN: not %hce-translate %s -o %t.out.c -- -DBADCLAUSE 2>&1 | FileCheck %s --check-prefix=BADCLAUSE
 // RUN: not %hce-translate %s -o %t.out.c -- -DDUP 2>&1 | FileCheck %s --check-prefix=DUP
+// RUN: not %hce-translate %s -o %t.out.c -- -DDATADUP 2>&1 | FileCheck %s --check-prefix=DATADUP
 // RUN: not %hce-translate %s -o %t.out.c -- -DUNKNOWNVAR 2>&1 | FileCheck %s --check-prefix=UNKNOWNVAR
 // RUN: not %hce-translate %s -o %t.out.c -- -DSCALAR 2>&1 | FileCheck %s --check-prefix=SCALAR
 // RUN: test ! -e %t.out.c
@@ -138,8 +139,15 @@ out:
 #pragma hce update map(to: A[0:n])
 #endif
 #ifdef DUP
-// DUP: {{^}}{{.*}}diag-data-region.c:[[@LINE+1]]:36: error: 'A' appears more than once in '#pragma hce update'
-#pragma hce update to(A[0:n]) from(A[0:n])
+// Several sections of one array in one list are fine (update-sections.c),
+// but not one array in both lists (OpenMP's rule for target update).
+// DUP: {{^}}{{.*}}diag-data-region.c:[[@LINE+1]]:46: error: 'A' appears in both to(...) and from(...) of '#pragma hce update'
+#pragma hce update to(A[0:1], A[n-1:1]) from(A[0:n])
+#endif
+#ifdef DATADUP
+// DATADUP: {{^}}{{.*}}diag-data-region.c:[[@LINE+1]]:44: error: 'A' appears more than once in '#pragma hce data'
+#pragma hce data map(to: A[0:1]) map(from: A[1:1])
+  { A[0] = 1; }
 #endif
 #ifdef UNKNOWNVAR
 // UNKNOWNVAR: {{^}}{{.*}}diag-data-region.c:[[@LINE+1]]:38: error: no variable named 'nothere' is visible here
