@@ -19,20 +19,6 @@ namespace hce {
 
 namespace {
 
-std::string indentAt(SourceManager &SM, SourceLocation L) {
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(SM.getFileID(L), &Invalid);
-  if (Invalid)
-    return "";
-  unsigned Off = SM.getFileOffset(L), B = Off;
-  while (B > 0 && Buf[B - 1] != '\n')
-    --B;
-  std::string In;
-  for (unsigned I = B; I < Off && (Buf[I] == ' ' || Buf[I] == '\t'); ++I)
-    In += Buf[I];
-  return In;
-}
-
 /// The variable a for loop's init declares or assigns, or "".
 std::string loopVarName(const Stmt *S) {
   const ForStmt *F = regionLoop(S);
@@ -334,7 +320,7 @@ bool translateDataDirectives(const std::vector<PragmaRecord> &Records,
       continue;
     }
 
-    std::string Indent = indentAt(SM, P.HashLoc);
+    std::string Indent = indentOf(SM, P.HashLoc);
     std::string I1 = Indent + "  ";
     PresumedLoc PL = SM.getPresumedLoc(P.HashLoc);
     std::string File = PL.getFilename();

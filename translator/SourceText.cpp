@@ -11,6 +11,20 @@ using namespace clang;
 
 namespace hce {
 
+std::string indentOf(const SourceManager &SM, SourceLocation L) {
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(SM.getFileID(L), &Invalid);
+  if (Invalid)
+    return "";
+  unsigned Off = SM.getFileOffset(L), B = Off;
+  while (B > 0 && Buf[B - 1] != '\n')
+    --B;
+  std::string In;
+  for (unsigned I = B; I < Off && (Buf[I] == ' ' || Buf[I] == '\t'); ++I)
+    In += Buf[I];
+  return In;
+}
+
 CharSourceRange fileRange(SourceRange R, const ASTContext &Ctx) {
   return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R),
                                   Ctx.getSourceManager(), Ctx.getLangOpts());

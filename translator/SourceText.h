@@ -32,6 +32,10 @@ std::optional<std::string> sourceText(clang::SourceRange R,
 /// True when \p S refers to the variable \p VD anywhere.
 bool refersTo(const clang::Stmt *S, const clang::VarDecl *VD);
 
+/// The blanks (spaces and tabs) before \p L on its line: the indentation of
+/// generated code that replaces the text at \p L.
+std::string indentOf(const clang::SourceManager &SM, clang::SourceLocation L);
+
 /// Printing policy for types in generated code.
 clang::PrintingPolicy printingPolicy(const clang::ASTContext &Ctx);
 

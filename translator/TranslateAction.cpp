@@ -8,6 +8,7 @@
 #include "OmpPlacement.h"
 #include "RegionBuilder.h"
 #include "SiteEmitter.h"
+#include "SourceText.h"
 #include "StmtCollector.h"
 #include "VariantEmitter.h"
 #include "WriteCoverage.h"
@@ -60,22 +61,6 @@ private:
   SourceManager &SM;
   SkippedRanges &Out;
 };
-
-/// Whitespace before position \p L on its line.
-std::string indentOf(SourceManager &SM, SourceLocation L) {
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(SM.getFileID(L), &Invalid);
-  if (Invalid)
-    return "";
-  unsigned Off = SM.getFileOffset(L);
-  unsigned B = Off;
-  while (B > 0 && Buf[B - 1] != '\n')
-    --B;
-  std::string In;
-  for (unsigned I = B; I < Off && (Buf[I] == ' ' || Buf[I] == '\t'); ++I)
-    In += Buf[I];
-  return In;
-}
 
 void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   Diag D(CI.getDiagnostics());
