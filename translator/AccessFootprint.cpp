@@ -427,4 +427,201 @@ ArrayAccessSummary summarizeAccesses(const Stmt *Body, const VarDecl *Array,
   return S;
 }
 
+RowTableWrite findRowTableWrite(const Stmt *Body, const VarDecl *Table, ASTContext &Ctx) {
+  AccessCollector C(Table, Body, Ctx);
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  RowTableWrite W;
+  for (const Access &A : C.Accesses) {
+    if (A.Subscripts.size() != 1 || A.How == Use::Read)
+      continue;
+    W.Loc = A.Node->getExprLoc();
+    W.What = A.How == Use::Write       ? "assigned"
+             : A.How == Use::ReadWrite ? "modified"
+                                       : "its address taken";
+    return W;
+  }
+  return W;
+}
+
+namespace {
+
+bool isRefTo(const Expr *E, const VarDecl *V) {
+  const auto *DR = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  return DR && DR->getDecl() == V;
+}
+
+/// `for (j = a; j < b; j++)` (or `int j = a`, `<=`, `++j`, `j += 1`).
+struct InnerRange {
+  const VarDecl *Var = nullptr;
+  const Expr *Init = nullptr;
+  const Expr *Bound = nullptr;
+  bool LessEq = false;
+};
+
+std::optional<InnerRange> innerRange(const ForStmt *F) {
+  InnerRange R;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+      DS && DS->isSingleDecl()) {
+    if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); V && V->getInit()) {
+      R.Var = V;
+      R.Init = V->getInit();
+    }
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      R.Var = dyn_cast<VarDecl>(DR->getDecl());
+    R.Init = BO->getRHS();
+  }
+  if (!R.Var || !R.Var->getType()->isIntegerType() || !F->getCond())
+    return std::nullopt;
+  const auto *C = dyn_cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  if (!C || (C->getOpcode() != BO_LT && C->getOpcode() != BO_LE) ||
+      !isRefTo(C->getLHS(), R.Var))
+    return std::nullopt;
+  R.Bound = C->getRHS();
+  R.LessEq = C->getOpcode() == BO_LE;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  bool StepOne = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    StepOne = U->isIncrementOp() && isRefTo(U->getSubExpr(), R.Var);
+  else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    if (CA->getOpcode() == BO_AddAssign && isRefTo(CA->getLHS(), R.Var))
+      if (const auto *One = dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+        StepOne = One->getValue() == 1;
+  if (!StepOne)
+    return std::nullopt;
+  return R;
+}
+
+/// True when \p S assigns, increments or takes the address of \p V.
+bool writesVar(const Stmt *S, const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V = nullptr;
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->isAssignmentOp() && isRefTo(B->getLHS(), V);
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               isRefTo(U->getSubExpr(), V);
+      return !Found;
+    }
+  } F;
+  F.V = V;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+} // namespace
+
+RowColumns summarizeRowColumns(const Stmt *Body, const VarDecl *Table,
+                               const VarDecl *LoopVar, const SiteInvariantVar &Invariant,
+                               ASTContext &Ctx) {
+  RowColumns Out;
+  const std::string Name = Table->getName().str();
+  AccessCollector C(Table, Body, Ctx);
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  auto Fail = [&](std::string Why) {
+    Out.Why = std::move(Why);
+    return Out;
+  };
+  if (C.Refs != C.Counted)
+    return Fail("'" + Name + "' is used other than by subscripts");
+  AffineForm Form(LoopVar, Invariant, Ctx);
+  // Either every column is an integer constant, or j + k of one inner loop.
+  std::optional<int64_t> CMin, CMax;
+  std::string InitText, BoundText;
+  bool LessEq = false, AnyLoop = false;
+  int64_t KMin = 0, KMax = 0;
+  for (const Access &A : C.Accesses) {
+    if (A.Subscripts.size() != 2)
+      return Fail("'" + Name + "' is used with " + std::to_string(A.Subscripts.size()) +
+                  " subscript" + (A.Subscripts.size() == 1 ? "" : "s") +
+                  ", not as rows[r][c]");
+    if (A.How == Use::Escape)
+      return Fail("the address of an element of '" + Name + "' is taken or passed on");
+    const Expr *Sub = A.Subscripts[1];
+    if (std::optional<llvm::APSInt> K = Sub->getIntegerConstantExpr(Ctx);
+        K && K->getSignificantBits() <= 32) {
+      int64_t V = K->getExtValue();
+      CMin = CMin ? std::min(*CMin, V) : V;
+      CMax = CMax ? std::max(*CMax, V) : V;
+      continue;
+    }
+    std::string SubText =
+        normalised(sourceText(Sub->getSourceRange(), Ctx).value_or("?"));
+    int64_t Off = 0;
+    const Expr *Core = peelOffset(Sub, Off, Ctx)->IgnoreParenImpCasts();
+    const auto *DR = dyn_cast<DeclRefExpr>(Core);
+    const auto *J = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    std::optional<InnerRange> R;
+    const ForStmt *Loop = nullptr;
+    for (const Stmt *S = A.Node; J && S && S != Body;) {
+      DynTypedNodeList P = Ctx.getParents(*S);
+      S = P.empty() ? nullptr : P[0].get<Stmt>();
+      if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+        if ((R = innerRange(F)) && R->Var == J) {
+          Loop = F;
+          break;
+        }
+    }
+    if (!Loop)
+      return Fail("the column '" + SubText + "' of '" + Name +
+                  "' is not the variable of an inner loop 'for (j = a; j < b; j++)' "
+                  "(plus a constant) nor a constant");
+    if (!Form.invariant(R->Init) || !Form.invariant(R->Bound))
+      return Fail("the bounds of the inner loop of '" + J->getName().str() +
+                  "' are not known before the loop");
+    if (writesVar(Loop->getBody(), J))
+      return Fail("'" + J->getName().str() + "' is modified in its loop");
+    std::optional<std::string> IT = sourceText(R->Init->getSourceRange(), Ctx);
+    std::optional<std::string> BT = sourceText(R->Bound->getSourceRange(), Ctx);
+    if (!IT || !BT)
+      return Fail("the bounds of the inner loop of '" + J->getName().str() +
+                  "' are written by a macro");
+    if (!AnyLoop) {
+      InitText = normalised(*IT);
+      BoundText = normalised(*BT);
+      LessEq = R->LessEq;
+      KMin = KMax = Off;
+      AnyLoop = true;
+    } else if (normalised(*IT) != InitText || normalised(*BT) != BoundText ||
+               R->LessEq != LessEq) {
+      return Fail("'" + Name + "' is accessed in inner loops of different bounds");
+    } else {
+      KMin = std::min(KMin, Off);
+      KMax = std::max(KMax, Off);
+    }
+  }
+  if (AnyLoop && CMin)
+    return Fail("'" + Name + "' is accessed at constant columns and in an inner loop");
+  if (!AnyLoop && !CMin)
+    return Fail("'" + Name + "' has no element access");
+  Out.Ok = true;
+  if (!AnyLoop) {
+    Out.LoText = std::to_string(*CMin);
+    Out.LenText = std::to_string(*CMax - *CMin + 1);
+    return Out;
+  }
+  auto Term = [](const std::string &T) {
+    return lexClauseText(T).size() == 1 ? T : "(" + T + ")";
+  };
+  auto Plus = [](const std::string &T, int64_t K) {
+    return K == 0 ? T : T + (K > 0 ? " + " : " - ") + std::to_string(K > 0 ? K : -K);
+  };
+  int64_t Extra = (LessEq ? 1 : 0) + (KMax - KMin);
+  if (InitText.find_first_not_of("0123456789") == std::string::npos &&
+      InitText.size() < 10 && (InitText == "0" || InitText[0] != '0')) {
+    // A decimal literal start: folded.
+    const int64_t Init = std::stoll(InitText);
+    Out.LoText = std::to_string(Init + KMin);
+    Out.LenText = Plus(Term(BoundText), Extra - Init);
+    return Out;
+  }
+  Out.LoText = KMin == 0 ? InitText : Plus(Term(InitText), KMin);
+  Out.LenText = Plus(Term(BoundText) + " - " + Term(InitText), Extra);
+  return Out;
+}
+
 } // namespace hce

@@ -63,6 +63,32 @@ ArrayAccessSummary summarizeAccesses(const clang::Stmt *Body, const clang::VarDe
                                      const SiteInvariantVar &Invariant,
                                      clang::ASTContext &Ctx);
 
+/// A use of a table of row pointers (`float **rows`) that changes the
+/// table, not the rows: `rows[k] = p`, `rows[k]++`, `&rows[k]`. Invalid
+/// when there is none.
+struct RowTableWrite {
+  clang::SourceLocation Loc;
+  std::string What; ///< "assigned", "modified", "its address taken"
+};
+RowTableWrite findRowTableWrite(const clang::Stmt *Body, const clang::VarDecl *Table,
+                                clang::ASTContext &Ctx);
+
+/// The elements of each row a loop body touches in a table of row pointers
+/// `rows`, when every access `rows[r][c]` has a column `c` that is `j + k`,
+/// with `j` the variable of an inner loop `for (j = a; j < b; j++)` (or
+/// `<=`, `++j`, `j += 1`) of the body whose bounds are known at the loop
+/// site and that nothing else writes, the same a and b for every access,
+/// and k an integer constant; or every column an integer constant.
+struct RowColumns {
+  bool Ok = false;
+  std::string LoText;  ///< first element of each row
+  std::string LenText; ///< elements of each row
+  std::string Why;     ///< when !Ok
+};
+RowColumns summarizeRowColumns(const clang::Stmt *Body, const clang::VarDecl *Table,
+                               const clang::VarDecl *LoopVar,
+                               const SiteInvariantVar &Invariant, clang::ASTContext &Ctx);
+
 } // namespace hce
 
 #endif

@@ -1,5 +1,6 @@
 //===- ArrayShape.cpp - Dimensions of a mapped variable -------------------===//
 #include "ArrayShape.h"
+#include "AffineCheck.h"
 #include "ClauseLexer.h"
 #include "MacroExpand.h"
 #include "SourceText.h"
@@ -175,7 +176,19 @@ std::string subscripts(const std::string &Name, unsigned Level) {
 
 } // namespace
 
-bool shapeOf(const VarDecl *VD, ASTContext &Ctx, ArrayShape &Shape, std::string &Why) {
+namespace {
+
+/// Element types a map can move: not pointers, void, functions, references,
+/// incomplete types.
+bool isDataType(QualType T) {
+  return !(T->isPointerType() || T->isVoidType() || T->isFunctionType() ||
+           T->isReferenceType() || T->isIncompleteType());
+}
+
+} // namespace
+
+bool shapeOf(const VarDecl *VD, ASTContext &Ctx, ArrayShape &Shape, std::string &Why,
+             bool AllowRowTable) {
   Shape = ArrayShape();
   const std::string Name = VD->getName().str();
   QualType T = VD->getType().getNonReferenceType();
@@ -217,13 +230,29 @@ bool shapeOf(const VarDecl *VD, ASTContext &Ctx, ArrayShape &Shape, std::string 
     Why = "cannot map '" + Name + "': it is not a pointer or an array";
     return false;
   }
+  // A table of row pointers: `T **rows` or `T *rows[M]`, T data.
+  if (Shape.Dims.size() == 1 && T->isPointerType() && !T->isFunctionPointerType() &&
+      !T->getPointeeType()->isArrayType() && isDataType(T->getPointeeType())) {
+    if (!AllowRowTable) {
+      Why = "cannot map '" + Name + "' of type '" + TypeStr() +
+            "' whole: it is an array of row pointers; map a section of its rows, "
+            "e.g. map(to: " +
+            Name + "[i][0:n])";
+      return false;
+    }
+    Shape.RowTable = true;
+    Shape.Elem = T->getPointeeType();
+    std::vector<std::string> Sp = spelledDims(VD, Ctx);
+    if (!Sp.empty() && !Sp[0].empty() && Sp[0] != Shape.Dims[0].Value)
+      Shape.Dims[0].Spellings.push_back(Sp[0]);
+    return true;
+  }
   while (const ArrayType *AT = Ctx.getAsArrayType(T)) {
     if (!AddArrayDim(AT))
       return false;
     T = AT->getElementType();
   }
-  if (T->isPointerType() || T->isVoidType() || T->isFunctionType() ||
-      T->isReferenceType() || T->isIncompleteType()) {
+  if (!isDataType(T)) {
     Why = "cannot map '" + Name + "' of type '" + TypeStr() +
           "': only arrays of data can be mapped (not of pointers, void or "
           "functions); allocate one contiguous array and map sections of it";
@@ -396,6 +425,68 @@ Section foldWholeDimensions(const Section &S, const VarDecl *VD, ArrayShape &Sha
   return Out;
 }
 
+/// describeSection for a table of row pointers: `rows[r][c0:n]`, the first
+/// subscript a section of the table (laid out as any 1-D section), the
+/// second the elements of each row, the same for every iteration.
+bool describeRowSection(const Section &Written, const VarDecl *VD, ArrayShape &Shape,
+                        const std::string &LoopVar, const PragmaRecord &P,
+                        ASTContext &Ctx, Diag &D, MappedArray &M,
+                        const Preprocessor *PP) {
+  const std::string &Name = Written.Name;
+  const std::string TypeStr =
+      VD->getType().getNonReferenceType().getAsString(printingPolicy(Ctx));
+  if (Written.Dims.size() != 2) {
+    size_t At = Written.Dims.size() > 2 ? Written.Dims[2].Offset : Written.Offset;
+    D.error(P.locAt(At), "'" + Name + "' is an array of row pointers ('" + TypeStr +
+                             "'): map a section of its rows with two subscripts, the "
+                             "rows and the elements of each row, e.g. map(to: " +
+                             Name + "[i][0:n])");
+    return false;
+  }
+  const SectionDim &Col = Written.Dims[1];
+  if (Col.HasColon && Col.Len.empty()) {
+    D.error(P.locAt(Col.Offset), "the length of the rows of '" + Name +
+                                     "' is not known: give the elements of each row as "
+                                     "[start:length], e.g. " +
+                                     Name + "[" + Written.Dims[0].Lo.Text + "][0:n]");
+    return false;
+  }
+  if (!LoopVar.empty() && (mentionsIdentifier(Col.Lo.Text, LoopVar) ||
+                           mentionsIdentifier(Col.Len.Text, LoopVar))) {
+    D.error(P.locAt(Col.Offset),
+            "the elements of each row of '" + Name +
+                "' must be the same for every iteration: they cannot use the loop "
+                "variable '" +
+                LoopVar + "' (the rows can, e.g. " + Name + "[" + LoopVar + "][0:n])");
+    return false;
+  }
+  Section Table = Written;
+  Table.Dims.resize(1);
+  Table = foldWholeDimensions(Table, VD, Shape, P, Ctx, PP);
+  SectionLayoutResult L;
+  ClauseError Err;
+  if (!layoutSection(Table, Shape.Dims, LoopVar, L, Err)) {
+    D.error(P.locAt(Err.Offset), Err.Message);
+    return false;
+  }
+  M.Rows = true;
+  M.RowOffsetText = Col.Lo.empty() ? "0" : Col.Lo.Text;
+  M.RowLenText = Col.HasColon ? Col.Len.Text : "1";
+  M.LoText = L.OffsetText;
+  M.LenText = L.LenText;
+  M.BlocksText = L.BlocksText;
+  M.StrideText = L.StrideText;
+  M.PerIteration = L.PerIteration;
+  M.Rank = 2; // elem_size: sizeof((rows)[0][0])
+  M.SectionText = sectionText(Written);
+  M.ExtentText =
+      Shape.Dims[0].Value.empty() ? "" : "(int64_t)(" + Shape.Dims[0].Value + ")";
+  QualType Table2 = Ctx.getPointerType(Ctx.getPointerType(Shape.Elem));
+  M.PtrDecl = declString(Table2, Name, Ctx);
+  M.PtrType = declString(Table2, "", Ctx);
+  return true;
+}
+
 } // namespace
 
 bool describeSection(const Section &Written, const VarDecl *VD,
@@ -406,10 +497,12 @@ bool describeSection(const Section &Written, const VarDecl *VD,
   ArrayShape Shape;
   if (VD) {
     std::string Why;
-    if (!shapeOf(VD, Ctx, Shape, Why)) {
+    if (!shapeOf(VD, Ctx, Shape, Why, /*AllowRowTable=*/true)) {
       D.error(P.locAt(Written.Offset), Why);
       return false;
     }
+    if (Shape.RowTable)
+      return describeRowSection(Written, VD, Shape, LoopVar, P, Ctx, D, M, PP);
   } else {
     Shape.Dims.push_back(ArrayDim());
     Shape.IsVariable.push_back(false);

@@ -30,12 +30,18 @@ struct ArrayShape {
   std::vector<ArrayDim> Dims;   ///< outermost first, values at the site
   std::vector<bool> IsVariable; ///< the dimension is a VLA extent
   clang::QualType Elem;         ///< innermost element type
+  /// A table of row pointers (`T **rows`, `T *rows[M]`, each row allocated
+  /// apart): Dims holds the one dimension of the table, Elem is T.
+  bool RowTable = false;
 };
 
 /// The shape of \p VD. Returns false with \p Why (a complete message) when
 /// it cannot be mapped (not an array or pointer, pointers to pointers, ...).
+/// With \p AllowRowTable a table of row pointers to data is a shape
+/// (ArrayShape::RowTable); without, it is refused with a message that says
+/// how to map it.
 bool shapeOf(const clang::VarDecl *VD, clang::ASTContext &Ctx, ArrayShape &Shape,
-             std::string &Why);
+             std::string &Why, bool AllowRowTable = false);
 
 /// The variable \p Name visible at \p Loc inside \p Func (a local declared
 /// before it in an enclosing block, a parameter, or a file-scope variable);
@@ -51,8 +57,11 @@ const clang::VarDecl *lookupVisibleVar(llvm::StringRef Name, clang::SourceLocati
 /// names the extents. A length that folds to the dimension's constant extent
 /// (`[0:N]` of `[N + PAD]` with PAD 0; macros expanded with \p PP, when
 /// given) takes the whole dimension. A dimension in between taken in part is
-/// widened (SectionLayout); with \p Verbose a remark says so. Reports errors
-/// at their column of pragma \p P and returns false.
+/// widened (SectionLayout); with \p Verbose a remark says so. A table of
+/// row pointers takes two subscripts, `rows[i][c0:n]`: the first lays out
+/// rows, the second (the same for every iteration) sets RowOffsetText and
+/// RowLenText (MappedArray::Rows). Reports errors at their column of pragma
+/// \p P and returns false.
 bool describeSection(const Section &S, const clang::VarDecl *VD,
                      const std::string &LoopVar, unsigned MapIndex, const PragmaRecord &P,
                      clang::ASTContext &Ctx, Diag &D, MappedArray &M,

@@ -52,7 +52,7 @@ std::string mapFill(const MappedArray &A, const std::string &Arr, size_t Idx,
     Elem += "[0]";
   S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
   S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
-       (A.Always ? " | HCE_MAP_ALWAYS" : "") + ";\n";
+       (A.Always ? " | HCE_MAP_ALWAYS" : "") + (A.Rows ? " | HCE_MAP_ROWS" : "") + ";\n";
   S += I2 + E + "scale = 0;\n";
   S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
   S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
@@ -67,6 +67,10 @@ std::string mapFill(const MappedArray &A, const std::string &Arr, size_t Idx,
          E + "stride = 0; }\n";
   }
   S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
+  if (A.Rows) { // the elements of each row; the fields above count rows
+    S += I2 + E + "row_offset = (int64_t)(" + A.RowOffsetText + ");\n";
+    S += I2 + E + "row_len = (int64_t)(" + A.RowLenText + ");\n";
+  }
   S += I1 + "}\n";
   return S;
 }

@@ -92,6 +92,14 @@ struct MappedArray {
   /// says (a declared array, VLAs included); empty for pointers.  The
   /// runtime clamps footprints to it and rejects sections outside it.
   std::string ExtentText;
+  /// An array of row pointers (`float **rows`, each row allocated apart;
+  /// `map(to: rows[i][c0:n])`): HCE_MAP_ROWS. The layout fields above count
+  /// rows (the section of the table); every row moves its elements
+  /// [RowOffsetText, RowOffsetText + RowLenText). The variants bind the
+  /// name as a table of row pointers (PtrDecl "float **rows").
+  bool Rows = false;
+  std::string RowOffsetText;
+  std::string RowLenText;
   /// Site code (unindented lines, run after the map's fields are set) that
   /// ors HCE_MAP_WRITES_ALL into its kind when the writes WriteCoverage
   /// found cover the footprint; empty when there is no such proof.

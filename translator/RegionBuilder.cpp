@@ -247,6 +247,38 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
            !VD->getType()->isArrayType() && !VD->getType()->isPointerType();
   };
   const Stmt *LoopBody = For->getBody();
+  // A map of a table of row pointers (HCE_MAP_ROWS): the loop may change
+  // the rows' elements, not the table (each device has a table of its
+  // own); a written row map gives each iteration rows of its own, since
+  // the runtime cannot merge rows that iterations share.
+  auto rowMapAllowed = [&](const MappedArray &M, const Section &Written,
+                           const NonLocalUse *U, const std::string &NoFootprint,
+                           SourceLocation Loc) {
+    if (U) {
+      RowTableWrite W = findRowTableWrite(LoopBody, U->Var, Ctx);
+      if (W.Loc.isValid()) {
+        Err(W.Loc, "a row pointer of '" + M.Name + "' is " + W.What +
+                       " in the loop: the rows of an array of row pointers can be "
+                       "written, not the table (each device has a table of its own)");
+        return false;
+      }
+    }
+    if ((M.Kind == MapKind::From || M.Kind == MapKind::ToFrom) && !M.PerIteration) {
+      Err(Loc,
+          "the written map '" +
+              (Written.Name.empty() ? M.SectionText : sectionText(Written)) +
+              "' of an array of row pointers is shared by all iterations: give "
+              "each iteration rows of its own, e.g. map(" +
+              (M.Kind == MapKind::From ? "from" : "tofrom") + ": " + M.Name + "[" +
+              LoopVar + "][...])" +
+              (U && U->ElementWritten ? ""
+                                      : ", or map it 'to' if the loop only reads it"));
+      if (!NoFootprint.empty())
+        D.note(Loc, "no rows of their own can be derived from the loop: " + NoFootprint);
+      return false;
+    }
+    return true;
+  };
 
   // --- clause expressions, checked where the user wrote them ---------------
   for (const std::optional<ClauseExpr> *E : {&R.Clauses.Chunk, &R.Clauses.Alpha})
@@ -338,9 +370,10 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
       M.UsedInBody = M.UsedInBody && !Again;
       // `map(tofrom: y[0:n])` with a body writing `y[i]`: as `y[i:1]`.
       Section Used = S;
+      std::string NoFootprint;
       if (U && U->ElementWritten)
-        Used = writtenFootprint(S, MC.Kind, VD, LoopBody, L->Var,
-                                SiteInvariant, P, Ctx, D, In.Verbose);
+        Used = writtenFootprint(S, MC.Kind, VD, LoopBody, L->Var, SiteInvariant, P, Ctx,
+                                D, In.Verbose, &NoFootprint);
       // Dimensions, footprint (flattened row-major) and the variant's
       // pointer type; VLA extents become captured scalars.
       if (!describeSection(Used, VD, LoopVar, static_cast<unsigned>(R.Maps.size()), P,
@@ -352,9 +385,11 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
       if (M.UsedInBody) {
         ArrayShape Shape;
         std::string Why;
-        if (shapeOf(VD, Ctx, Shape, Why))
+        if (shapeOf(VD, Ctx, Shape, Why, /*AllowRowTable=*/true))
           Nameable(Shape.Elem, S.Name, Loc);
       }
+      if (M.Rows && !rowMapAllowed(M, S, U, NoFootprint, Loc))
+        continue;
       R.Maps.push_back(M);
       Special.insert(S.Name);
     }
@@ -374,17 +409,24 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
             inferMap(U, LoopBody, L->Var, SiteInvariant,
                      static_cast<unsigned>(R.Maps.size()), P, Ctx, D,
                      R.Extents, In.Verbose, WhyNot);
+        if (M && M->Rows && !rowMapAllowed(*M, Section(), &U, "", U.FirstUse))
+          continue;
         if (M) {
           R.Maps.push_back(std::move(*M));
           Special.insert(Name);
           continue;
         }
       }
+      ArrayShape Shape;
+      std::string ShapeWhy;
+      const bool Rows =
+          shapeOf(U.Var, Ctx, Shape, ShapeWhy, /*AllowRowTable=*/true) && Shape.RowTable;
       Err(U.FirstUse, "'" + Name +
                           "' is used in the co_exec loop but not mapped; add "
                           "it to a map clause, e.g. map(tofrom: " +
-                          Name + "[lo:len])");
-      D.note(U.FirstUse, "no map can be inferred for '" + Name + "': " + WhyNot);
+                          Name + (Rows ? "[" + LoopVar + "][0:n])" : "[lo:len])"));
+      D.note(U.FirstUse, "no map can be inferred for '" + Name + "'" +
+                             (Rows ? " (an array of row pointers)" : "") + ": " + WhyNot);
       continue;
     }
     if (U.ScalarWrite.isValid()) {

@@ -80,7 +80,8 @@ std::string emitSite(const Region &R, const std::string &Indent,
       Elem += "[0]";
     S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
     S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
-         (A.Always ? " | HCE_MAP_ALWAYS" : "") + ";\n";
+         (A.Always ? " | HCE_MAP_ALWAYS" : "") + (A.Rows ? " | HCE_MAP_ROWS" : "") +
+         ";\n";
     if (A.PerIteration) {
       S += I2 + E + "scale = __hce_lo1 - __hce_lo0;\n";
       S += I2 + E + "offset = __hce_lo0;\n";
@@ -101,6 +102,10 @@ std::string emitSite(const Region &R, const std::string &Indent,
            "blocks = 1; " + E + "stride = 0; }\n";
     }
     S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
+    if (A.Rows) { // the elements of each row; the fields above count rows
+      S += I2 + E + "row_offset = (int64_t)(" + A.RowOffsetText + ");\n";
+      S += I2 + E + "row_len = (int64_t)(" + A.RowLenText + ");\n";
+    }
     // WriteCoverage: HCE_MAP_WRITES_ALL when the writes cover the footprint.
     for (size_t P = 0, NL; P < A.WritesAllCheck.size(); P = NL + 1) {
       NL = A.WritesAllCheck.find('\n', P);

@@ -501,8 +501,8 @@ void proveWriteCoverage(const RegionInput &In, Region &R, ASTContext &Ctx, Diag 
   Prover P(R, Ctx, Body, LoopVar);
   for (size_t I = 0; I < R.Maps.size(); ++I) {
     MappedArray &M = R.Maps[I];
-    if (M.Kind != MapKind::From || !M.UsedInBody)
-      continue;
+    if (M.Kind != MapKind::From || !M.UsedInBody || M.Rows)
+      continue; // (a row map's footprint is not flattened row-major)
     // The array: a variable declared outside the body, named M.Name.
     struct Finder : RecursiveASTVisitor<Finder> {
       std::string Name;

@@ -111,7 +111,7 @@ void f(int n, double *A, double *B, const int *idx, double M[][8]) {
 #endif
 #ifdef ARRAY2D
   double **PP = 0;
-// ARRAY2D: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:33: error: cannot map 'PP' of type 'double **': only arrays of data can be mapped (not of pointers, void or functions); allocate one contiguous array and map sections of it
+// ARRAY2D: {{^}}{{.*}}diag-data.c:[[@LINE+1]]:33: error: 'PP' is an array of row pointers ('double **'): map a section of its rows with two subscripts, the rows and the elements of each row, e.g. map(to: PP[i][0:n])
 #pragma hce co_exec map(tofrom: PP[i:1])
   for (int i = 0; i < n; i++)
     PP[i][0] = 0;
