@@ -1,6 +1,5 @@
 //===- TranslateAction.cpp - The translator as a FrontendAction -----------===//
 #include "TranslateAction.h"
-#include "ClauseLexer.h"
 #include "CodeGenUtil.h"
 #include "DataDirectives.h"
 #include "DeviceCode.h"
@@ -10,11 +9,11 @@
 #include "SiteEmitter.h"
 #include "SourceText.h"
 #include "StmtCollector.h"
+#include "TaskwaitDirective.h"
 #include "VariantEmitter.h"
 #include "WriteCoverage.h"
 
 #include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -188,68 +187,13 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     }
   }
 
-  // #pragma hce taskwait: a statement of a block, not inside a co_exec loop.
-  std::vector<PragmaRecord> DataRecords;
-  for (const PragmaRecord &P : Records) {
-    if (P.Kind != PragmaKind::Taskwait) {
-      DataRecords.push_back(P);
-      continue;
-    }
-    if (!P.Valid)
-      return;
-    unsigned Hash = SM.getFileOffset(P.HashLoc);
-    bool Inside = false;
-    for (const Region &R : Regions)
-      Inside = Inside || (SM.getFileOffset(R.SiteRange.getBegin()) < Hash &&
-                          Hash < SM.getFileOffset(R.SiteRange.getEnd()));
-    if (Inside) {
-      D.error(P.DirectiveLoc,
-              "'#pragma hce taskwait' cannot appear inside a co_exec loop");
-      continue;
-    }
-    unsigned End = SM.getFileOffset(P.EndLoc);
-    const StmtSite *Next = firstStmtFrom(Stmts, End);
-    std::vector<ClauseToken> Gap;
-    {
-      StringRef Rest = MainText.slice(End, Next ? Next->Offset : MainText.size());
-      Gap = lexClauseText(std::string_view(Rest.data(), Rest.size()));
-    }
-    bool Ok = false;
-    if (Next && Gap.empty()) {
-      auto Parents = Ctx.getParents(*Next->S);
-      Ok = !Parents.empty() && Parents[0].get<CompoundStmt>() != nullptr;
-      if (!Ok)
-        D.error(P.DirectiveLoc, "'#pragma hce taskwait' must be a statement "
-                                "of a block ({ ... }), not the body of an "
-                                "'if', a loop or a label");
-    } else if (!Gap.empty() && Gap.front().Text == "}" &&
-               [&] { // the last statement of a block inside a function
-                 for (const StmtSite &S : Stmts) {
-                   const Stmt *Body = S.Func ? S.Func->getBody() : nullptr;
-                   if (!Body)
-                     continue;
-                   SourceLocation B = SM.getExpansionLoc(Body->getBeginLoc());
-                   SourceLocation E = SM.getExpansionLoc(Body->getEndLoc());
-                   if (SM.isInMainFile(B) && SM.isInMainFile(E) &&
-                       SM.getFileOffset(B) < Hash && Hash < SM.getFileOffset(E))
-                     return true;
-                 }
-                 return false;
-               }()) {
-      Ok = true;
-    } else {
-      D.error(P.DirectiveLoc,
-              "'#pragma hce taskwait' must be a statement inside a function");
-    }
-    if (Ok && RW.ReplaceText(CharSourceRange::getCharRange(P.HashLoc, P.EndLoc),
-                             "hce_taskwait_or_exit();")) {
-      D.error(P.HashLoc, "cannot rewrite this pragma");
-      return;
-    }
-  }
-  if (D.hasErrors())
+  // #pragma hce taskwait, then data and update.
+  if (!translateTaskwaits(Records, Stmts, Regions, Ctx, D, RW))
     return;
-
+  std::vector<PragmaRecord> DataRecords;
+  for (const PragmaRecord &P : Records)
+    if (P.Kind != PragmaKind::Taskwait)
+      DataRecords.push_back(P);
   if (!translateDataDirectives(DataRecords, Stmts, Regions, Ctx, CI.getPreprocessor(), D,
                                RW, Opts.LineDirectives))
     return;
