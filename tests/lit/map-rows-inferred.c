@@ -6,9 +6,11 @@
 // Read only: `to`; written: `tofrom`. Reported with -v. End to end on the
 // CPU and on CPU + two simulated devices with every scheduler.
 //
-// RUN: %hce-translate -v %s -o %t.c 2>&1 | FileCheck %s --check-prefix=NOTE
+// RUN: %hce-translate -v %s -o %t.c --cuda-out %t.cu 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: FileCheck %s --input-file %t.c
+// RUN: FileCheck %s --check-prefix=CUDA --input-file %t.cu
 // RUN: %clang -fopenmp -Wall -Wextra -Werror -I%hce-include -c %t.c -o %t.o
+// RUN: %if nvcc %{ %nvcc -Werror all-warnings -I%hce-include -c %t.cu -o %t.cu.o %}
 // RUN: %hce-cc -O1 %s -o %t.e2e -lm
 // RUN: sh %S/Inputs/every_schedule.sh %hce-include/hce/names.def %t.json %t.e2e | FileCheck %s --check-prefix=EXEC
 
@@ -43,6 +45,9 @@ void smooth(double **in, double **out, int m, int n) {
 // CHECK: __hce_m[1].kind = HCE_MAP_TO | HCE_MAP_ROWS;
 // CHECK: __hce_m[1].row_offset = (int64_t)(0);
 // CHECK-NEXT: __hce_m[1].row_len = (int64_t)((n - 1) + 1);
+// CUDA-LABEL: __hce_kernel_0(
+// CUDA: double **out = (double **)__hce_p.p[0];
+// CUDA: double **in = (double **)__hce_p.p[1];
 
 // Constant columns of each row: the first two elements (a point's x, y).
 void norm2(float **pt, float *r, int m) {
