@@ -2,7 +2,8 @@
 """The benchmark suite on the GPU machine (one call per SUITE_ONLY subset):
 every example on each single device (CPU, one GPU, two GPUs, an OpenMP
 offload device when staged) and co-executed with several schedulers, with and
-without the communication optimisation; median of REPS runs after a warm-up.
+without the communication optimisation; median of REPS runs after a warm-up,
+the configurations interleaved (each round runs every one once).
 
 Times are the regions' own wall time from HCE_STATS (what co-execution
 changes), not process start-up.  Per configuration it also records the bytes
@@ -154,6 +155,13 @@ def run_once(exe, args, devices, schedule, co):
     return ok, res
 
 
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main():
     bin_dir = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -174,18 +182,26 @@ def main():
             continue
         if os.environ.get("SUITE_SMALL") == "1":
             args = SMALL[name]
-        for label, devices, schedule, co, _ in cfgs:
-            # omp:N needs the program built with --hce-offload.
-            exe = os.path.join(offload_bin if "omp" in devices else bin_dir, name)
-            times, ok_all, last, fail_tail = [], True, None, []
-            for r in range(reps + 1):
+        # Interleaved: each round runs every configuration once, so that a
+        # drift of the machine (clocks, other tenants) moves all of them
+        # alike and the ratios stay side by side; round 0 is the warm-up.
+        runs = {label: dict(times=[], ok=True, last=None, fail_tail=[])
+                for label, *_ in cfgs}
+        for r in range(reps + 1):
+            for label, devices, schedule, co, _ in cfgs:
+                # omp:N needs the program built with --hce-offload.
+                exe = os.path.join(offload_bin if "omp" in devices else bin_dir, name)
                 ok, res = run_once(exe, args, devices, schedule, co)
-                if ok_all and not ok:
-                    fail_tail = res["tail"]  # the first failure is reported
-                ok_all = ok_all and ok
-                last = res
-                if r > 0:  # the first run is the warm-up
-                    times.append(res["wall"])
+                st = runs[label]
+                if st["ok"] and not ok:
+                    st["fail_tail"] = res["tail"]  # the first failure is reported
+                st["ok"] = st["ok"] and ok
+                st["last"] = res
+                if r > 0:
+                    st["times"].append(res["wall"])
+        for label, devices, schedule, co, _ in cfgs:
+            st = runs[label]
+            times, ok_all, last, fail_tail = st["times"], st["ok"], st["last"], st["fail_tail"]
             med = statistics.median(times) if times else float("nan")
             total = sum(d["iterations"] for d in last["devices"].values()) or 1
             gpu_share = sum(d["iterations"] for k, d in last["devices"].items()
@@ -205,17 +221,13 @@ def main():
                   f"{'ok' if ok_all else 'FAILED ' + ' | '.join(fail_tail)}"
                   + (f"  left out: {' '.join(last['left_out'])}" if last.get("left_out") else ""),
                   flush=True)
+        # Written after every benchmark: a call cut at its time limit keeps
+        # what it measured.
+        write_csv(rows, os.path.join(out, "suite.csv"))
     if not rows:
         print("no benchmark ran")
         return 1
-    with open(os.path.join(out, "suite.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-    with open(os.path.join(out, "suite-devices.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(dev_rows[0].keys()))
-        w.writeheader()
-        w.writerows(dev_rows)
+    write_csv(dev_rows, os.path.join(out, "suite-devices.csv"))
     write_markdown(rows, cfgs, os.path.join(out, "suite.md"))
     print(open(os.path.join(out, "suite.md")).read())
     return 0 if all(x["verified"] for x in rows) else 1
