@@ -380,7 +380,10 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
     ds.bytes_from_device += bytes.from_device;
     ds.bytes_peer += bytes.peer;
     ds.bytes_avoided += bytes.avoided;
-    ds.left_out += w.idle ? 1 : 0;
+    // Left out by the scheduler: planned so (idle) or, having asked, given
+    // nothing because others took its work (eft's gave_nothing).
+    ds.left_out +=
+        w.idle || (w.iterations == 0 && site.scheduler->gave_nothing(int(i))) ? 1 : 0;
     if (w.iterations > 0) {
       first = first < 0 ? w.finish : std::min(first, w.finish);
       last = std::max(last, w.finish);

@@ -60,8 +60,9 @@ protected:
         const std::string where =
             sc.name + " W=" + std::to_string(W) + " exec=" + std::to_string(exec);
         ASSERT_EQ(check_coverage(r, W), "") << where;
+        // Left out and reported: idle() before, gave_nothing() after.
         for (int d = 0; d < 3; ++d)
-          if (!r.idle[d])
+          if (!r.idle[d] && !s->gave_nothing(d))
             EXPECT_GE(r.iterations[d], 1) << where << ": device " << d << " starved";
       }
     }

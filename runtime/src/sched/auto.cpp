@@ -58,6 +58,9 @@ public:
       cur_->drop(device);
   }
   bool idle(int device) const override { return cur_ && cur_->idle(device); }
+  bool gave_nothing(int device) const override {
+    return cur_ && cur_->gave_nothing(device);
+  }
   std::string explain() const override {
     if (!cur_)
       return "";

@@ -30,14 +30,15 @@
 //    device with no model yet gets a small probe (W/1024, at least one
 //    iteration), so that the probe of a device 100x slower than the others
 //    costs little.
-//  * Every device planned to work does (issue 15).  A device is left out
-//    only by idle() (reported as left_out in HCE_STATS).  Every other
-//    device's block starts non-empty (the initial ratios give each device
-//    one iteration when W >= p), a thief leaves the last iteration of the
-//    block of an owner that has had no chunk yet in this execution (it may
-//    be late: a controller woken late, an image loaded at first use), and
-//    that owner takes at least one iteration of its block even when its
-//    EFT share has dropped below one.
+//  * Every device gets work or is reported left out (issue 15): idle()
+//    before the execution (planned to get nothing), gave_nothing() after it
+//    (it asked, but devices that could finish its block sooner had taken
+//    it: a controller that starts late behind a 30 ms preparation).  Every
+//    block starts non-empty (the initial ratios give each device one
+//    iteration when W >= p), and an owner takes at least one iteration of
+//    its block even when its EFT share has dropped below one.  Thieves do
+//    not wait for a late owner: on the H100 profile that cost matadd a
+//    third of its time (bench/sim floors).
 #include "common.hpp"
 
 #include "clock.hpp"
@@ -142,18 +143,14 @@ public:
     } else {
       plan_blocks();
     }
-    // Blocks whose owner has not asked yet keep one iteration for it; a
-    // device planned to get nothing is left out, nothing is kept for it.
-    reserve_.begin(p_, W_);
-    for (int i = 0; i < p_; ++i)
-      if (idle(i))
-        reserve_.served(i);
+    asked_.assign(p_, false);
     exec_begin_ = last_complete_ = now();
   }
 
   Decision next(int device) override {
     if (device < 0 || device >= p_ || !dev_[device].active)
       return Decision::done();
+    asked_[device] = true;
     const int64_t R = unassigned();
     if (R <= 0)
       return Decision::done();
@@ -170,7 +167,7 @@ public:
       const double share = eft_share(device, R, t);
       if (share < 1) {
         // Its first chunk of a planned block: the plan said it works.
-        const bool planned = reserve_.waiting(device) && !d.block.empty();
+        const bool planned = d.assigned == 0 && !d.block.empty();
         if (!planned && !earliest_for_one(device, t))
           return Decision::wait();
         size = 1;
@@ -188,9 +185,6 @@ public:
     }
     size = std::clamp<int64_t>(size, 1, R);
     Range r = take(device, size);
-    if (r.empty())
-      return Decision::wait(); // what is left is kept for late owners
-    reserve_.served(device);
     d.inflight.push_back({r, t, d.model.known() ? d.model.time(double(r.size())) : 0});
     d.busy_until = std::max(d.busy_until, t) +
                    (d.model.known() ? d.model.time(double(r.size())) : 0);
@@ -230,7 +224,11 @@ public:
       return;
     dev_[device].active = false;
     dev_[device].inflight.clear();
-    reserve_.served(device); // its block goes to thieves whole
+  }
+
+  bool gave_nothing(int device) const override {
+    return device >= 0 && device < p_ && device < int(asked_.size()) && asked_[device] &&
+           dev_[device].assigned == 0;
   }
 
   std::string explain() const override { return why_; }
@@ -529,9 +527,7 @@ private:
   }
 
   // `size` iterations for `device`: from the head of its own block, else
-  // from the tail of the block that would take its owner longest -- but
-  // never the last iteration of an owner that has not had a chunk yet.
-  // Empty when nothing can be taken.
+  // from the tail of the block that would take its owner longest.
   Range take(int device, int64_t size) {
     Range &own = dev_[device].block;
     if (!own.empty()) {
@@ -539,14 +535,11 @@ private:
       own.lb = r.ub;
       return r;
     }
-    auto stealable = [&](int j) {
-      return dev_[j].block.size() - (reserve_.waiting(j) ? 1 : 0);
-    };
     int victim = -1;
     double worst = -1;
     for (int j = 0; j < p_; ++j) {
       const Dev &v = dev_[j];
-      if (stealable(j) <= 0)
+      if (v.block.empty())
         continue;
       // An owner that is gone or unmodelled leaves its block to thieves
       // first; otherwise the block's predicted time decides.
@@ -558,10 +551,8 @@ private:
         victim = j;
       }
     }
-    if (victim < 0)
-      return {};
     Range &b = dev_[victim].block;
-    Range r{b.ub - std::min(size, stealable(victim)), b.ub};
+    Range r{std::max(b.lb, b.ub - size), b.ub};
     b.ub = r.lb;
     return r;
   }
@@ -586,9 +577,9 @@ private:
   double co_seed_ = 0;            // seed_mode(): co-executed wall
   std::vector<double> solo_seed_; // seed_mode(): wall of each device alone
   double exec_begin_ = 0, last_complete_ = 0;
-  std::string why_;           // explain()
-  bool promising_ = false;    // the models promised co-execution a gain
-  FirstChunkReserve reserve_; // owners that have not had a chunk yet
+  std::string why_;         // explain()
+  bool promising_ = false;  // the models promised co-execution a gain
+  std::vector<bool> asked_; // this execution: next() was called (gave_nothing)
 };
 
 } // namespace

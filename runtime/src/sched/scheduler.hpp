@@ -80,6 +80,11 @@ public:
   // planned (the runtime then skips its per-execution preparation).  A
   // scheduler that cannot tell says false.
   virtual bool idle(int device) const { return false; }
+  // After an execution: `device` asked for work and the scheduler gave all
+  // of it to others (eft: devices that could finish its block sooner took
+  // it before it asked).  A scheduling outcome like idle(), reported as
+  // left_out in HCE_STATS; a device that never asked is not covered.
+  virtual bool gave_nothing(int device) const { return false; }
   // What the scheduler decided for this execution and why, for people
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
