@@ -5,6 +5,7 @@
 #include "ClauseLexer.h"
 #include "CodeGenUtil.h"
 #include "JumpCheck.h"
+#include "MapInit.h"
 #include "RegionBuilder.h"
 #include "SourceText.h"
 
@@ -37,42 +38,12 @@ std::string loopVarName(const Stmt *S) {
   return "";
 }
 
-/// Statements filling entry \p Idx of the hce_map array \p Arr.
+/// Entry \p Idx of the hce_map array \p Arr: a whole section (scale 0;
+/// describeSection was given no loop variable).
 std::string mapFill(const MappedArray &A, const std::string &Arr, size_t Idx,
                     const std::string &I1) {
-  const std::string I2 = I1 + "  ";
-  std::string E = Arr + "[" + std::to_string(Idx) + "].";
-  std::string S;
-  S += I1 + "{ /* " + (A.SectionText.empty() ? A.Name : A.SectionText) +
-       " */\n";
-  S += I2 + E + "name = " + cString(A.Name) + ";\n";
-  S += I2 + E + "host = (void *)" + A.Name + ";\n";
-  std::string Elem = "(" + A.Name + ")";
-  for (unsigned D = 0; D < A.Rank; ++D)
-    Elem += "[0]";
-  S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
-  S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
-       (A.Always ? " | HCE_MAP_ALWAYS" : "") + (A.Rows ? " | HCE_MAP_ROWS" : "") + ";\n";
-  S += I2 + E + "scale = 0;\n";
-  S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
-  S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
-  if (A.BlocksText == "1") {
-    S += I2 + E + "blocks = 1;\n";
-    S += I2 + E + "stride = 0;\n";
-  } else {
-    S += I2 + E + "blocks = (int64_t)(" + A.BlocksText + ");\n";
-    S += I2 + E + "stride = (int64_t)(" + A.StrideText + ");\n";
-    S += I2 + "if (" + E + "blocks > 1 && " + E + "len == " + E +
-         "stride) { " + E + "len *= " + E + "blocks; " + E + "blocks = 1; " +
-         E + "stride = 0; }\n";
-  }
-  S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
-  if (A.Rows) { // the elements of each row; the fields above count rows
-    S += I2 + E + "row_offset = (int64_t)(" + A.RowOffsetText + ");\n";
-    S += I2 + E + "row_len = (int64_t)(" + A.RowLenText + ");\n";
-  }
-  S += I1 + "}\n";
-  return S;
+  return I1 + "{ /* " + (A.SectionText.empty() ? A.Name : A.SectionText) + " */\n" +
+         mapFieldInits(A, Arr + "[" + std::to_string(Idx) + "]", I1 + "  ") + I1 + "}\n";
 }
 
 struct Covered {

@@ -1,6 +1,7 @@
 //===- SiteEmitter.cpp - The code that replaces a co_exec loop ------------===//
 #include "SiteEmitter.h"
 #include "CodeGenUtil.h"
+#include "MapInit.h"
 #include "TripCount.h"
 
 namespace hce {
@@ -60,7 +61,6 @@ std::string emitSite(const Region &R, const std::string &Indent,
 
   for (size_t M = 0; M < R.Maps.size(); ++M) {
     const MappedArray &A = R.Maps[M];
-    std::string E = "__hce_m[" + std::to_string(M) + "].";
     S += I1 + "{ /* map " +
          (A.SectionText.empty()
               ? A.Name + "[" + A.LoText + " : " + A.LenText + "]"
@@ -73,39 +73,7 @@ std::string emitSite(const Region &R, const std::string &Indent,
       S += I2 + "{ " + L.VarDecl + " = " + loopVarAt(L, "1") + "; __hce_lo1 = (int64_t)(" + A.LoText +
            "); }\n";
     }
-    S += I2 + E + "name = " + cString(A.Name) + ";\n";
-    S += I2 + E + "host = (void *)" + A.Name + ";\n";
-    std::string Elem = "(" + A.Name + ")";
-    for (unsigned D = 0; D < A.Rank; ++D)
-      Elem += "[0]";
-    S += I2 + E + "elem_size = sizeof(" + Elem + ");\n";
-    S += I2 + E + "kind = " + mapKindEnum(A.Kind) +
-         (A.Always ? " | HCE_MAP_ALWAYS" : "") + (A.Rows ? " | HCE_MAP_ROWS" : "") +
-         ";\n";
-    if (A.PerIteration) {
-      S += I2 + E + "scale = __hce_lo1 - __hce_lo0;\n";
-      S += I2 + E + "offset = __hce_lo0;\n";
-    } else {
-      S += I2 + E + "scale = 0;\n";
-      S += I2 + E + "offset = (int64_t)(" + A.LoText + ");\n";
-    }
-    S += I2 + E + "len = (int64_t)(" + A.LenText + ");\n";
-    if (A.BlocksText == "1") {
-      S += I2 + E + "blocks = 1;\n";
-      S += I2 + E + "stride = 0;\n";
-    } else {
-      S += I2 + E + "blocks = (int64_t)(" + A.BlocksText + ");\n";
-      S += I2 + E + "stride = (int64_t)(" + A.StrideText + ");\n";
-      // Adjacent blocks (the inner section was whole after all): one run.
-      S += I2 + "if (" + E + "blocks > 1 && " + E + "len == " + E +
-           "stride) { " + E + "len *= " + E + "blocks; " + E +
-           "blocks = 1; " + E + "stride = 0; }\n";
-    }
-    S += I2 + E + "extent = " + (A.ExtentText.empty() ? "0" : A.ExtentText) + ";\n";
-    if (A.Rows) { // the elements of each row; the fields above count rows
-      S += I2 + E + "row_offset = (int64_t)(" + A.RowOffsetText + ");\n";
-      S += I2 + E + "row_len = (int64_t)(" + A.RowLenText + ");\n";
-    }
+    S += mapFieldInits(A, "__hce_m[" + std::to_string(M) + "]", I2);
     // WriteCoverage: HCE_MAP_WRITES_ALL when the writes cover the footprint.
     for (size_t P = 0, NL; P < A.WritesAllCheck.size(); P = NL + 1) {
       NL = A.WritesAllCheck.find('\n', P);
