@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string_view>
 
 namespace hce {
 namespace {
@@ -29,8 +30,8 @@ std::string region_name(const hce_region &r) {
 }
 
 // The devices (indices into Runtime::devices) the region runs on.
-bool select_region_devices(Runtime &rt, const hce_region &r,
-                           std::vector<int> &out, std::string &why) {
+bool select_region_devices(Runtime &rt, const hce_region &r, std::vector<int> &out,
+                           std::string &why) {
   const auto &devs = rt.devices();
   std::vector<int> selected;
   for (int d = 0; d < int(devs.size()); ++d)
@@ -69,8 +70,8 @@ bool select_region_devices(Runtime &rt, const hce_region &r,
       out.push_back(d);
     else
       notice_once(region_name(r) + "/novariant/" + devs[d]->name(),
-                  "region " + region_name(r) + " has no variant for " +
-                      devs[d]->name() + "; it runs without it");
+                  "region " + region_name(r) + " has no variant for " + devs[d]->name() +
+                      "; it runs without it");
   }
   if (out.empty())
     out.push_back(0); // the CPU is always there
@@ -79,9 +80,8 @@ bool select_region_devices(Runtime &rt, const hce_region &r,
 
 // ratio(cpu=0.3, sim:0=0.7): named devices get their share, the rest split
 // what is left equally; the result sums to 1.
-bool parse_ratios(const hce_region &r, const Runtime &rt,
-                  const std::vector<int> &devs, std::vector<double> &out,
-                  std::string &why) {
+bool parse_ratios(const hce_region &r, const Runtime &rt, const std::vector<int> &devs,
+                  std::vector<double> &out, std::string &why) {
   out.clear();
   if (!r.ratios || !*r.ratios)
     return true;
@@ -91,9 +91,7 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
     item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
     size_t eq = item.find('=');
     char *end = nullptr;
-    double v = eq == std::string::npos
-                   ? -1
-                   : std::strtod(item.c_str() + eq + 1, &end);
+    double v = eq == std::string::npos ? -1 : std::strtod(item.c_str() + eq + 1, &end);
     if (eq == std::string::npos || !end || *end || v < 0) {
       why = "ratio(" + text + "): expected device=number, got '" + item + "'";
       return false;
@@ -127,10 +125,10 @@ bool parse_ratios(const hce_region &r, const Runtime &rt,
 }
 
 // A device whose measured share of the throughput is below HCE_MIN_SHARE
-// (default 3%) in two executions in a row costs more in chunk overheads and in the imbalance of its last
-// chunk than it adds: it is left out of the region, so co-execution is never
-// slower than the devices that matter.  Every 16 executions it is tried
-// again, in case the load changed.
+// (default 3%) in two executions in a row costs more in chunk overheads and in the
+// imbalance of its last chunk than it adds: it is left out of the region, so co-execution
+// is never slower than the devices that matter.  Every 16 executions it is tried again,
+// in case the load changed.
 void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs,
                    double min_share) {
   constexpr int64_t kRetryAfter = 16;
@@ -220,29 +218,28 @@ bool validate(const hce_region &r, std::string &why) {
 }
 
 // What one execution runs on: the devices, the scheduler, its parameters.
+// The parts that do not change between executions live in the site's plan
+// (site_plan.hpp); this holds the execution's own choices and points there.
 struct ExecutionPlan {
   std::vector<int> devs; // indices into Runtime::devices
   SiteState *site = nullptr;
-  std::string sched_name;
+  uint64_t version = 0; // the site plan's version the devices were chosen under
+  std::string_view sched_name;
   CoMode co = CoMode::Incremental;
-  SchedParams params;
+  const SchedParams *params = nullptr;
 };
 
-// The devices of this execution (the exec lock held only for the site
-// table and the device choice: the execution itself holds just its devices
-// and its site, tasks/device_claims.hpp, so that the regions of a nowait
-// task graph run at once on disjoint devices).
-bool select_devices_and_site(Runtime &rt, const hce_region &r, ExecutionPlan &plan,
-                             std::string &why) {
-  std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
-  if (!select_region_devices(rt, r, plan.devs, why))
+// The devices of a region: those selected for the process that the region's
+// devices(...) clause names and that have a variant for it.
+bool choose_devices(Runtime &rt, const hce_region &r, std::vector<int> &devs,
+                    std::string &why) {
+  if (!select_region_devices(rt, r, devs, why))
     return false;
   // The CPU writes host memory without the data layer's lock, so a merge by
   // twin and diff on another device cannot see a CPU write that lands
   // between its conflict check and its write-back (an `omp atomic` update
   // would be lost).  Such regions run on the accelerators; the CPU re-runs
   // any chunk whose merge found a conflict, afterwards.
-  std::vector<int> &devs = plan.devs;
   if (devs.size() > 1 && region_merges_by_diff(r)) {
     std::vector<int> accel;
     for (int d : devs)
@@ -257,49 +254,45 @@ bool select_devices_and_site(Runtime &rt, const hce_region &r, ExecutionPlan &pl
       devs = accel;
     }
   }
-  plan.site = &rt.site(r);
   return true;
 }
 
-// The scheduler (kept in the site while its name and devices stay the same)
-// and its parameters.  Runs with the site and devices claimed.
-bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
-                   ExecutionPlan &plan, std::string &why) {
-  SiteState &site = *plan.site;
-  std::vector<int> &devs = plan.devs;
-  // eft (auto's default) leaves out a device too slow to help by itself,
-  // keeping its cost model; dropping it here would start a new scheduler.
-  if (!dynamic_cast<Seedable *>(site.scheduler.get()))
-    drop_too_slow(site, rt, devs, set.min_share);
-  std::vector<std::string> dev_names;
-  for (int d : devs)
-    dev_names.push_back(rt.devices()[d]->name());
-  plan.co = co_mode(r, set, schedule_name(r, set));
-  // FDETS on a kernel repeated inside a data region with incremental
-  // transfers is the HCE paper's Algorithm 3: one partition per execution,
-  // decided an execution ahead, so that data stays where it is.
-  plan.sched_name = schedule_name(r, set);
-  if (plan.sched_name == "fdets" && plan.co == CoMode::Incremental &&
-      rt.data().in_data_region(r))
-    plan.sched_name = "fdets_inc";
-  if (!site.scheduler || site.schedule != plan.sched_name || site.devices != dev_names) {
-    site.scheduler = make_scheduler(plan.sched_name);
-    if (!site.scheduler) {
-      std::string known;
-      for (const auto &n : scheduler_names())
-        known += (known.empty() ? "" : ", ") + n;
-      why = "unknown schedule '" + plan.sched_name + "' (known: " + known + ")";
+// The devices of this execution (the exec lock held only for the site
+// table and the device choice: the execution itself holds just its devices
+// and its site, tasks/device_claims.hpp, so that the regions of a nowait
+// task graph run at once on disjoint devices).  The choice is the site's
+// while the descriptor stays the same.
+bool select_devices_and_site(Runtime &rt, const hce_region &r, ExecutionPlan &plan,
+                             std::string &why) {
+  std::lock_guard<std::mutex> exec_lock(rt.exec_mutex());
+  SiteState &site = rt.site(r);
+  SitePlan &sp = site.plan;
+  if (!sp.key.matches(r, rt.settings_generation())) {
+    std::vector<int> devs;
+    if (!choose_devices(rt, r, devs, why))
       return false;
-    }
-    site.schedule = plan.sched_name;
-    site.devices = dev_names;
-    // A new scheduler starts from what earlier runs measured (the profile
-    // store, a per-user cache by default).
-    profile::seed(*site.scheduler, r, rt, devs);
+    sp.key.assign(r, rt.settings_generation());
+    sp.selected = std::move(devs);
+    ++sp.version;
   }
-  SchedParams &params = plan.params;
+  plan.site = &site;
+  plan.devs = sp.selected;
+  plan.version = sp.version;
+  return true;
+}
+
+// The schedule part of the site's plan for the execution's devices: the
+// scheduler's name, the communication mode, the scheduler's parameters.
+bool make_schedule_plan(Runtime &rt, const hce_region &r, const Settings &set,
+                        const ExecutionPlan &plan, SitePlan &sp, std::string &why) {
+  sp.schedule_version = 0; // until complete
+  sp.label = "region " + region_name(r);
+  sp.schedule = schedule_name(r, set);
+  sp.co = co_mode(r, set, sp.schedule);
+  SchedParams &params = sp.params;
+  params = SchedParams{};
   params.iterations = r.iterations;
-  params.num_devices = int(devs.size());
+  params.num_devices = int(plan.devs.size());
   params.initial_chunk = r.chunk;
   params.alpha = r.alpha > 0 ? r.alpha : 0.1;
   // HCE_CHUNK / HCE_ALPHA override every region's clauses, like
@@ -308,15 +301,67 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
     params.initial_chunk = *set.chunk;
   if (set.alpha)
     params.alpha = *set.alpha;
-  if (!parse_ratios(r, rt, devs, params.ratios, why))
+  if (!parse_ratios(r, rt, plan.devs, params.ratios, why))
     return false;
-  for (int d : devs) {
-    params.is_host.push_back(rt.devices()[d]->uses_host_memory());
-    const auto *cpu = dynamic_cast<const CpuDevice *>(rt.devices()[d].get());
+  sp.is_cpu.clear();
+  for (int d : plan.devs) {
+    const Device &dev = *rt.devices()[d];
+    params.is_host.push_back(dev.uses_host_memory());
+    const auto *cpu = dynamic_cast<const CpuDevice *>(&dev);
     params.lanes.push_back(cpu ? cpu->threads() : 0);
-    params.lookahead = params.lookahead ||
-                       (plan.co == CoMode::Pipelined && !rt.devices()[d]->uses_host_memory());
+    params.lookahead =
+        params.lookahead || (sp.co == CoMode::Pipelined && !dev.uses_host_memory());
+    sp.is_cpu.push_back(cpu != nullptr);
   }
+  sp.devs = plan.devs;
+  sp.schedule_version = plan.version;
+  return true;
+}
+
+// The scheduler (kept in the site while its name and devices stay the same)
+// and its parameters (kept in the site's plan while the descriptor and the
+// devices stay the same).  Runs with the site and devices claimed.
+bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
+                   ExecutionPlan &plan, std::string &why) {
+  SiteState &site = *plan.site;
+  SitePlan &sp = site.plan;
+  // eft (auto's default) leaves out a device too slow to help by itself,
+  // keeping its cost model; dropping it here would start a new scheduler.
+  if (!dynamic_cast<Seedable *>(site.scheduler.get()))
+    drop_too_slow(site, rt, plan.devs, set.min_share);
+  bool fresh = sp.schedule_version != plan.version || sp.devs != plan.devs;
+  if (fresh && !make_schedule_plan(rt, r, set, plan, sp, why))
+    return false;
+  plan.co = sp.co;
+  plan.params = &sp.params;
+  // FDETS on a kernel repeated inside a data region with incremental
+  // transfers is the HCE paper's Algorithm 3: one partition per execution,
+  // decided an execution ahead, so that data stays where it is.
+  plan.sched_name = sp.schedule;
+  if (sp.schedule == "fdets" && plan.co == CoMode::Incremental &&
+      rt.data().in_data_region(r))
+    plan.sched_name = "fdets_inc";
+  if (!site.scheduler || site.schedule != plan.sched_name || site.devices != plan.devs) {
+    site.scheduler = make_scheduler(std::string(plan.sched_name));
+    if (!site.scheduler) {
+      std::string known;
+      for (const auto &n : scheduler_names())
+        known += (known.empty() ? "" : ", ") + n;
+      why = "unknown schedule '" + std::string(plan.sched_name) + "' (known: " + known +
+            ")";
+      return false;
+    }
+    site.schedule = plan.sched_name;
+    site.devices = plan.devs;
+    // A new scheduler starts from what earlier runs measured (the profile
+    // store, a per-user cache by default).
+    profile::seed(*site.scheduler, r, rt, plan.devs);
+    fresh = true;
+  }
+  // The scheduler's profile context (region, devices, memory bounds):
+  // what the plan is made of, so set again only when either is new.
+  if (fresh)
+    profile::attach(*site.scheduler, r, rt, plan.devs);
   return true;
 }
 
@@ -407,19 +452,19 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
 // device under the chunk loop, then the CPU re-runs what failed), fold
 // (reductions into the user's variables, statistics, the profile).
 int execute_region(const hce_region &r, std::string &why) {
-  const std::string name = region_name(r);
   auto fail = [&](const std::string &what) {
-    why = "region " + name + ": " + what;
+    why = "region " + region_name(r) + ": " + what;
     return 1;
   };
   if (!validate(r, why))
     return fail(why);
-  Settings set;
-  if (!Settings::from_env(set, why))
-    return fail(why);
   Runtime &rt = Runtime::get();
-  if (!rt.init_error().empty())
-    return fail(rt.init_error());
+  if (!rt.init_error().empty()) {
+    // The process's error, not the region's: it comes first.
+    why = rt.init_error() + "; region " + region_name(r) + " does not run";
+    return 1;
+  }
+  const Settings &set = rt.settings();
 
   // ---- plan
   ExecutionPlan plan;
@@ -444,8 +489,7 @@ int execute_region(const hce_region &r, std::string &why) {
     workers[i].pipelined =
         plan.co == CoMode::Pipelined && !rt.devices()[devs[i]]->uses_host_memory();
   }
-  profile::attach(*site.scheduler, r, rt, devs);
-  site.scheduler->begin(plan.params);
+  site.scheduler->begin(*plan.params);
   // Before each device's first chunk, on its controller: an accelerator's
   // per-execution preparation (windows, pinning, broadcast uploads) while
   // the others already compute; the CPU's team (every core when the
@@ -455,16 +499,18 @@ int execute_region(const hce_region &r, std::string &why) {
     workers[i].idle = site.scheduler->idle(int(i));
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
-    if (const auto *cpu = dynamic_cast<const CpuDevice *>(&dev)) {
+    if (site.plan.is_cpu[i]) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
         alone = alone && (j == i || workers[j].idle);
-      workers[i].prologue = [cpu, alone] { cpu->use_team(alone); };
+      workers[i].prologue = [cpu = static_cast<const CpuDevice *>(&dev), alone] {
+        cpu->use_team(alone);
+      };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
       workers[i].prologue = [w = work[i].get()] { w->prepare(); };
     }
   }
-  ChunkLoopResult loop = run_chunk_loop(rt, *site.scheduler, workers, "region " + name);
+  ChunkLoopResult loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label);
   if (!loop.fatal.empty()) {
     std::string ignored;
     data.end_region(r, ignored);

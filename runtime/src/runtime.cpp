@@ -56,6 +56,8 @@ void Runtime::with_existing(const std::function<void(Runtime &)> &f) {
 
 Runtime::Runtime() {
   select_devices();
+  std::string ignored; // kept in settings_error_
+  reload_settings(ignored);
   data_ = std::make_unique<DataEnv>(devices_);
   for (auto &dev : devices_) {
     Device *d = dev.get();
@@ -83,6 +85,15 @@ Runtime::~Runtime() {
   controllers_.clear();
   data_.reset();
   devices_.clear();
+}
+
+bool Runtime::reload_settings(std::string &why) {
+  settings_error_.clear();
+  ++settings_generation_;
+  if (Settings::from_env(settings_, why))
+    return true;
+  settings_error_ = why;
+  return false;
 }
 
 void Runtime::select_devices() {
@@ -123,15 +134,14 @@ void Runtime::select_devices() {
       const int gpus = cuda_device_count(cuda_why, &quiet);
       if (gpus == 0) {
         if (!text.empty() || !quiet)
-          notice_once("no-cuda", "no cuda devices (" + cuda_why + "); '" +
-                                     spec.name() + "' is not used");
+          notice_once("no-cuda", "no cuda devices (" + cuda_why + "); '" + spec.name() +
+                                     "' is not used");
         continue;
       }
       if (spec.ordinal >= gpus) {
         notice_once("no-" + spec.name(),
                     "'" + spec.name() + "' does not exist (" + std::to_string(gpus) +
-                        " CUDA device" + (gpus == 1 ? "" : "s") +
-                        " found); not used");
+                        " CUDA device" + (gpus == 1 ? "" : "s") + " found); not used");
         continue;
       }
       const int first = spec.ordinal < 0 ? 0 : spec.ordinal;
@@ -147,9 +157,9 @@ void Runtime::select_devices() {
           cuda.push_back(dev.get());
           accel.push_back(std::move(dev));
         } else {
-          notice_once("broken-cuda:" + std::to_string(n),
-                      "cuda:" + std::to_string(n) + " cannot be used (" +
-                          dev_why + "); not used");
+          notice_once("broken-cuda:" + std::to_string(n), "cuda:" + std::to_string(n) +
+                                                              " cannot be used (" +
+                                                              dev_why + "); not used");
         }
       }
 #else
@@ -165,15 +175,15 @@ void Runtime::select_devices() {
       std::string omp_why;
       const int n = omp_device_count(omp_why);
       if (n == 0) {
-        notice_once("no-omp", "no omp devices (" + omp_why + "); '" +
-                                  spec.name() + "' is not used");
+        notice_once("no-omp", "no omp devices (" + omp_why + "); '" + spec.name() +
+                                  "' is not used");
         continue;
       }
       if (spec.ordinal >= n) {
-        notice_once("no-" + spec.name(),
-                    "'" + spec.name() + "' does not exist (" + std::to_string(n) +
-                        " OpenMP offload device" + (n == 1 ? "" : "s") +
-                        " found); not used");
+        notice_once("no-" + spec.name(), "'" + spec.name() + "' does not exist (" +
+                                             std::to_string(n) +
+                                             " OpenMP offload device" +
+                                             (n == 1 ? "" : "s") + " found); not used");
         continue;
       }
       const int first = spec.ordinal < 0 ? 0 : spec.ordinal;
@@ -188,9 +198,9 @@ void Runtime::select_devices() {
         if (auto dev = OmpDevice::create(k, dev_why))
           accel.push_back(std::move(dev));
         else
-          notice_once("broken-omp:" + std::to_string(k),
-                      "omp:" + std::to_string(k) + " cannot be used (" +
-                          dev_why + "); not used");
+          notice_once("broken-omp:" + std::to_string(k), "omp:" + std::to_string(k) +
+                                                             " cannot be used (" +
+                                                             dev_why + "); not used");
       }
     }
   }

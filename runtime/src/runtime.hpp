@@ -6,6 +6,8 @@
 #include "controller.hpp"
 #include "device.hpp"
 #include "sched/scheduler.hpp"
+#include "settings.hpp"
+#include "site_plan.hpp"
 #include "stats.hpp"
 
 #include <array>
@@ -23,8 +25,10 @@ class DataEnv;
 // What the runtime keeps for one source region between executions.
 struct SiteState {
   std::string name;
-  std::string schedule;             // scheduler name in use
-  std::vector<std::string> devices; // device names of the last execution
+  // What does not change between executions (site_plan.hpp).
+  SitePlan plan;
+  std::string schedule;     // scheduler name in use
+  std::vector<int> devices; // the devices it was made for (Runtime::devices)
   std::unique_ptr<Scheduler> scheduler;
   RegionStats stats;
   // Iterations per second each device can do (ChunkWorker::capability),
@@ -46,8 +50,21 @@ public:
   // for what must not start a runtime (stats written on a signal).
   static void with_existing(const std::function<void(Runtime &)> &f);
 
-  // Error from initialisation (bad HCE_DEVICES, ...), empty when fine.
-  const std::string &init_error() const { return init_error_; }
+  // Error from initialisation (bad HCE_DEVICES, a bad HCE_* setting),
+  // empty when fine: every region fails with it.
+  const std::string &init_error() const {
+    return init_error_.empty() ? settings_error_ : init_error_;
+  }
+  // The HCE_* tuning variables (settings.hpp), read once, when the runtime
+  // starts: not at each execution.
+  const Settings &settings() const { return settings_; }
+  // Changes with every reload_settings(): a site's cached plan names the
+  // settings it was made with.
+  uint64_t settings_generation() const { return settings_generation_; }
+  // Reads the HCE_* tuning variables again, for tests and tools that change
+  // them between regions (no region may be executing).  false + why on a
+  // bad value, which then fails every region until a reload succeeds.
+  bool reload_settings(std::string &why);
   const std::vector<std::unique_ptr<Device>> &devices() const { return devices_; }
   // Device 0 is always the CPU; it takes part in co-execution only when
   // selected, but failed chunks are always re-run there.
@@ -71,14 +88,17 @@ private:
   void select_devices();
 
   std::string init_error_;
+  Settings settings_;
+  std::string settings_error_;
+  uint64_t settings_generation_ = 1;
   bool cpu_selected_ = true;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Controller>> controllers_;
   std::vector<std::array<std::unique_ptr<Controller>, 2>> stream_threads_;
   std::unique_ptr<DataEnv> data_;
-  std::vector<std::unique_ptr<SiteState>> sites_; // in order of first use
+  std::vector<std::unique_ptr<SiteState>> sites_;    // in order of first use
   std::map<std::string, SiteState *> sites_by_name_; // regions with no site slot
-  std::mutex exec_mutex_; // one region executes at a time
+  std::mutex exec_mutex_;                            // one region executes at a time
 };
 
 } // namespace hce

@@ -5,8 +5,9 @@
 // (HCE_STATS, HCE_TRACE) and the profile (HCE_PROFILE) are read where they
 // are used, once per runtime.
 //
-// Parsed at each execution, so that a program (or a test) may change them
-// between regions; parsing is a few getenv calls.
+// Read once, when the runtime starts (Runtime::settings()); a bad value then
+// fails every region with `hce: error: HCE_X='value': expected ...`.  Tests
+// that change them between regions call Runtime::reload_settings().
 #pragma once
 
 #include "data_env.hpp" // CoMode
