@@ -14,6 +14,12 @@ check that they agree (docs/testing.md, "The corpus").
              the CPU; on a machine with a GPU (nvidia-smi lists one) also
              under cpu,cuda with cuda's work checked.  Exit 77 (ctest SKIP)
              when there is no nvcc.
+  omp mode:  the hce-cc build with OpenMP-offload variants for the host
+             (--hce-offload-target=<host triple>: libomptarget's host plugin
+             gives omp:N devices with memory of their own, no GPU needed)
+             runs under cpu,omp:0 and omp:0 with the static scheduler, each
+             printing what the plain build printed with omp:0's work
+             checked.  Exit 77 when no offload target is given.
 
 A program says how to run it in comment lines:
   CORPUS-ARGS: 600 128 4        its arguments (small sizes)
@@ -227,6 +233,21 @@ class Program:
             print("(no GPU here: the CUDA build ran on the CPU only)")
         return 0
 
+    def omp_mode(self):
+        if not self.o.offload_target:
+            print(f"SKIP: no host offload target: the OpenMP-offload variant of "
+                  f"{self.name} runs where clang can offload to the host")
+            return SKIP
+        want = self.build_plain()
+        exe = os.path.join(self.work, self.name + "-omp")
+        run([self.o.hce_cc, "--hce-no-cuda", f"--hce-offload-target={self.o.offload_target}",
+             *BASE_FLAGS, *self.cflags, self.source, "-o", exe, "-lm"],
+            what="hce-cc offload build")
+        tolerance = float(self.meta["TOLERANCE"])
+        for devices in ("cpu,omp:0", "omp:0"):
+            self.check_run(exe, devices, tolerance, want, schedule="static")
+        return 0
+
 
 def env_prefix(extra):
     return " ".join(f"{k}={shlex.quote(v)}" for k, v in extra.items()
@@ -244,12 +265,14 @@ def have_gpu():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mode", choices=["run", "cuda"], default="run")
+    ap.add_argument("--mode", choices=["run", "cuda", "omp"], default="run")
     ap.add_argument("--hce-cc", required=True)
     ap.add_argument("--cc", required=True, help="the plain compiler (clang-19)")
     ap.add_argument("--names", required=True, help="runtime/include/hce/names.def")
     ap.add_argument("--stats-check", required=True, help="bench/stats_check.py")
     ap.add_argument("--nvcc", default="")
+    ap.add_argument("--offload-target", default="",
+                    help="host triple for --mode omp (empty: skip)")
     ap.add_argument("--work", required=True)
     ap.add_argument("source")
     opts = ap.parse_args()
@@ -258,6 +281,8 @@ def main():
         prog = Program(opts)
         if opts.mode == "cuda":
             return prog.cuda_mode()
+        if opts.mode == "omp":
+            return prog.omp_mode()
         prog.run_mode()
         return 0
     except Failure as e:
