@@ -94,8 +94,8 @@ std::optional<Section> inferRowSection(const VarDecl *VD, const ArrayShape &Shap
 std::optional<MappedArray>
 inferMap(const NonLocalUse &U, const Stmt *Body, const VarDecl *LoopVar,
          const SiteInvariantVar &SiteInvariant, unsigned MapIndex, const PragmaRecord &P,
-         ASTContext &Ctx, Diag &D, std::vector<CapturedVar> &Extents, bool Verbose,
-         std::string &WhyNot) {
+         ASTContext &Ctx, Diag &D, std::vector<CapturedVar> &Extents,
+         const Preprocessor *PP, bool Verbose, std::string &WhyNot) {
   const VarDecl *VD = U.Var;
   ArrayShape Shape;
   if (!shapeOf(VD, Ctx, Shape, WhyNot, /*AllowRowTable=*/true))
@@ -111,7 +111,7 @@ inferMap(const NonLocalUse &U, const Stmt *Body, const VarDecl *LoopVar,
     M.Name = S->Name;
     M.Kind = F.Written || F.Escapes ? MapKind::ToFrom : MapKind::To;
     M.UsedInBody = true;
-    if (!describeSection(*S, VD, Var, MapIndex, P, Ctx, D, M, &Extents))
+    if (!describeSection(*S, VD, Var, MapIndex, P, Ctx, D, M, &Extents, PP))
       return std::nullopt;
     std::string Why2;
     if (!isNameableType(Shape.Elem, Ctx, Why2))
@@ -152,7 +152,7 @@ inferMap(const NonLocalUse &U, const Stmt *Body, const VarDecl *LoopVar,
   M.Name = S.Name;
   M.Kind = Kind;
   M.UsedInBody = true;
-  if (!describeSection(S, VD, Var, MapIndex, P, Ctx, D, M, &Extents))
+  if (!describeSection(S, VD, Var, MapIndex, P, Ctx, D, M, &Extents, PP))
     return std::nullopt;
   std::string Why2;
   if (!isNameableType(Shape.Elem, Ctx, Why2))

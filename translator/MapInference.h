@@ -20,6 +20,8 @@
 #include "PragmaHandler.h"
 #include "Region.h"
 
+#include "clang/Lex/Preprocessor.h"
+
 #include <optional>
 #include <vector>
 
@@ -44,12 +46,13 @@ Section writtenFootprint(const Section &S, MapKind Kind, const clang::VarDecl *V
 /// none of it. A table of row pointers (`float **rows`) gets a row map
 /// (`rows[i:1][a:b-a]`, the columns from the inner loop that walks them). Nullopt
 /// (nothing reported, \p WhyNot says why) when it cannot be described. \p MapIndex names
-/// VLA extents, appended to \p Extents.
+/// VLA extents, appended to \p Extents; \p PP expands macros in lengths
+/// (describeSection).
 std::optional<MappedArray>
 inferMap(const NonLocalUse &U, const clang::Stmt *Body, const clang::VarDecl *LoopVar,
          const SiteInvariantVar &SiteInvariant, unsigned MapIndex, const PragmaRecord &P,
-         clang::ASTContext &Ctx, Diag &D, std::vector<CapturedVar> &Extents, bool Verbose,
-         std::string &WhyNot);
+         clang::ASTContext &Ctx, Diag &D, std::vector<CapturedVar> &Extents,
+         const clang::Preprocessor *PP, bool Verbose, std::string &WhyNot);
 
 } // namespace hce
 

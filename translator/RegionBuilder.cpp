@@ -408,7 +408,7 @@ std::optional<Region> buildRegion(const RegionInput &In, ASTContext &Ctx,
         std::optional<MappedArray> M =
             inferMap(U, LoopBody, L->Var, SiteInvariant,
                      static_cast<unsigned>(R.Maps.size()), P, Ctx, D,
-                     R.Extents, In.Verbose, WhyNot);
+                     R.Extents, In.PP, In.Verbose, WhyNot);
         if (M && M->Rows && !rowMapAllowed(*M, Section(), &U, "", U.FirstUse))
           continue;
         if (M) {
