@@ -1,7 +1,10 @@
 // Every device named gets work (issue 15): with at least as many iterations
-// as devices, every scheduler gives every device at least one iteration in
-// every execution, unless it deliberately leaves the device out (idle(),
-// reported as left_out in HCE_STATS).  The H100 matrix found split and quick
+// as devices, every scheduler gives every device at least one iteration over
+// a site's executions (the first one it takes part in), unless it
+// deliberately leaves the device out (idle(), gave_nothing(): reported as
+// left_out in HCE_STATS).  Later executions follow the papers' shares, 0
+// included: forcing an iteration on a 500x slower device in every execution
+// is what the papers avoid.  The H100 matrix found split and quick
 // giving the CPU nothing at small W (few iterations: each step went to one
 // device); these tests cover every scheduler at small W, in the simulator
 // (devices that start late too) here and end to end in
@@ -43,7 +46,7 @@ struct StarveCase {
 class SchedNoStarvation : public ::testing::TestWithParam<StarveCase> {
 protected:
   // Runs 4 executions of every W on one scheduler object; every device
-  // not idle() must complete >= 1 iteration in each.
+  // must complete >= 1 iteration in the first, or be reported left out.
   void check(const std::vector<double> &start_at, const std::vector<double> &ratios) {
     const StarveCase &sc = GetParam();
     for (int64_t W : {3, 7, 64, 200}) {
@@ -61,7 +64,7 @@ protected:
             sc.name + " W=" + std::to_string(W) + " exec=" + std::to_string(exec);
         ASSERT_EQ(check_coverage(r, W), "") << where;
         // Left out and reported: idle() before, gave_nothing() after.
-        for (int d = 0; d < 3; ++d)
+        for (int d = 0; exec == 0 && d < 3; ++d)
           if (!r.idle[d] && !s->gave_nothing(d))
             EXPECT_GE(r.iterations[d], 1) << where << ": device " << d << " starved";
       }
@@ -111,6 +114,25 @@ TEST(SchedNoStarvation, ZeroRatioMeansNoShare) {
 
 // split at small W: every step has at least p iterations (equal steps), so
 // no step is too small to split among the devices.
+// Once every device has run at the site, the papers' shares apply again: a
+// device far slower than the others gets nothing from fdets in later
+// executions (not one forced iteration each time).
+TEST(SchedNoStarvation, OnlyTheFirstExecutionForcesAnIteration) {
+  auto s = make_scheduler("fdets");
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 2e-6, true),
+                                 SimDevice::constant(1e3, 50e-6)};
+  int64_t slow_total = 0, slow_later = 0;
+  for (int exec = 0; exec < 6; ++exec) {
+    auto r = simulate(*s, make_params(40, devs), devs);
+    ASSERT_EQ(check_coverage(r, 40), "") << exec;
+    slow_total += r.iterations[1];
+    if (exec > 0)
+      slow_later += r.iterations[1];
+  }
+  EXPECT_GE(slow_total, 1);
+  EXPECT_LT(slow_later, 5) << "the slow device is handed work in every execution";
+}
+
 TEST(SchedNoStarvation, SplitStepsHoldEveryDevice) {
   auto s = make_scheduler("split");
   auto devs = three_devices();

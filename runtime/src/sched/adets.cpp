@@ -37,12 +37,9 @@
 // in pipelined mode the end-of-space rule of Alg. 2 l.12-14 is applied when
 // the chunk is handed out (Alg. 4 drops it, which the HCE paper notes costs
 // balance); devices without a speed sample count with V = 0 in RV_i, as in
-// the paper (V_curr.i is initialised to 0, Alg. 2 l.1); with W >= p one
-// iteration stays reserved for every device that has had no chunk yet in
-// this execution (FirstChunkReserve, issue 15): Alg. 2 l.4-7 let the device
-// that asks first -- or asks twice, pipelined -- take the last iteration of
-// one that asks late, which then does nothing; a device the reserve holds
-// back gets Wait (Alg. 2 never waits).
+// the paper (V_curr.i is initialised to 0, Alg. 2 l.1); a device that asks
+// after Alg. 2 l.4-7 has handed out all of W to the others (one that asks
+// late) is reported by gave_nothing() (issue 15; AskLog), never waited for.
 #include "common.hpp"
 
 #include <algorithm>
@@ -79,10 +76,11 @@ public:
       d.plan = {d.init, d.init, d.init}; // W_curr = W_next = W_next_next
     }
     assigned_ = 0; // W_f (assigned, Alg. 2 l.6) = W_a (Alg. 4 l.11)
-    reserve_.begin(p_, W_);
+    asks_.begin(p_);
   }
 
   Decision next(int device) override {
+    asks_.asked(device);
     if (device < 0 || device >= p_ || !dev_[device].active || assigned_ >= W_)
       return Decision::done(); // Alg. 2 l.3: while W_r > 0
     Dev &d = dev_[device];
@@ -105,12 +103,7 @@ public:
     if (d.v_curr > 0)
       size = std::min(size, end_share(device, w_r));
     size = std::clamp<int64_t>(size, 1, w_r); // never more than is left
-    // Deviation (issue 15): what is reserved for a device that has not had
-    // its first chunk is not this device's.
-    size = std::min(size, reserve_.limit(device, w_r));
-    if (size <= 0)
-      return Decision::wait();
-    reserve_.served(device);
+    asks_.got(device);
     d.reduced = size < d.target; // cut short by l.29-31 / l.12-14 / W_r
     d.w_curr = size;             // Alg. 2 l.4
     const int64_t lb = assigned_;
@@ -189,8 +182,9 @@ public:
       return;
     dev_[device].active = false;   // its in-flight chunk is re-run by the
     dev_[device].inflight.clear(); // runtime; the rest stays in the pool
-    reserve_.served(device);       // nothing kept for it any more
   }
+
+  bool gave_nothing(int device) const override { return asks_.gave_nothing(device); }
 
   std::vector<double> current_ratios() const override {
     std::vector<double> v(p_, 0.0);
@@ -248,7 +242,7 @@ private:
   int64_t min_chunk_ = 1; // floor of the halving rules: max(1, (W/n)/8)
   std::vector<Dev> dev_;
   std::vector<int64_t> prev_fastest_;
-  FirstChunkReserve reserve_;
+  AskLog asks_; // gave_nothing()
 };
 
 } // namespace

@@ -111,14 +111,23 @@ int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> 
 
 std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
                                       const std::vector<bool> &active) {
+  return split_sizes_each(total, ratios, active, active);
+}
+
+std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                                      const std::vector<bool> &active,
+                                      const std::vector<bool> &needy) {
   std::vector<int64_t> out = split_sizes(total, ratios, active);
+  std::vector<bool> want(active.size(), false);
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = active[i] && i < needy.size() && needy[i];
   if (total < eligible_devices(ratios, active))
     return out; // not one iteration for each: the ratios decide
-  // Each device left with 0 takes one iteration from the largest share.
-  // That share has >= 2: the total (>= the eligible count) is spread over
-  // fewer devices than are eligible.
+  // Each needy device left with 0 takes one iteration from the largest
+  // share.  That share has >= 2: the total (>= the eligible count) is
+  // spread over fewer devices than are eligible.
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] > 0 || !active[i] || !std::isfinite(ratios[i]) || !(ratios[i] > 0))
+    if (out[i] > 0 || !want[i] || !std::isfinite(ratios[i]) || !(ratios[i] > 0))
       continue;
     auto largest = std::max_element(out.begin(), out.end());
     *largest -= 1;
@@ -127,26 +136,24 @@ std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &
   return out;
 }
 
-void FirstChunkReserve::begin(int p, int64_t W) {
-  on_ = p > 0 && W >= p;
-  waiting_.assign(static_cast<size_t>(std::max(0, p)), on_);
-  count_ = on_ ? p : 0;
+void AskLog::begin(int p) {
+  asked_.assign(static_cast<size_t>(std::max(0, p)), false);
+  got_.assign(asked_.size(), false);
 }
 
-bool FirstChunkReserve::waiting(int device) const {
-  return device >= 0 && device < static_cast<int>(waiting_.size()) && waiting_[device];
+void AskLog::asked(int device) {
+  if (device >= 0 && device < static_cast<int>(asked_.size()))
+    asked_[device] = true;
 }
 
-int64_t FirstChunkReserve::limit(int device, int64_t unassigned) const {
-  const int64_t others = count_ - (waiting(device) ? 1 : 0);
-  return std::max<int64_t>(0, unassigned - others);
+void AskLog::got(int device) {
+  if (device >= 0 && device < static_cast<int>(got_.size()))
+    got_[device] = true;
 }
 
-void FirstChunkReserve::served(int device) {
-  if (!waiting(device))
-    return;
-  waiting_[device] = false;
-  --count_;
+bool AskLog::gave_nothing(int device) const {
+  return device >= 0 && device < static_cast<int>(asked_.size()) && asked_[device] &&
+         !got_[device];
 }
 
 std::vector<double> ratios_from_speeds(const std::vector<double> &old_ratios,
@@ -190,6 +197,7 @@ void SyncChunkScheduler::begin(const SchedParams &params) {
   active_.assign(p_, true);
   std::vector<double> init = initial_ratios(params_);
   if (!have_ratios_ || static_cast<int>(ratios_.size()) != p_) {
+    served_ever_.assign(size_t(p_), false);
     ratios_ = init;
     speeds_.assign(p_, 0.0);
     prev_rounds_.clear();
@@ -224,14 +232,15 @@ void SyncChunkScheduler::start_round(int64_t size) {
     return;
   }
   const bool first = rounds_.empty();
-  if (first) // every device gets an iteration of the first chunk (issue 15)
-    size = std::max<int64_t>(size, eligible_devices(ratios_, active_));
+  const std::vector<bool> needy = unserved();
+  if (first) // every device not yet run gets an iteration of it (issue 15)
+    size = std::max<int64_t>(size, eligible_devices(ratios_, needy));
   size = std::clamp<int64_t>(size, 1, remaining);
   RoundRecord rec;
   rec.lb = assigned_;
   rec.size = size;
   rec.ratios = ratios_;
-  rec.shares = first ? split_sizes_each(size, ratios_, active_)
+  rec.shares = first ? split_sizes_each(size, ratios_, active_, needy)
                      : split_sizes(size, ratios_, active_); // Alg. 1 l.5
   int64_t lb = assigned_;
   for (int d = 0; d < p_; ++d) {
@@ -241,6 +250,14 @@ void SyncChunkScheduler::start_round(int64_t size) {
   }
   assigned_ += size;
   rounds_.push_back(std::move(rec));
+}
+
+std::vector<bool> SyncChunkScheduler::unserved() const {
+  std::vector<bool> out(size_t(p_), false);
+  for (int d = 0; d < p_; ++d)
+    out[size_t(d)] = active_[size_t(d)] &&
+                     !(size_t(d) < served_ever_.size() && served_ever_[size_t(d)]);
+  return out;
 }
 
 bool SyncChunkScheduler::idle(int device) const {
@@ -266,6 +283,9 @@ Decision SyncChunkScheduler::next(int device) {
     Range r = pending_[device].front();
     pending_[device].pop_front();
     outstanding_[device].push_back(r);
+    if (served_ever_.size() != size_t(p_))
+      served_ever_.assign(size_t(p_), false);
+    served_ever_[size_t(device)] = true;
     return Decision::run(r.lb, r.ub);
   }
   maybe_finish_round();

@@ -48,33 +48,32 @@ std::vector<int64_t> split_sizes(int64_t total, const std::vector<double> &ratio
 // exactly 0 still means no share.
 std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
                                       const std::vector<bool> &active);
+// The same, giving the iteration only to the devices marked in `needy` (a
+// subset of the active ones: those that have not run at this site yet).
+std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                                      const std::vector<bool> &active,
+                                      const std::vector<bool> &needy);
 
 // The devices split_sizes_each gives an iteration: active, ratio > 0.
 int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> &active);
 
-// The starvation guard of the schedulers that hand out chunks on demand
-// (adets, hguided, logfit; eft's stealing): when W >= p, one iteration of
-// what is unassigned stays reserved for every active device that has not
-// had a chunk in this execution, so the device that asks first (or asks
-// twice, pipelined) cannot take the last iteration of one that asks late (a
-// controller woken late, an image loaded at first use).  A device held
-// back by it gets Wait; the reserved device's chunk or drop wakes it.
-class FirstChunkReserve {
+// Who asked for work in this execution and who got some, for the
+// schedulers that hand out chunks on demand (adets, hguided, logfit): a
+// device that asked and found W taken by the devices that asked before it
+// (a controller that starts late, behind an accelerator's per-execution
+// preparation) is reported by gave_nothing(), counted as left_out in
+// HCE_STATS like eft's (issue 15).  Nothing is held back for a late device:
+// a reserve made the whole execution wait for it, a third of matadd's time
+// on the H100 profile (hce-sim).
+class AskLog {
 public:
-  // Every device waits for its first chunk; the guard is off when W < p
-  // (some device must then get nothing).
-  void begin(int p, int64_t W);
-  // The most `device` may take of the `unassigned` iterations: all but one
-  // per other device still waiting (0: it must wait).
-  int64_t limit(int device, int64_t unassigned) const;
-  // `device` got a chunk, or was dropped: nothing reserved for it any more.
-  void served(int device);
-  bool waiting(int device) const;
+  void begin(int p);
+  void asked(int device);
+  void got(int device);
+  bool gave_nothing(int device) const;
 
 private:
-  std::vector<bool> waiting_;
-  int64_t count_ = 0; // devices waiting
-  bool on_ = false;
+  std::vector<bool> asked_, got_;
 };
 
 // New partition ratios from speeds (iterations/second, <= 0 = no sample).
@@ -118,11 +117,12 @@ struct RoundRecord {
 // (zero-size shares count as reported; a dropped device's in-flight share
 // counts as reported, the runtime re-runs it).  A dropped device's untaken
 // share is split among the remaining devices by the current ratios.
-// The first chunk of every execution has at least one iteration per device
-// with a positive ratio and gives each of them one (split_sizes_each): with
-// a chunk of W/128 < p iterations the papers' split would give every
-// iteration of it to one device, and a device that never runs is never
-// measured (issue 15).
+// The first chunk of an execution has at least one iteration per device
+// with a positive ratio that has not run at this site yet, and gives each
+// of them one (split_sizes_each): with a chunk of W/128 < p iterations the
+// papers' split would give every iteration of it to one device, and a
+// device that never runs is never measured (issue 15).  A device that has
+// run gets what the ratios give it, 0 included.
 class SyncChunkScheduler : public Scheduler {
 public:
   void begin(const SchedParams &params) final;
@@ -165,6 +165,9 @@ protected:
   std::vector<RoundRecord> rounds_;      // this execution's chunks
   std::vector<RoundRecord> prev_rounds_; // the previous execution's chunks
   bool finished() const { return finished_; }
+  // Active devices that have not been given an iteration at this site yet
+  // (the ones the first chunk must give one).
+  std::vector<bool> unserved() const;
 
 private:
   void start_round(int64_t size);
@@ -177,6 +180,7 @@ private:
   std::vector<double> round_secs_;              // reported seconds this round
   bool finished_ = true;                        // no more chunks this execution
   bool have_ratios_ = false;
+  std::vector<bool> served_ever_; // given an iteration at this site
 };
 
 // The scheduler `auto` chose for its current execution ("" if s is not an

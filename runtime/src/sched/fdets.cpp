@@ -72,8 +72,9 @@ protected:
       first = second = std::max<int64_t>(1, fs.size);
     }
     // Deviation (issue 15): the first chunk holds one iteration per device
-    // (SyncChunkScheduler gives each one), and the second is not smaller.
-    first = std::max<int64_t>(first, eligible_devices(ratios_, active_));
+    // that has not run at this site yet (SyncChunkScheduler gives each
+    // one), and the second is not smaller.
+    first = std::max<int64_t>(first, eligible_devices(ratios_, unserved()));
     second = std::max(second, first);
     second_ = second;
     // l.1: W_f = 0, W_r = W, W_prev = 0, W_curr = 0, W_next = W/n,

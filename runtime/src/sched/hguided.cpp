@@ -25,11 +25,8 @@
 //    here).  A device never measured keeps its ratio's share;
 //  * probe: until a device has been measured its packet is at most c, so an
 //    unknown (possibly very slow) device cannot take W/(2n) at the start;
-//  * first packets (issue 15): with W >= n one iteration stays reserved for
-//    every device that has not had a packet in this execution
-//    (FirstChunkReserve); a device held back by it gets Wait.  Otherwise
-//    the device that asks first (or twice, pipelined) can take the last
-//    iterations of one that asks late, which then does nothing.
+//  * late devices (issue 15): a device that asks after the others took all
+//    of W is reported by gave_nothing() (AskLog), never waited for.
 #include "common.hpp"
 
 #include <algorithm>
@@ -61,10 +58,11 @@ public:
     active_.assign(p_, true);
     inflight_.assign(p_, {});
     assigned_ = 0;
-    reserve_.begin(p_, W_);
+    asks_.begin(p_);
   }
 
   Decision next(int device) override {
+    asks_.asked(device);
     if (device < 0 || device >= p_ || !active_[device] || assigned_ >= W_)
       return Decision::done();
     const int64_t g_r = W_ - assigned_; // G_r: pending iterations
@@ -80,10 +78,7 @@ public:
     if (!measured(device))
       packet = std::min(packet, c_); // probe packet
     packet = std::clamp<int64_t>(packet, 1, g_r);
-    packet = std::min(packet, reserve_.limit(device, g_r));
-    if (packet <= 0)
-      return Decision::wait(); // the rest is reserved for first packets
-    reserve_.served(device);
+    asks_.got(device);
     const int64_t lb = assigned_;
     assigned_ += packet; // G_r is updated with every package launch
     inflight_[device].push_back({lb, lb + packet});
@@ -107,10 +102,10 @@ public:
       return;
     active_[device] = false;
     inflight_[device].clear();
-    reserve_.served(device);
   }
 
   std::vector<double> current_ratios() const override { return powers(); }
+  bool gave_nothing(int device) const override { return asks_.gave_nothing(device); }
 
   // For tests: the minimum packet of a device.
   int64_t min_packet(int device) const {
@@ -136,7 +131,7 @@ private:
   std::vector<double> secs_, carried_speed_;
   std::vector<bool> active_;
   std::vector<std::deque<Range>> inflight_;
-  FirstChunkReserve reserve_;
+  AskLog asks_; // gave_nothing()
 };
 
 } // namespace

@@ -34,10 +34,8 @@
 // no accelerator the host devices share the work in guided fashion,
 // max(h0, W_r / (n + 1)).
 //
-// Not in the reference (issue 15): with W >= p one iteration stays reserved
-// for every device that has had no chunk yet in this execution
-// (FirstChunkReserve), a device held back by it gets Wait -- the device that
-// asks first must not take the last iteration of one that asks late.
+// Not in the reference (issue 15): a device that asks after the others took
+// all of W is reported by gave_nothing() (AskLog), never waited for.
 //
 // Simplifications (docs/schedulers.md): relative elbow test with alpha
 // instead of the reference's absolute slope (0.005) and at least 3 points
@@ -113,10 +111,11 @@ public:
       }
     }
     assigned_ = 0;
-    reserve_.begin(p_, W_);
+    asks_.begin(p_);
   }
 
   Decision next(int device) override {
+    asks_.asked(device);
     if (device < 0 || device >= p_ || !dev_[device].active || assigned_ >= W_)
       return Decision::done();
     const int64_t w_r = W_ - assigned_;
@@ -143,11 +142,7 @@ public:
       size = std::min(planned, std::max(fair, floor_size));
     }
     size = std::clamp<int64_t>(size, 1, w_r);
-    // Not the iterations reserved for a device's first chunk (issue 15).
-    size = std::min(size, reserve_.limit(device, w_r));
-    if (size <= 0)
-      return Decision::wait();
-    reserve_.served(device);
+    asks_.got(device);
     const int64_t lb = assigned_;
     assigned_ += size;
     dev_[device].inflight.push_back({{lb, lb + size}, planned});
@@ -202,8 +197,9 @@ public:
       return;
     dev_[device].active = false;
     dev_[device].inflight.clear();
-    reserve_.served(device);
   }
+
+  bool gave_nothing(int device) const override { return asks_.gave_nothing(device); }
 
   std::vector<double> current_ratios() const override {
     std::vector<double> v(p_, 0.0);
@@ -324,7 +320,7 @@ private:
   int p_ = 0;
   int64_t W_ = 0, g0_ = 1, h0_ = 1, assigned_ = 0;
   std::vector<Dev> dev_;
-  FirstChunkReserve reserve_;
+  AskLog asks_; // gave_nothing()
 };
 
 } // namespace

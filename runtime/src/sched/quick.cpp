@@ -12,8 +12,8 @@
 //
 // Deviation (issue 15, docs/schedulers.md "Every device gets work"): the
 // profiling chunk has at least one iteration per device, and the first
-// chunk of every execution (the profiling chunk, or all of W on
-// re-execution) gives each device at least one (SyncChunkScheduler).  With
+// chunk of an execution gives each device that has not run at this site
+// yet at least one (SyncChunkScheduler).  With
 // W/128 < p the profiling chunk went to one device whole, the others were
 // never measured, and on re-execution floor(W * R_i) could be 0.
 #include "common.hpp"
@@ -32,7 +32,7 @@ protected:
     if (executions_ > 1)
       return W_; // re-execution: all of W by the previous ratios
     return std::max<int64_t>(default_initial_chunk(params_),      // profiling
-                             eligible_devices(ratios_, active_)); // phase
+                             eligible_devices(ratios_, unserved())); // phase
   }
   // The profiling chunk has been reported and the ratios updated to the
   // measured relative speeds: the execution phase takes all the rest.

@@ -29,7 +29,7 @@ public:
 protected:
   int64_t on_begin() override {
     const int64_t step = std::max<int64_t>(default_initial_chunk(params_),
-                                           eligible_devices(ratios_, active_));
+                                           eligible_devices(ratios_, unserved()));
     n_ = std::max<int64_t>(1, W_ / step);
     k_ = 0;
     return chunk(0);
