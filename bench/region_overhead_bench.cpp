@@ -7,12 +7,15 @@
 //      (in[i:1] to, out[i:1] tofrom) whose variants do nothing: an empty CPU
 //      variant, and on cuda:N one launch of an empty kernel.  Nothing moves
 //      after the first execution; what is timed is the runtime's own work
-//      per execution (settings, site, device claims, scheduler, waking the
-//      controllers, the data layer's bookkeeping, statistics), wall time.
+//      per execution (the site and its cached plan, device claims, the
+//      scheduler, handing the job to the controllers and back, the data
+//      layer's bookkeeping, statistics), wall time.
 //
 // Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), and where the
 // runtime has cuda:N and a GPU is present, cuda:0 and cpu,cuda:0.  Run:
 //   build/bin/hce_bench_region_overhead --benchmark_filter=ResidentRegion
+//       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// (one command line).
 #include "hce/hce.h"
 #include "runtime.hpp"
 

@@ -1,27 +1,30 @@
 #include "controller.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace hce {
-namespace {
 
-// Spins until `done()` or kSpinSeconds have passed; true if done.  Yields
-// the core on every round, so that on an oversubscribed machine the thread
-// being waited for gets it.
-template <class Done> bool spin_until(Done done) {
+bool SpinBackoff::spin_for(const std::function<bool()> &done) {
   using Clock = std::chrono::steady_clock;
-  const auto until =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(Controller::kSpinSeconds));
+  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(kSpinSeconds));
+  // No yield: on a loaded machine a yielding spinner keeps being scheduled
+  // ahead of the thread it waits for (measured: milliseconds per hand-off).
   while (!done()) {
-    if (Clock::now() >= until)
+    if (Clock::now() >= until) {
+      const int b = std::min(2 * backoff_.load(std::memory_order_relaxed), kMaxSkip);
+      backoff_.store(b, std::memory_order_relaxed);
+      skip_.store(b, std::memory_order_relaxed);
       return false;
-    std::this_thread::yield();
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
   }
+  backoff_.store(1, std::memory_order_relaxed);
   return true;
 }
-
-} // namespace
 
 Controller::Controller(std::function<void()> on_start)
     : thread_([this, f = std::move(on_start)]() mutable { loop(std::move(f)); }) {}
@@ -45,7 +48,7 @@ void Controller::post(std::function<void()> job) {
 }
 
 void Controller::wait() {
-  if (spin_until([this] { return !busy_.load(std::memory_order_acquire); }))
+  if (wait_spin_.spin([this] { return !busy_.load(std::memory_order_acquire); }))
     return;
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [this] { return !busy_.load(std::memory_order_relaxed); });
@@ -55,7 +58,7 @@ void Controller::loop(std::function<void()> on_start) {
   if (on_start)
     on_start();
   for (;;) {
-    spin_until([this] {
+    job_spin_.spin([this] {
       return busy_.load(std::memory_order_acquire) ||
              stop_.load(std::memory_order_relaxed);
     });

@@ -2,10 +2,13 @@
 // runs the jobs the runtime posts for its device, one at a time.
 //
 // Hand-offs spin briefly before they block (as libomp's KMP_BLOCKTIME, but
-// bounded to kSpinSeconds): a controller that finished a job watches for the
-// next one, and wait() watches for the job's end, so that the executions of
-// an iterative region do not pay a futex wake-up each way.  After the spin
-// both block on the condition variable: an idle controller burns no core.
+// for at most 10 us): a controller that finished a job watches for the next
+// one, and wait() watches for the job's end, so that the executions of an
+// iterative region do not pay a futex wake-up each way.  A spin that runs
+// out means the other thread had no core (a loaded machine) or a long job:
+// that side then blocks at once for the next 2, 4, ... 4096 hand-offs, so a
+// loaded machine pays one short spin in thousands.  An idle controller
+// burns no core.
 #pragma once
 
 #include <atomic>
@@ -16,12 +19,25 @@
 
 namespace hce {
 
+// When to spin before blocking: after a spin that ran out, not for the next
+// `skip` hand-offs (doubling with each such spin, reset by one that
+// succeeds).  Used by one thread at a time.
+class SpinBackoff {
+public:
+  static constexpr double kSpinSeconds = 10e-6;
+  static constexpr int kMaxSkip = 4096;
+
+  // Spins until done() for at most kSpinSeconds, unless backing off;
+  // true if done() was seen.
+  template <class Done> bool spin(Done done);
+
+private:
+  bool spin_for(const std::function<bool()> &done);
+  std::atomic<int> skip_{0}, backoff_{1};
+};
+
 class Controller {
 public:
-  // How long a hand-off spins (yielding the core to runnable threads)
-  // before it blocks.
-  static constexpr double kSpinSeconds = 50e-6;
-
   // `on_start` runs first, on the new thread (e.g. to size the OpenMP team).
   explicit Controller(std::function<void()> on_start);
   ~Controller();
@@ -42,7 +58,18 @@ private:
   // Written under mutex_, read without it by the spins.
   std::atomic<bool> busy_{false};
   std::atomic<bool> stop_{false};
+  SpinBackoff wait_spin_, job_spin_; // wait()'s, the controller thread's
   std::thread thread_;
 };
+
+template <class Done> bool SpinBackoff::spin(Done done) {
+  if (done())
+    return true;
+  if (int s = skip_.load(std::memory_order_relaxed); s > 0) {
+    skip_.store(s - 1, std::memory_order_relaxed);
+    return false;
+  }
+  return spin_for(done);
+}
 
 } // namespace hce

@@ -1,6 +1,6 @@
 // Controller hand-offs (runtime/src/controller.*): jobs run one at a time in
 // order and wait() sees their writes; the hand-offs spin only briefly
-// (Controller::kSpinSeconds) and then block, so neither an idle controller
+// (SpinBackoff::kSpinSeconds) and then block, so neither an idle controller
 // nor a thread waiting on a long job burns a core.
 #include "controller.hpp"
 
@@ -43,7 +43,7 @@ TEST(Controller, AnIdleControllerBlocks) {
   const double before = cpu_seconds(clock);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double spent = cpu_seconds(clock) - before;
-  // The spin after the job is bounded (50 us); the rest of the time it sleeps.
+  // The spin after the job is bounded (10 us); the rest of the time it sleeps.
   EXPECT_LT(spent, 0.02) << "the idle controller used " << spent << " s of CPU in 0.2 s";
   // And it still wakes for the next job.
   bool ran = false;
@@ -59,6 +59,27 @@ TEST(Controller, WaitingOnALongJobBlocks) {
   c.wait();
   const double spent = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - before;
   EXPECT_LT(spent, 0.02) << "wait() used " << spent << " s of CPU on a 0.2 s job";
+}
+
+TEST(SpinBackoff, BacksOffAfterASpinThatRunsOut) {
+  hce::SpinBackoff spin;
+  int calls = 0;
+  auto never = [&calls] {
+    ++calls;
+    return false;
+  };
+  EXPECT_FALSE(spin.spin(never)); // spins, runs out
+  const int spun = calls;
+  EXPECT_GT(spun, 1);
+  // The next two hand-offs do not spin (one look each), the third does.
+  calls = 0;
+  EXPECT_FALSE(spin.spin(never));
+  EXPECT_FALSE(spin.spin(never));
+  EXPECT_EQ(calls, 2);
+  EXPECT_FALSE(spin.spin(never));
+  EXPECT_GT(calls, 3);
+  // A spin that succeeds at once is always taken.
+  EXPECT_TRUE(spin.spin([] { return true; }));
 }
 
 } // namespace
