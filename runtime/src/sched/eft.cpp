@@ -263,15 +263,11 @@ public:
   }
 
   void seed_mode(int device, double wall_s) override {
-    if (!(wall_s > 0))
+    if (!(wall_s > 0) || device < -1)
       return;
-    if (device < 0) {
-      co_seed_ = wall_s;
-      return;
-    }
-    if (device >= int(solo_seed_.size()))
-      solo_seed_.resize(device + 1, 0);
-    solo_seed_[device] = wall_s;
+    if (device + 1 >= int(seed_walls_.size()))
+      seed_walls_.resize(device + 2, 0);
+    seed_walls_[device + 1] = wall_s;
   }
   bool measured_mode(int &device, double &wall_s) const override {
     if (!mode_measured_)
@@ -328,106 +324,129 @@ private:
     return r;
   }
 
-  // One contiguous block per device in device order: the EFT split of W when
-  // every device has a model, the initial ratios otherwise.
-  // Co-execution or the fastest device alone, by measured wall time per
-  // execution (what the cost models miss -- halo copies, synchronisation,
-  // the CPU slowed by the copy engines -- shows there).  A region executed
-  // repeatedly runs co-executed twice with models, then the fastest device
-  // alone twice (the first of each pair moves data, so only the second
-  // counts), then the better of the two; the other is tried again every
-  // kRetry executions.  Exploration is skipped when the models predict solo
-  // to be more than 1.5x slower than co-execution (blackscholes).  When the
-  // models predict less than 25% (and 1 ms) from co-executing, the fastest
-  // device runs alone from the start.
+  // Co-execution or one device alone, by measured wall time per execution
+  // (what the cost models miss -- per-execution transfers, halo copies,
+  // synchronisation, the CPU slowed by the copy engines -- shows there).
   //
-  // Walls measured by earlier runs of the program (seed_mode(), from the
-  // profile store) count as one measurement each, so a second run starts in
-  // the better mode without exploring.  A retry that confirms the mode in
-  // use doubles the time to the next one (up to kMaxRetry executions).
+  // The modes are arms: co-execution (-1) and each device alone (0..p-1).
+  // An arm's estimate for this execution is its prediction by the models
+  // (the EFT finish time; the device's t(W) alone) times its `excess`, the
+  // measured wall over the prediction at the time it was measured, so that
+  // a wall measured at another trip count still compares (lud's trailing
+  // update shrinks every execution).  An arm not measured yet is estimated
+  // by its prediction -- co-execution's with a 25% and 1 ms surcharge: on
+  // the H100 it lost whenever the models promised less (the costs above).
+  // The arm with the lowest estimate runs; so an arm is tried only when its
+  // prediction beats what the others measured (lud: the GPU alone, fastest
+  // by the models, measured 5x slower than the CPU's prediction, so the CPU
+  // alone is tried and kept).  The first execution after a switch moves data
+  // and does not count; the second measures the arm.
+  //
+  // Every kRetry executions in one mode the runner-up is measured again if
+  // its estimate is within kRetryWithin of the best (an arm measured far
+  // slower is not paid for again); a retry that confirms the mode in use
+  // doubles the interval (up to kMaxRetry).  Walls from earlier runs of the
+  // program (seed_mode(), the profile store) count as a measurement until
+  // this run measures the arm itself, so a second run starts in the better
+  // mode without exploring.
   void choose_mode() {
     constexpr int kRetry = 16, kMaxRetry = 256;
-    constexpr double kMinGain = 1e-3; // seconds per execution
-    const int was = solo_;
-    promising_ = false;
-    if (mode_measured_) {
-      ModeStats &m = was >= 0 ? solo_stats_ : co_stats_;
-      const double wall = last_complete_ - exec_begin_;
-      m.wall = m.n ? 0.5 * (m.wall + wall) : wall;
-      m.n += 1;
-    }
-    if (retry_after_ == 0)
+    constexpr double kRetryWithin = 1.3;
+    constexpr double kCoSurcharge = 1.25, kMinGain = 1e-3; // unmeasured co
+    int was = solo_;
+    if (static_cast<int>(arms_.size()) != p_ + 1) { // first use, or other devices
+      arms_.assign(p_ + 1, Arm{});
       retry_after_ = kRetry;
+      retry_from_ = kNoRetry;
+      mode_measured_ = false;
+      was = -1;
+    }
+    bool measured_now = false; // the execution that ended measured `was`
+    if (mode_measured_ && measured_pred_ > 0) {
+      measured_now = true;
+      Arm &m = arm(was);
+      const double excess = (last_complete_ - exec_begin_) / measured_pred_;
+      m.excess = m.n && !m.seeded ? 0.5 * (m.excess + excess) : excess;
+      m.n = m.seeded ? 1 : m.n + 1;
+      m.seeded = false;
+    }
     ++exec_;
     solo_ = -1;
-    int fastest = -1;
-    for (int i = 0; i < p_; ++i)
-      if (dev_[i].model.known() &&
-          (fastest < 0 ||
-           dev_[i].model.time(double(W_)) < dev_[fastest].model.time(double(W_))))
-        fastest = i;
     bool all_known = p_ >= 2;
     for (const Dev &d : dev_)
       all_known = all_known && d.model.known();
-    if (all_known && fastest >= 0) {
-      if (co_stats_.n == 0 && co_seed_ > 0)
-        co_stats_ = {co_seed_, 1};
-      if (solo_stats_.n == 0 && fastest < int(solo_seed_.size()) &&
-          solo_seed_[fastest] > 0)
-        solo_stats_ = {solo_seed_[fastest], 1};
-      const double co_pred = [&] {
-        split(double(W_), std::vector<double>(p_, 0));
-        return finish_time_;
-      }();
-      const double solo_pred = dev_[fastest].model.time(double(W_));
-      // Co-execution has costs the models do not see (the CPU slowed by the
-      // copy engines and by the controller's core, halo copies, waking the
-      // controllers): on the H100 it lost whenever the predicted gain was
-      // under about a quarter.  So the fastest device alone unless the
-      // models promise 25% and a millisecond per execution.
-      const bool promising = solo_pred >= 1.25 * co_pred + kMinGain;
-      promising_ = promising;
-      const bool worth = solo_pred <= 1.5 * co_pred;
-      if (!promising)
-        solo_ = fastest;
-      else if (co_stats_.n < 1 || (solo_stats_.n < 1 && !worth))
-        solo_ = -1;
-      else if (solo_stats_.n < 1)
-        solo_ = fastest;
-      else if (exec_ - mode_since_ >= retry_after_) {
-        solo_ = was >= 0 ? -1 : fastest; // try the other again
-        retry_from_ = was;
-      } else {
-        solo_ = solo_stats_.wall < co_stats_.wall ? fastest : -1;
-        if (retry_from_ != kNoRetry && was != retry_from_) {
-          // The retried mode has been measured: back to the old one means
-          // the retry confirmed it.
-          retry_after_ =
-              solo_ == retry_from_ ? std::min(2 * retry_after_, kMaxRetry) : kRetry;
-          retry_from_ = kNoRetry;
+    int best = -2, runner_up = -2; // -2: none yet (-1 is co-execution)
+    std::vector<double> est(p_ + 1, 0), pred(p_ + 1, 0);
+    if (all_known) {
+      split(double(W_), std::vector<double>(p_, 0));
+      pred[0] = finish_time_;
+      for (int i = 0; i < p_; ++i)
+        pred[i + 1] = dev_[i].model.time(double(W_));
+      for (int a = -1; a < p_; ++a) {
+        Arm &m = arm(a);
+        const double pr = pred[a + 1];
+        if (m.n == 0 && m.seed_wall > 0 && pr > 0) {
+          m.excess = m.seed_wall / pr; // an earlier run's wall
+          m.n = 1;
+          m.seeded = true;
+        }
+        est[a + 1] = m.n ? m.excess * pr : a < 0 ? kCoSurcharge * pr + kMinGain : pr;
+      }
+      for (int a = -1; a < p_; ++a) {
+        if (best < -1 || est[a + 1] < est[best + 1]) {
+          runner_up = best;
+          best = a;
+        } else if (runner_up < -1 || est[a + 1] < est[runner_up + 1]) {
+          runner_up = a;
         }
       }
+      // Hysteresis: a measured mode gives way to another measured one only
+      // for a 3% gain, so that noise does not make it switch (and move data).
+      if (best != was && arm(was).n > 0 && arm(best).n > 0 &&
+          est[best + 1] > 0.97 * est[was + 1])
+        best = was;
+      solo_ = best;
+      const bool settled = exec_ - mode_since_ >= retry_after_;
+      if (retry_from_ != kNoRetry) {
+        // A retry ran: its arm is measured (or this is its settling run).
+        if (was == retry_from_ || measured_now) {
+          retry_after_ =
+              best == retry_from_ ? std::min(2 * retry_after_, kMaxRetry) : kRetry;
+          retry_from_ = kNoRetry;
+        } else {
+          solo_ = was; // still settling the retried arm
+        }
+      } else if (was == best && settled && runner_up >= -1 &&
+                 est[runner_up + 1] <= kRetryWithin * est[best + 1]) {
+        solo_ = runner_up; // measure the runner-up again
+        retry_from_ = was;
+      }
+      measured_pred_ = pred[solo_ + 1];
     }
-    char why[160];
-    if (!all_known || fastest < 0)
+    char why[200];
+    if (!all_known)
       std::snprintf(why, sizeof why, "learning: probing the devices' costs");
     else if (solo_ >= 0)
       std::snprintf(why, sizeof why,
-                    "device %d alone: co-execution predicted %.2fx over it%s", solo_,
-                    dev_[solo_].model.time(double(W_)) / std::max(1e-12, finish_time_),
-                    promising_ ? ", measured faster alone" : "");
+                    "device %d alone: %.3g ms per execution %s, co-execution %.3g ms %s",
+                    solo_, 1e3 * est[solo_ + 1], arm(solo_).n ? "measured" : "predicted",
+                    1e3 * est[0], arm(-1).n ? "measured" : "predicted");
     else
-      std::snprintf(why, sizeof why, "co-execution: predicted %.2fx over device %d alone",
-                    dev_[fastest].model.time(double(W_)) / std::max(1e-12, finish_time_),
-                    fastest);
+      std::snprintf(why, sizeof why,
+                    "co-execution: %.3g ms per execution %s, device %d alone %.3g ms %s",
+                    1e3 * est[0], arm(-1).n ? "measured" : "predicted", runner_up,
+                    runner_up >= 0 ? 1e3 * est[runner_up + 1] : 0.0,
+                    runner_up >= 0 && arm(runner_up).n ? "measured" : "predicted");
     why_ = why;
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
-    mode_measured_ = !settling_ && all_known && fastest >= 0;
+    mode_measured_ = !settling_ && all_known;
     if (solo_ != was)
       mode_since_ = exec_;
   }
 
+  // One contiguous block per device in device order: the EFT split of W when
+  // every device has a model, the initial ratios otherwise.
   void plan_blocks() {
     std::vector<double> w(p_, 0);
     bool all_known = p_ > 0;
@@ -562,23 +581,30 @@ private:
   int64_t W_ = 0;
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
-  // Co-execution against the fastest device alone (choose_mode()).
-  struct ModeStats {
-    double wall = 0; // seconds per execution (running mean of the last ones)
-    int n = 0;
+  // Co-execution and each device alone, the arms of choose_mode().
+  struct Arm {
+    double excess = 1;    // measured wall / predicted wall
+    double seed_wall = 0; // seed_mode(): an earlier run's wall
+    int n = 0;            // measurements (a seed counts as one)
+    bool seeded = false;  // excess is the seed's until this run measures
   };
-  ModeStats co_stats_, solo_stats_;
+  std::vector<Arm> arms_;          // [0] co-execution, [1 + i] device i alone
+  std::vector<double> seed_walls_; // seed_mode() before arms_ exists
+  Arm &arm(int a) {
+    Arm &m = arms_[size_t(a + 1)];
+    if (m.seed_wall == 0 && a + 1 < int(seed_walls_.size()))
+      m.seed_wall = seed_walls_[size_t(a + 1)];
+    return m;
+  }
   int solo_ = -1; // the device running alone this execution, -1 = co-exec
   int exec_ = 0, mode_since_ = 0;
   bool settling_ = true;
   bool mode_measured_ = false; // this execution's wall measures its mode
+  double measured_pred_ = 0;   // the predicted wall of this execution's arm
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
-  double co_seed_ = 0;            // seed_mode(): co-executed wall
-  std::vector<double> solo_seed_; // seed_mode(): wall of each device alone
   double exec_begin_ = 0, last_complete_ = 0;
   std::string why_;         // explain()
-  bool promising_ = false;  // the models promised co-execution a gain
   std::vector<bool> asked_; // this execution: next() was called (gave_nothing)
 };
 
