@@ -1,0 +1,135 @@
+// One execution of a region's chunk loop in virtual time (loop_sim.hpp).
+#include "loop_sim.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace hce::sim {
+
+std::vector<bool> LoopSim::begin(SchedParams params) {
+  params.clock = [this] { return now_; };
+  for (const SimDevice &d : devs_)
+    params.lookahead = params.lookahead || d.pipelined;
+  sched_.begin(params);
+  devices.assign(devs_.size(), {});
+  idle_.assign(devs_.size(), false);
+  for (size_t d = 0; d < devs_.size(); ++d)
+    if ((idle_[d] = sched_.idle(int(d)))) {
+      devices[d].idle = true;
+      sched_.drop(int(d)); // chunk_loop.cpp: its controller is not woken
+    }
+  return idle_;
+}
+
+double LoopSim::copy_overlap(double a, double b) const {
+  double s = 0;
+  for (auto [x, y] : copies_)
+    s += std::max(0.0, std::min(b, y) - std::max(a, x));
+  return std::min(s, b - a);
+}
+
+LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
+  const SimDevice &dev = devs_[size_t(d)];
+  const DeviceCost &c = dev.cost;
+  const int64_t n = r.size();
+  Stages s;
+  // The CPU variant without a flattened nest runs a chunk of n < team rows
+  // on n threads: a chunk costs at least as much as `lanes` iterations.
+  const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
+  const double row = ctx_.region ? ctx_.region->row_scale(ctx_.execution) : 1;
+  s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
+  if (!ctx_.residency) { // v1: transfers per iteration
+    s.up = c.up.at(n) * c.scale;
+    s.down = c.down.at(n) * c.scale;
+  } else {
+    Moves in = ctx_.residency->acquire(*ctx_.region, ctx_.execution, r, dev.gpu);
+    Moves out = ctx_.residency->release(*ctx_.region, ctx_.execution, r, dev.gpu);
+    s.up = in.seconds(*ctx_.link, ctx_.link_scale);
+    s.down = out.seconds(*ctx_.link, ctx_.link_scale);
+    s.bytes = in.bytes() + out.bytes();
+  }
+  if (dev.gpu) {
+    // The copy engines' busy time, which slows the CPU's compute.
+    if (s.up > 0)
+      copies_.push_back({start, start + s.up});
+    if (s.down > 0)
+      copies_.push_back({start + s.up + s.comp, start + s.up + s.comp + s.down});
+  } else if (ctx_.dma_slowdown > 1) {
+    // Host DRAM shared with the copy engines: while a copy runs, the CPU
+    // computes dma_slowdown times slower (host-dram-under-dma.cu).
+    const double c0 = start + s.up;
+    s.comp += (ctx_.dma_slowdown - 1) * copy_overlap(c0, c0 + s.comp);
+  }
+  return s;
+}
+
+double LoopSim::run() {
+  for (size_t d = 0; d < devs_.size(); ++d)
+    if (!idle_[d])
+      q_.push({devs_[d].prepare, Ask, int(d), {}, 0});
+  double end = 0;
+  while (!q_.empty()) {
+    Event e = q_.top();
+    q_.pop();
+    now_ = e.t;
+    if (e.kind == Complete) {
+      sched_.complete(e.dev, e.range, e.seconds);
+      end = std::max(end, e.t);
+      for (size_t d = 0; d < st_.size(); ++d)
+        if (st_[d].waiting) {
+          st_[d].waiting = false;
+          q_.push({now_, Ask, int(d), {}, 0});
+        }
+      continue;
+    }
+    ask(e.dev);
+    if (++steps_ > 10'000'000)
+      throw std::runtime_error("scheduler did not finish");
+  }
+  return end;
+}
+
+void LoopSim::ask(int d) {
+  DeviceState &s = st_[size_t(d)];
+  if (s.done)
+    return;
+  Decision dec = sched_.next(d);
+  if (dec.kind == Decision::Done) {
+    s.done = true;
+    return;
+  }
+  if (dec.kind == Decision::Wait) {
+    s.waiting = true;
+    return;
+  }
+  DeviceRun &run = devices[size_t(d)];
+  const Stages st = stages(d, dec.range, now_);
+  run.iterations += dec.range.size();
+  run.chunks += 1;
+  run.compute_busy += st.comp;
+  run.busy += st.up + st.comp + st.down;
+  run.bytes += st.bytes;
+  if (!devs_[size_t(d)].pipelined) {
+    const double total = st.up + st.comp + st.down;
+    q_.push({now_ + total, Complete, d, dec.range, total});
+    q_.push({now_ + total, Ask, d, {}, 0});
+    return;
+  }
+  const double u0 = std::max(now_, s.up_free), u1 = u0 + st.up;
+  const double c0 = std::max(u1, s.comp_free), c1 = c0 + st.comp;
+  const double d0 = std::max(c1, s.down_free), d1 = d0 + st.down;
+  s.up_free = u1;
+  s.comp_free = c1;
+  s.down_free = d1;
+  s.completions.push_back(d1);
+  q_.push({d1, Complete, d, dec.range, std::max({st.up, st.comp, st.down})});
+  // The next upload starts when the upload stream and a slot are free.
+  double next = u1;
+  if (s.completions.size() >= 3) {
+    next = std::max(next, s.completions.front());
+    s.completions.pop_front();
+  }
+  q_.push({next, Ask, d, {}, 0});
+}
+
+} // namespace hce::sim

@@ -1,0 +1,97 @@
+// One execution of a region's chunk loop in virtual time
+// (runtime/src/chunk_loop.cpp as hce-sim models it): a device asks the
+// scheduler for its next chunk when it is free; a sequential device runs
+// upload, compute and download one after the other; a pipelined one
+// (ADETS' default communication mode) has three streams and at most three
+// chunks in flight and reports max(stage), as the runtime does.  A device
+// told to Wait asks again when another device reports.  The scheduler reads
+// the virtual clock through SchedParams::clock.
+#pragma once
+
+#include "residency.hpp"
+#include "sched/scheduler.hpp"
+#include "sim_profile.hpp"
+
+#include <deque>
+#include <queue>
+#include <vector>
+
+namespace hce::sim {
+
+// A device as one execution sees it (costs already adjusted for its team).
+struct SimDevice {
+  DeviceCost cost;
+  bool gpu = false;
+  bool pipelined = false;
+  double prepare = 0; // seconds on its controller before its first chunk
+};
+
+// What one device did in one execution (ChunkWorker's counters).
+struct DeviceRun {
+  int64_t iterations = 0;
+  int chunks = 0;
+  double busy = 0, compute_busy = 0, bytes = 0;
+  bool idle = false; // Scheduler::idle(): not woken
+};
+
+struct ExecutionContext {
+  const Region *region = nullptr;
+  int execution = 0;
+  Residency *residency = nullptr; // v2 profiles
+  const Link *link = nullptr;
+  double link_scale = 1;
+  double dma_slowdown = 1;
+};
+
+class LoopSim {
+public:
+  LoopSim(Scheduler &s, std::vector<SimDevice> devs, const ExecutionContext &ctx)
+      : sched_(s), devs_(std::move(devs)), ctx_(ctx), st_(devs_.size()) {}
+
+  // Scheduler::begin on the virtual clock; returns idle() of each device
+  // (as region_exec.cpp reads it: an idle device is not woken, drop()).
+  std::vector<bool> begin(SchedParams params);
+  // The devices, for the caller to adjust after begin() (the CPU's team,
+  // preparations), as region_exec.cpp does from idle().
+  SimDevice &device(int d) { return devs_[size_t(d)]; }
+  // Runs the execution; returns its wall (start to last report).
+  double run();
+
+  std::vector<DeviceRun> devices;
+
+private:
+  enum Kind { Complete = 0, Ask = 1 }; // completions first at equal times
+  struct Event {
+    double t;
+    Kind kind;
+    int dev;
+    Range range;
+    double seconds;
+    bool operator>(const Event &o) const { return t != o.t ? t > o.t : kind > o.kind; }
+  };
+  struct DeviceState {
+    bool waiting = false, done = false;
+    double up_free = 0, comp_free = 0, down_free = 0;
+    std::deque<double> completions; // of the chunks in flight
+  };
+  struct Stages {
+    double up = 0, comp = 0, down = 0, bytes = 0;
+  };
+
+  void ask(int d);
+  Stages stages(int d, Range r, double start);
+  // Seconds of [a, b) covered by the GPU's copies so far.
+  double copy_overlap(double a, double b) const;
+
+  Scheduler &sched_;
+  std::vector<SimDevice> devs_;
+  ExecutionContext ctx_;
+  std::vector<DeviceState> st_;
+  std::vector<bool> idle_;
+  std::vector<std::pair<double, double>> copies_; // GPU copy intervals
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> q_;
+  double now_ = 0;
+  long steps_ = 0;
+};
+
+} // namespace hce::sim

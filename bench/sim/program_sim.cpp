@@ -1,0 +1,190 @@
+// One simulated program run (program_sim.hpp).
+#include "program_sim.hpp"
+
+#include <algorithm>
+#include <memory>
+
+namespace hce::sim {
+namespace {
+
+// The runtime's device names (the profile store's keys).
+std::string device_name(const std::string &d) { return d == "gpu" ? "cuda:0" : d; }
+
+// The pseudo-devices of the mode walls (profile_hook.cpp co_key/alone_key).
+std::string co_key(const std::vector<std::string> &devs) {
+  std::string key = "=co:";
+  for (size_t i = 0; i < devs.size(); ++i)
+    key += (i ? "+" : "") + device_name(devs[i]);
+  return key;
+}
+
+// profile::seed (profile_hook.cpp) on the sim's store: a cost model per
+// device from the samples at W and W/4, and the measured mode walls.  Kept
+// in step with the runtime's by hand: it takes a Runtime there.
+void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
+          const profile::Store &store) {
+  auto *seedable = dynamic_cast<Seedable *>(&s);
+  const int64_t W = r.iterations(0);
+  if (!seedable || W < 4)
+    return;
+  const int64_t w1 = W, w2 = W / 4;
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const std::string dev = device_name(devs[i]);
+    auto e1 = store.estimate(r.name, dev, w1);
+    auto e2 = store.estimate(r.name, dev, w2);
+    if (!e1 || !e2 || e1->total_s() <= 0)
+      continue;
+    double c = (e1->total_s() - e2->total_s()) / double(w1 - w2);
+    double o = e1->total_s() - c * double(w1);
+    if (c <= 0 || o < 0) {
+      c = e1->total_s() / double(w1);
+      o = 0;
+    }
+    seedable->seed(int(i), o, c);
+  }
+  if (devs.size() < 2)
+    return;
+  if (auto co = store.estimate(r.name, co_key(devs), w1))
+    seedable->seed_mode(-1, co->exec_s);
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (auto alone = store.estimate(r.name, "=alone:" + device_name(devs[i]), w1))
+      seedable->seed_mode(int(i), alone->exec_s);
+}
+
+// profile::record_execution and profile::record_mode.
+void record(const Scheduler &s, const Region &r, int e,
+            const std::vector<std::string> &devs, const std::vector<DeviceRun> &runs,
+            profile::Store &store) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].iterations <= 0)
+      continue;
+    profile::Sample x;
+    x.iterations = runs[i].iterations;
+    x.bytes = runs[i].bytes;
+    x.exec_s = runs[i].compute_busy;
+    x.xfer_s = std::max(0.0, runs[i].busy - runs[i].compute_busy);
+    store.record(r.name, device_name(devs[i]), x);
+  }
+  const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  int device = -1;
+  profile::Sample mode;
+  if (!seedable || devs.size() < 2 || !seedable->measured_mode(device, mode.exec_s) ||
+      device >= int(devs.size()))
+    return;
+  mode.iterations = r.iterations(e);
+  store.record(r.name,
+               device < 0 ? co_key(devs) : "=alone:" + device_name(devs[size_t(device)]),
+               mode);
+}
+
+// The runtime's fixed cost of one execution: which controllers it wakes.
+double overhead(const Overheads &o, const std::vector<std::string> &devs,
+                const std::vector<bool> &idle) {
+  int working = 0;
+  for (bool i : idle)
+    working += i ? 0 : 1;
+  if (devs.size() == 1)
+    return devs[0] == "cpu" ? o.cpu : o.gpu;
+  return working >= 2 ? o.both : o.pair;
+}
+
+} // namespace
+
+RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
+                      profile::Store *store) {
+  RunResult out;
+  if (!cfg.profile)
+    store = nullptr;
+  std::unique_ptr<Residency> residency;
+  if (b.v2())
+    residency = std::make_unique<Residency>(b);
+  std::vector<std::unique_ptr<Scheduler>> scheds(b.regions.size());
+  std::vector<bool> gpu_prepared(b.regions.size(), false);
+  int max_execs = 0;
+  for (const Region &r : b.regions)
+    max_execs = std::max(max_execs, r.executions);
+  // Program order: an iterative benchmark runs its regions in turn.
+  for (int e = 0; e < max_execs; ++e) {
+    for (size_t ri = 0; ri < b.regions.size(); ++ri) {
+      const Region &r = b.regions[ri];
+      if (e >= r.executions)
+        continue;
+      if (!scheds[ri]) { // the site's scheduler, at its first execution
+        scheds[ri] = make_scheduler(cfg.schedule);
+        if (store)
+          seed(*scheds[ri], r, cfg.devices, *store);
+      }
+      Scheduler &s = *scheds[ri];
+      std::vector<SimDevice> devs;
+      SchedParams p;
+      p.iterations = r.iterations(e);
+      p.num_devices = int(cfg.devices.size());
+      for (const std::string &name : cfg.devices) {
+        SimDevice d;
+        d.cost = r.cost.at(name);
+        d.gpu = name == "gpu";
+        d.pipelined = cfg.schedule == "adets" && cfg.devices.size() > 1 && d.gpu;
+        // The CPU's team reported to the scheduler: one core fewer when
+        // the process has an accelerator (CpuDevice::threads()).
+        const int team = cfg.devices.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
+        p.is_host.push_back(d.cost.host);
+        p.lanes.push_back(d.cost.host ? std::max(0, team) : 0);
+        devs.push_back(d);
+      }
+      ExecutionContext ctx;
+      ctx.region = &r;
+      ctx.execution = e;
+      ctx.residency = residency.get();
+      ctx.link = &b.link;
+      ctx.dma_slowdown = m.dma_slowdown;
+      for (const std::string &name : cfg.devices)
+        if (name == "gpu")
+          ctx.link_scale = r.cost.at(name).scale;
+      LoopSim loop(s, devs, ctx);
+      const std::vector<bool> idle = loop.begin(p);
+      for (size_t i = 0; i < devs.size(); ++i) {
+        SimDevice &d = loop.device(int(i));
+        if (d.cost.host) {
+          // region_exec.cpp: the whole team when every accelerator is left
+          // out, one thread fewer beside a working one.
+          bool alone = true;
+          for (size_t j = 0; j < devs.size(); ++j)
+            alone = alone && (j == i || idle[j]);
+          if (!alone && d.cost.threads > 1) {
+            d.cost.comp.c *= double(d.cost.threads) / (d.cost.threads - 1);
+            d.cost.threads -= 1;
+          }
+          d.prepare = d.cost.prepare * d.cost.scale;
+        } else if (!idle[i]) {
+          // Before its first chunk, on its controller, while the others
+          // compute: pinning and windows once per program run, broadcasts
+          // it lacks, and (v1) a preparation per execution.
+          d.prepare = d.cost.prepare * d.cost.scale;
+          if (!gpu_prepared[ri])
+            d.prepare += d.cost.prepare_first * d.cost.scale;
+          gpu_prepared[ri] = true;
+          if (residency) {
+            Moves mv = residency->prepare(r, e);
+            d.prepare += mv.seconds(b.link, ctx.link_scale);
+            out.bytes += mv.bytes();
+          }
+        }
+      }
+      const double wall = overhead(m.overhead, cfg.devices, idle) + loop.run();
+      if (residency)
+        residency->end_execution(r);
+      if (store)
+        record(s, r, e, cfg.devices, loop.devices, *store);
+      double bytes = 0;
+      for (const DeviceRun &d : loop.devices)
+        bytes += d.bytes;
+      out.seconds += wall;
+      out.bytes += bytes;
+      out.log.push_back(
+          {r.name, e, p.iterations, s.explain(), loop.devices, wall, bytes});
+    }
+  }
+  return out;
+}
+
+} // namespace hce::sim

@@ -1,0 +1,94 @@
+// The residency model of hce-sim (residency.hpp).
+#include "residency.hpp"
+
+#include <algorithm>
+
+namespace hce::sim {
+
+Residency::Residency(const Bench &b) {
+  for (const Array &a : b.arrays) {
+    State s;
+    s.array = &a;
+    s.valid[0] = IntervalSet(0, a.rows); // the program's data starts on the host
+    arrays_.push_back(s);
+  }
+}
+
+Residency::State *Residency::state(const std::string &array) {
+  for (State &s : arrays_)
+    if (s.array->name == array)
+      return &s;
+  return nullptr;
+}
+
+IntervalSet Residency::rows(const Region &r, int e, const Use &u, Range range,
+                            const Array &a) const {
+  if (u.whole)
+    return IntervalSet(0, a.rows);
+  // lud: row k+1 is iteration 0 of execution k.
+  const int64_t base = r.base + (r.shrink ? e : 0);
+  IntervalSet s(range.lb + base + u.lo, range.ub - 1 + base + u.hi);
+  return s.clip(0, a.rows);
+}
+
+Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
+  Moves m;
+  const int h = gpu ? 1 : 0;
+  for (const Use &u : r.uses) {
+    State *s = state(u.array);
+    if (!s || !u.read || (u.whole && gpu))
+      continue; // the GPU's broadcasts: prepare()
+    const IntervalSet missing = s->valid[h].missing(rows(r, e, u, range, *s->array));
+    const int64_t n = missing.total_length();
+    if (n == 0)
+      continue;
+    const double bytes = double(n) * s->array->rowbytes * r.row_scale(e);
+    (gpu ? m.up_bytes : m.down_bytes) += bytes;
+    (gpu ? m.up_copies : m.down_copies) += 1;
+    s->valid[h].unite(missing);
+  }
+  return m;
+}
+
+Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
+  Moves m;
+  const int h = gpu ? 1 : 0;
+  for (const Use &u : r.uses) {
+    State *s = state(u.array);
+    if (!s || !u.write)
+      continue;
+    const IntervalSet w = rows(r, e, u, range, *s->array);
+    s->valid[h].unite(w);
+    s->valid[1 - h].subtract(w);
+    if (gpu && !s->array->resident) { // results come home now
+      m.down_bytes += double(w.total_length()) * s->array->rowbytes * r.row_scale(e);
+      m.down_copies += 1;
+      s->valid[0].unite(w);
+    }
+  }
+  return m;
+}
+
+Moves Residency::prepare(const Region &r, int e) {
+  Moves m;
+  for (const Use &u : r.uses) {
+    State *s = state(u.array);
+    if (!s || !u.read || !u.whole)
+      continue;
+    const IntervalSet missing = s->valid[1].missing(rows(r, e, u, {0, 0}, *s->array));
+    if (missing.empty())
+      continue;
+    m.up_bytes += double(missing.total_length()) * s->array->rowbytes * r.row_scale(e);
+    m.up_copies += 1;
+    s->valid[1].unite(missing);
+  }
+  return m;
+}
+
+void Residency::end_execution(const Region &r) {
+  for (const Use &u : r.uses)
+    if (State *s = state(u.array); s && !s->array->resident)
+      s->valid[1].clear();
+}
+
+} // namespace hce::sim

@@ -1,0 +1,69 @@
+// Where each array's rows are valid during one simulated program run (the
+// sim's picture of runtime/src/data_env.cpp, with two holders: the host and
+// the GPU), and so what a chunk must move.
+//
+//  * A chunk reads the rows its maps name; the rows not valid on its device
+//    move there: uploads for the GPU, downloads (on the CPU's controller,
+//    inside the CPU's chunk) for rows only the GPU holds.
+//  * A chunk's writes make its rows valid only on its device.  Inside a
+//    data region (Array::resident) GPU results stay on the GPU until
+//    someone reads them; outside, they come home when the chunk is
+//    released and the GPU's copy is dropped at the end of the execution
+//    (arrays mapped only by the region).
+//  * `from` maps are taken over without an upload (every element written,
+//    HCE_MAP_WRITES_ALL); whole-array (broadcast) maps are uploaded by the
+//    GPU's preparation.
+// So a device that keeps its block does not upload it again, and a moved
+// partition moves its rows and its halos.
+#pragma once
+
+#include "data/interval_set.hpp"
+#include "sched/scheduler.hpp"
+#include "sim_profile.hpp"
+
+#include <vector>
+
+namespace hce::sim {
+
+// Bytes and copies one step moves.
+struct Moves {
+  double up_bytes = 0, down_bytes = 0; // host -> GPU, GPU -> host
+  int up_copies = 0, down_copies = 0;
+  double seconds(const Link &l, double scale) const {
+    double t = 0;
+    if (up_copies)
+      t += up_copies * l.up_lat + up_bytes / l.up_bw;
+    if (down_copies)
+      t += down_copies * l.down_lat + down_bytes / l.down_bw;
+    return t * scale;
+  }
+  double bytes() const { return up_bytes + down_bytes; }
+};
+
+class Residency {
+public:
+  explicit Residency(const Bench &b);
+
+  // Before a chunk of execution `e` of `r` on the GPU (gpu) or the CPU.
+  Moves acquire(const Region &r, int e, Range range, bool gpu);
+  // After it: its writes (and, outside data regions, the GPU's results
+  // brought home).
+  Moves release(const Region &r, int e, Range range, bool gpu);
+  // The GPU's preparation: the broadcast maps it lacks.
+  Moves prepare(const Region &r, int e);
+  // The execution is over: arrays outside data regions leave the GPU.
+  void end_execution(const Region &r);
+
+private:
+  struct State {
+    const Array *array = nullptr;
+    IntervalSet valid[2]; // host, GPU
+  };
+  State *state(const std::string &array);
+  IntervalSet rows(const Region &r, int e, const Use &u, Range range,
+                   const Array &a) const;
+
+  std::vector<State> arrays_;
+};
+
+} // namespace hce::sim

@@ -1,0 +1,143 @@
+// Reading hce-sim profiles (sim_profile.hpp; the format is in
+// docs/simulator.md).
+#include "sim_profile.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace hce::sim {
+namespace {
+
+StageCost parse_stage(const std::string &v) {
+  StageCost s;
+  std::sscanf(v.c_str(), "%lf,%lf", &s.o, &s.c);
+  return s;
+}
+
+// "lat,bw" of a link direction.
+void parse_dir(const std::string &v, double &lat, double &bw) {
+  std::sscanf(v.c_str(), "%lf,%lf", &lat, &bw);
+}
+
+double num(const std::map<std::string, std::string> &kv, const std::string &k,
+           double dflt) {
+  auto it = kv.find(k);
+  return it == kv.end() ? dflt : std::stod(it->second);
+}
+
+} // namespace
+
+Machine read_profile(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error("cannot read " + path);
+  Machine m;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream ls(line);
+    std::string kw;
+    if (!(ls >> kw) || kw[0] == '#')
+      continue;
+    // Words after the keyword: the first as written, key=value pairs.
+    std::vector<std::string> words;
+    std::map<std::string, std::string> kv;
+    for (std::string w; ls >> w;) {
+      words.push_back(w);
+      if (auto eq = w.find('='); eq != std::string::npos)
+        kv[w.substr(0, eq)] = w.substr(eq + 1);
+    }
+    const std::string first = words.empty() ? "" : words[0];
+    auto need_bench = [&] {
+      if (m.benches.empty())
+        throw std::runtime_error(path + ":" + std::to_string(lineno) + ": '" + kw +
+                                 "' before any 'bench'");
+      return &m.benches.back();
+    };
+    auto need_region = [&] {
+      Bench *b = need_bench();
+      if (b->regions.empty())
+        throw std::runtime_error(path + ":" + std::to_string(lineno) + ": '" + kw +
+                                 "' before any 'region'");
+      return &b->regions.back();
+    };
+    try {
+      if (kw == "overhead") {
+        m.overhead = {num(kv, "cpu", 0), num(kv, "gpu", 0), num(kv, "pair", 0),
+                      num(kv, "both", 0)};
+      } else if (kw == "dma_slowdown") {
+        m.dma_slowdown = std::stod(first);
+      } else if (kw == "rounds") {
+        (m.benches.empty() ? m.rounds : m.benches.back().rounds) = std::stoi(first);
+      } else if (kw == "bench") {
+        m.benches.push_back({});
+        m.benches.back().name = first;
+      } else if (kw == "measured") {
+        for (auto &[k, v] : kv)
+          need_bench()->measured[k] = std::stod(v);
+      } else if (kw == "bytes") {
+        for (auto &[k, v] : kv)
+          need_bench()->bytes[k] = std::stod(v);
+      } else if (kw == "run") {
+        for (auto &[k, v] : kv)
+          need_bench()->run[k] = v;
+      } else if (kw == "link") {
+        Link &l = need_bench()->link;
+        parse_dir(kv["up"], l.up_lat, l.up_bw);
+        parse_dir(kv["down"], l.down_lat, l.down_bw);
+      } else if (kw == "array") {
+        need_bench()->arrays.push_back({first, num(kv, "rowbytes", 0),
+                                        int64_t(num(kv, "rows", 0)),
+                                        num(kv, "resident", 0) != 0});
+      } else if (kw == "region") {
+        Region r;
+        r.name = first;
+        r.W = std::stoll(kv.at("W"));
+        r.executions = std::stoi(kv.at("execs"));
+        r.base = int64_t(num(kv, "base", 0));
+        r.shrink = num(kv, "shrink", 0) != 0;
+        need_bench()->regions.push_back(r);
+      } else if (kw == "use") {
+        Use u;
+        u.array = first;
+        const std::string mode = words.size() > 1 ? words[1] : "";
+        u.read = mode == "to" || mode == "tofrom";
+        u.write = mode == "from" || mode == "tofrom";
+        if (!u.read && !u.write)
+          throw std::runtime_error("use: mode must be to, from or tofrom");
+        u.whole = words.size() > 2 && words[2] == "whole";
+        u.lo = int64_t(num(kv, "lo", 0));
+        u.hi = int64_t(num(kv, "hi", 1));
+        need_region()->uses.push_back(u);
+      } else if (kw == "cost") {
+        DeviceCost c;
+        c.host = first == "cpu";
+        c.up = parse_stage(kv["up"]);
+        c.comp = parse_stage(kv["comp"]);
+        c.down = parse_stage(kv["down"]);
+        c.lanes = int64_t(num(kv, "lanes", 0));
+        c.prepare = num(kv, "prepare", 0);
+        c.prepare_first = num(kv, "prepare_first", 0);
+        c.threads = int(num(kv, "threads", 0));
+        c.flat = num(kv, "flat", 0) != 0;
+        c.scale = num(kv, "scale", 1);
+        need_region()->cost[first] = c;
+      } else {
+        throw std::runtime_error("unknown keyword '" + kw + "'");
+      }
+    } catch (const std::logic_error &e) { // stoi/stod/at
+      throw std::runtime_error(path + ":" + std::to_string(lineno) + ": " + e.what());
+    } catch (const std::runtime_error &e) {
+      const std::string what = e.what();
+      if (what.rfind(path, 0) == 0)
+        throw;
+      throw std::runtime_error(path + ":" + std::to_string(lineno) + ": " + what);
+    }
+  }
+  return m;
+}
+
+} // namespace hce::sim

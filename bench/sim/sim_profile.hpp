@@ -1,0 +1,125 @@
+// What hce-sim knows about a machine and a benchmark: the cost models of a
+// profile file (bench/sim/calibrate.py writes them; docs/simulator.md
+// describes the format).
+//
+// Two generations of profile are read:
+//  * v1 (h100-2026-11-23.txt): per region and device, per-iteration upload,
+//    compute and download costs and a preparation per execution;
+//  * v2 (h100-2026-11-24.txt): the same compute costs, but transfers come
+//    from the region's maps (`use` lines) through the residency model
+//    (residency.hpp) and a per-benchmark link, the GPU's preparation is paid
+//    once per program run, and the runtime's per-execution costs
+//    (`overhead`) and the CPU's slowdown under copies (`dma_slowdown`) are
+//    global lines.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hce::sim {
+
+// seconds = o + c * max(n, lanes) (lanes only for compute: a small chunk
+// cannot use all of a device's lanes).
+struct StageCost {
+  double o = 0, c = 0;
+  double at(int64_t n, int64_t lanes = 0) const {
+    return n <= 0 ? 0 : o + c * double(std::max(n, lanes));
+  }
+};
+
+struct DeviceCost {
+  bool host = false;
+  StageCost up, comp, down; // v1: up/down per iteration; v2: only comp
+  int64_t lanes = 0;        // the GPU: fitted from co-executed chunks
+  // The CPU device's OpenMP team alone; beside a working accelerator one
+  // core goes to the accelerator's controller thread (docs/design.md).
+  int threads = 0;
+  // The CPU variant flattens the region's nest (8163d91): a chunk of one
+  // row still uses the whole team, so the team is not its lanes.
+  bool flat = false;
+  double prepare = 0;       // v1: per execution; v2: the CPU's per execution
+  double prepare_first = 0; // v2, accelerators: the first execution it works in
+                            // in a program run (pinning, windows, broadcasts)
+  double scale = 1;         // every time of this device (calibrate.py: to
+                            // the suite's single-device median)
+};
+
+// A mapped array in rows (one row per iteration of the regions that map it
+// by rows).
+struct Array {
+  std::string name;
+  double rowbytes = 0;
+  int64_t rows = 0;
+  bool resident = false; // mapped by an enclosing data region
+};
+
+// How a region maps an array: rows [i + lo, i + hi) of iteration i (after
+// the region's base), or the whole array (a broadcast section).
+struct Use {
+  std::string array;
+  bool read = false, write = false, whole = false;
+  int64_t lo = 0, hi = 1;
+};
+
+struct Region {
+  std::string name;
+  int64_t W = 0;
+  int executions = 1;
+  int64_t base = 0; // iteration 0 is row `base` of the arrays
+  // lud's trailing update: execution e has W - e iterations, and each
+  // iteration's row (bytes and work) is (W - e) / W of the first's.
+  bool shrink = false;
+  std::vector<Use> uses;
+  std::map<std::string, DeviceCost> cost; // by device ("cpu", "gpu")
+  int64_t iterations(int e) const { return shrink ? std::max<int64_t>(1, W - e) : W; }
+  double row_scale(int e) const { return shrink ? double(iterations(e)) / double(W) : 1; }
+};
+
+// A copy between host and GPU: lat + bytes / bw.
+struct Link {
+  double up_lat = 0, up_bw = 0, down_lat = 0, down_bw = 0;
+  bool known() const { return up_bw > 0 && down_bw > 0; }
+};
+
+struct Bench {
+  std::string name;
+  std::vector<Region> regions;
+  std::vector<Array> arrays;
+  Link link;
+  std::map<std::string, double> measured; // config -> seconds
+  std::map<std::string, double> bytes;    // config -> measured bytes moved
+  std::map<std::string, std::string> run; // config -> which measured run
+  int rounds = 0;                         // suite rounds after the warm-up
+  bool v2() const { return link.known(); }
+  const Array *array(const std::string &n) const {
+    for (const Array &a : arrays)
+      if (a.name == n)
+        return &a;
+    return nullptr;
+  }
+};
+
+// The runtime's fixed cost per execution (bench/region_overhead_bench.cpp):
+// waking the controllers, the site, claims, the data layer's bookkeeping.
+struct Overheads {
+  double cpu = 0;  // the CPU alone
+  double gpu = 0;  // the GPU alone (its launch is the chunk's compute o)
+  double pair = 0; // two devices named, one of them working
+  double both = 0; // two devices working
+};
+
+struct Machine {
+  Overheads overhead;
+  // CPU compute time per second of concurrent GPU copies (host DRAM shared
+  // with the copy engines; host-dram-under-dma.cu).
+  double dma_slowdown = 1;
+  int rounds = 5; // default suite rounds after the warm-up
+  std::vector<Bench> benches;
+};
+
+// Reads a profile; throws std::runtime_error naming the file and line.
+Machine read_profile(const std::string &path);
+
+} // namespace hce::sim
