@@ -242,10 +242,12 @@ namespace {
 
 // The default per-user cache keeps, beside the devices' samples, the wall
 // time auto measured co-executing and with one device alone
-// ("=co:sim:0+sim:1", "=alone:sim:1"); the next run seeds both and starts
-// in the faster mode, with no learning execution.
+// ("=co:sim:0+sim:1", "=alone:sim:1") and the cost models it learnt
+// ("=model:sim:0+sim:1/sim:0"); the next run seeds them and starts in the
+// faster mode, with no learning execution.
 TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
-  const std::string dir = testing::TempDir() + "hce_mode_cache_" + std::to_string(getpid());
+  const std::string dir =
+      testing::TempDir() + "hce_mode_cache_" + std::to_string(getpid());
   std::filesystem::remove_all(dir);
   setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   unsetenv("HCE_PROFILE");
@@ -265,6 +267,12 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
   const bool has_mode = text.find("mode-cache\t=co:sim:0+sim:1\t") != std::string::npos ||
                         text.find("mode-cache\t=alone:sim:") != std::string::npos;
   EXPECT_TRUE(has_mode) << text;
+  // eft's models as learnt beside each other, preferred by the next run's
+  // seeds to the devices' own samples.
+  for (const char *dev : {"sim:0", "sim:1"})
+    EXPECT_NE(text.find(std::string("mode-cache\t=model:sim:0+sim:1/") + dev + "\t"),
+              std::string::npos)
+        << text;
 
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
   {

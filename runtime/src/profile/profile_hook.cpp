@@ -47,6 +47,14 @@ std::string co_key(const Runtime &rt, const std::vector<int> &devs) {
 std::string alone_key(const Runtime &rt, int dev) {
   return "=alone:" + rt.devices()[size_t(dev)]->name();
 }
+// The cost model eft held for device `i` at the end of an execution on the
+// device set `devs`: "=model:cpu+cuda:0/cpu".  Samples of a device measured
+// alone (a `cpu` run with the whole team, a GPU run whose first execution
+// placed all the data) are not what it costs beside the others.
+std::string model_key(const Runtime &rt, const std::vector<int> &devs, size_t i) {
+  return "=model:" + co_key(rt, devs).substr(4) + "/" +
+         rt.devices()[size_t(devs[i])]->name();
+}
 
 } // namespace
 
@@ -107,8 +115,13 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
   const int64_t w1 = r.iterations, w2 = r.iterations / 4;
   for (size_t i = 0; i < devs.size(); ++i) {
     const std::string &dev = rt.devices()[size_t(devs[i])]->name();
-    auto e1 = store.estimate(region, dev, w1);
-    auto e2 = store.estimate(region, dev, w2);
+    // The model learnt beside these devices first, the device's own
+    // samples otherwise (a device set never co-executed before).
+    const std::string learnt = devs.size() >= 2 ? model_key(rt, devs, i) : "";
+    const bool has_learnt =
+        !learnt.empty() && store.estimate(region, learnt, w1).has_value();
+    auto e1 = store.estimate(region, has_learnt ? learnt : dev, w1);
+    auto e2 = store.estimate(region, has_learnt ? learnt : dev, w2);
     if (!e1 || !e2 || e1->total_s() <= 0)
       continue;
     double c = (e1->total_s() - e2->total_s()) / double(w1 - w2);
@@ -131,13 +144,29 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures) {
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  if (!seedable || failures > 0 || devs.size() < 2 || global_path().empty())
+    return;
+  // The models, as two points of their line (W and W/4), so that seed()
+  // reads back o and c; the store averages them over the executions.
+  const int64_t w1 = std::max<int64_t>(4, r.iterations), w2 = w1 / 4;
+  for (size_t i = 0; i < devs.size(); ++i) {
+    double o = 0, c = 0;
+    if (!seedable->learnt_model(int(i), o, c))
+      continue;
+    for (int64_t w : {w1, w2}) {
+      Sample m;
+      m.iterations = w;
+      m.exec_s = o + c * double(w);
+      global().record(region_key(r), model_key(rt, devs, i), m);
+    }
+  }
   int device = -1;
   Sample sample;
-  if (!seedable || failures > 0 || devs.size() < 2 || global_path().empty() ||
-      !seedable->measured_mode(device, sample.exec_s) || device >= int(devs.size()))
+  if (!seedable->measured_mode(device, sample.exec_s) || device >= int(devs.size()))
     return;
   sample.iterations = r.iterations;
-  global().record(region_key(r), device < 0 ? co_key(rt, devs) : alone_key(rt, devs[size_t(device)]),
+  global().record(region_key(r),
+                  device < 0 ? co_key(rt, devs) : alone_key(rt, devs[size_t(device)]),
                   sample);
 }
 

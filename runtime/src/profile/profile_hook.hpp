@@ -29,8 +29,9 @@ void attach(Scheduler &s, const hce_region &region, const Runtime &rt,
             const std::vector<int> &devs);
 
 // Seeds a Seedable scheduler (auto, eft) with a cost model per device from
-// the profile store (what earlier runs of the program measured for this
-// region, interpolated at W and W/4): o + n * c seconds for n iterations.
+// the profile store (what earlier runs of the program learnt beside the same
+// devices, else what they measured on the device, interpolated at W and W/4):
+// o + n * c seconds for n iterations.
 // Devices without samples are left to the scheduler's probes.  Also the
 // measured walls of co-execution and of each device alone (record_mode()).
 void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
@@ -41,9 +42,11 @@ void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
 // busy time as transfer seconds).  Nothing is recorded for an execution in
 // which a device failed (its times are partial).
 // After the chunk loop, for a scheduler that chooses between co-execution
-// and the fastest device alone (eft): the execution's wall time under the
+// and each device alone (eft): the execution's wall time under the
 // pseudo-device "=co:DEV+DEV..." or "=alone:DEV", which seed() hands back to
-// the next run (Seedable::seed_mode).
+// the next run (Seedable::seed_mode), and each device's cost model as
+// learnt beside the others, "=model:DEV+DEV.../DEV" (Seedable::learnt_model),
+// which seed() prefers to the device's own samples.
 void record_mode(const Scheduler &s, const hce_region &region, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures);
 

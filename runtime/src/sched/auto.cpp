@@ -90,6 +90,11 @@ public:
     return cur_ == eft_.get() &&
            dynamic_cast<const Seedable &>(*eft_).measured_mode(device, wall_s);
   }
+  bool learnt_model(int device, double &overhead_s,
+                    double &per_iteration_s) const override {
+    return cur_ == eft_.get() && dynamic_cast<const Seedable &>(*eft_).learnt_model(
+                                     device, overhead_s, per_iteration_s);
+  }
   // The scheduler chosen for the current execution.
   std::string_view chosen() const { return cur_ ? cur_->name() : ""; }
 

@@ -277,6 +277,15 @@ public:
     return wall_s > 0;
   }
 
+  bool learnt_model(int device, double &overhead_s,
+                    double &per_iteration_s) const override {
+    if (device < 0 || device >= p_ || !dev_[device].model.known())
+      return false;
+    overhead_s = dev_[device].model.o;
+    per_iteration_s = dev_[device].model.c;
+    return true;
+  }
+
   // Introspection for tests and the simulator.
   std::vector<double> modelled_rates() const {
     std::vector<double> r;

@@ -105,6 +105,12 @@ public:
   // After an execution: the mode it ran in and its wall time, when that
   // execution measured the mode (not a learning or data-moving one).
   virtual bool measured_mode(int &device, double &wall_s) const { return false; }
+  // The cost model o + n * c it holds for `device` now, learnt beside the
+  // other devices of this execution: what the next run should start from
+  // (a device's samples measured alone, or in another device set, are not).
+  virtual bool learnt_model(int device, double &overhead_s, double &per_iteration_s) const {
+    return false;
+  }
 };
 
 // Creates the scheduler called `name` (static, quick, split, hguided, logfit,
