@@ -1,29 +1,49 @@
 #include "controller.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 namespace hce {
+namespace {
+
+constexpr SpinBackoff::Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<SpinBackoff::Clock::duration>(
+      std::chrono::duration<double>(s));
+}
+
+} // namespace
 
 bool SpinBackoff::spin_for(const std::function<bool()> &done) {
-  using Clock = std::chrono::steady_clock;
-  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(kSpinSeconds));
+  const auto start = Clock::now();
+  const auto until = start + budget();
   // No yield: on a loaded machine a yielding spinner keeps being scheduled
   // ahead of the thread it waits for (measured: milliseconds per hand-off).
-  while (!done()) {
-    if (Clock::now() >= until) {
-      const int b = std::min(2 * backoff_.load(std::memory_order_relaxed), kMaxSkip);
-      backoff_.store(b, std::memory_order_relaxed);
-      skip_.store(b, std::memory_order_relaxed);
-      return false;
+  for (;;) {
+    if (done()) {
+      backoff_.store(1, std::memory_order_relaxed);
+      learn(Clock::now() - start);
+      return true;
     }
+    if (Clock::now() >= until)
+      break;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
   }
-  backoff_.store(1, std::memory_order_relaxed);
-  return true;
+  const int b = std::min(2 * backoff_.load(std::memory_order_relaxed), kMaxSkip);
+  backoff_.store(b, std::memory_order_relaxed);
+  skip_.store(b, std::memory_order_relaxed);
+  return false;
+}
+
+void SpinBackoff::learn(Clock::duration took) {
+  // Twice the last hand-off, or the budget decayed by 1/8 if that is more:
+  // one short hand-off (the next job already posted) does not forget that
+  // they usually take longer.
+  const Clock::rep decayed = budget_.load(std::memory_order_relaxed) * 7 / 8;
+  const Clock::rep next =
+      std::clamp(std::max(2 * took.count(), decayed), seconds(kMinSpinSeconds).count(),
+                 seconds(kMaxSpinSeconds).count());
+  budget_.store(next, std::memory_order_relaxed);
 }
 
 Controller::Controller(std::function<void()> on_start)
@@ -48,22 +68,28 @@ void Controller::post(std::function<void()> job) {
 }
 
 void Controller::wait() {
+  const auto start = SpinBackoff::Clock::now();
   if (wait_spin_.spin([this] { return !busy_.load(std::memory_order_acquire); }))
     return;
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [this] { return !busy_.load(std::memory_order_relaxed); });
+  lock.unlock();
+  wait_spin_.blocked_for(SpinBackoff::Clock::now() - start);
 }
 
 void Controller::loop(std::function<void()> on_start) {
   if (on_start)
     on_start();
   for (;;) {
-    job_spin_.spin([this] {
+    const auto start = SpinBackoff::Clock::now();
+    const bool spun = job_spin_.spin([this] {
       return busy_.load(std::memory_order_acquire) ||
              stop_.load(std::memory_order_relaxed);
     });
     std::unique_lock<std::mutex> lock(mutex_);
     cv_.wait(lock, [this] { return stop_ || busy_; });
+    if (!spun)
+      job_spin_.blocked_for(SpinBackoff::Clock::now() - start);
     if (busy_) {
       auto job = std::move(job_);
       lock.unlock();

@@ -1,17 +1,20 @@
 // One controller thread per device (the papers' "controller threads"): it
 // runs the jobs the runtime posts for its device, one at a time.
 //
-// Hand-offs spin briefly before they block (as libomp's KMP_BLOCKTIME, but
-// for at most 10 us): a controller that finished a job watches for the next
-// one, and wait() watches for the job's end, so that the executions of an
-// iterative region do not pay a futex wake-up each way.  A spin that runs
-// out means the other thread had no core (a loaded machine) or a long job:
-// that side then blocks at once for the next 2, 4, ... 4096 hand-offs, so a
-// loaded machine pays one short spin in thousands.  An idle controller
-// burns no core.
+// Hand-offs spin before they block (as libomp's KMP_BLOCKTIME, but bounded):
+// a controller that finished a job watches for the next one, and wait()
+// watches for the job's end, so that the executions of an iterative region
+// do not pay a futex wake-up each way.  Each side learns how long its
+// hand-offs take and spins for up to twice that, between 10 and 100 us: a
+// GPU job of ~15 us (an empty kernel's launch and synchronisation) is waited
+// for spinning, not sleeping.  A spin that runs out means the other thread
+// had no core (a loaded machine) or a long job: that side then blocks at
+// once for the next 2, 4, ... 4096 hand-offs, so a loaded machine pays one
+// short spin in thousands.  An idle controller burns no core.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -19,21 +22,37 @@
 
 namespace hce {
 
-// When to spin before blocking: after a spin that ran out, not for the next
-// `skip` hand-offs (doubling with each such spin, reset by one that
-// succeeds).  Used by one thread at a time.
+// When and how long to spin before blocking.  The budget of a spin is twice
+// the last hand-off's length (spun or blocked), decaying by 1/8 per
+// hand-off that was shorter, within [kMinSpinSeconds, kMaxSpinSeconds].
+// After a spin that ran out, no spin for the next `skip` hand-offs
+// (doubling with each such spin, reset by one that succeeds).  Used by one
+// thread at a time.
 class SpinBackoff {
 public:
-  static constexpr double kSpinSeconds = 10e-6;
+  using Clock = std::chrono::steady_clock;
+  static constexpr double kMinSpinSeconds = 10e-6;
+  static constexpr double kMaxSpinSeconds = 100e-6;
   static constexpr int kMaxSkip = 4096;
 
-  // Spins until done() for at most kSpinSeconds, unless backing off;
-  // true if done() was seen.
+  // Spins until done() for at most the budget, unless backing off; true if
+  // done() was seen.
   template <class Done> bool spin(Done done);
+  // After a spin that returned false and the blocking wait that followed:
+  // the whole hand-off took `waited`.
+  void blocked_for(Clock::duration waited) { learn(waited); }
+  // The current spin budget (tests).
+  Clock::duration budget() const {
+    return Clock::duration(budget_.load(std::memory_order_relaxed));
+  }
 
 private:
   bool spin_for(const std::function<bool()> &done);
+  void learn(Clock::duration took);
   std::atomic<int> skip_{0}, backoff_{1};
+  std::atomic<Clock::rep> budget_{std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(kMinSpinSeconds))
+                                      .count()};
 };
 
 class Controller {

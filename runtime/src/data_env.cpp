@@ -442,17 +442,22 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
 std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region,
                                                    Range range) {
   std::vector<ArrayUse> uses;
-  std::map<const void *, size_t> at; // host pointer -> index in uses
+  uses.reserve(size_t(region.num_maps));
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
     if (!map.host)
       continue;
-    auto [it, fresh] = at.try_emplace(map.host, uses.size());
-    if (fresh) {
+    // A region maps a handful of arrays: a linear search, no index to build
+    // for every chunk.
+    auto it = std::find_if(uses.begin(), uses.end(), [&](const ArrayUse &u) {
+      return u.a->host == static_cast<const char *>(map.host);
+    });
+    if (it == uses.end()) {
       uses.emplace_back();
       uses.back().a = &arrays_.at(map.host);
+      it = uses.end() - 1;
     }
-    ArrayUse &u = uses[it->second];
+    ArrayUse &u = *it;
     IntervalSet need = footprint(map, range.lb, range.ub);
     Interval hull = clamped_hull(map, 0, region.iterations);
     if (hull.hi > hull.lo)

@@ -1,7 +1,8 @@
 // Controller hand-offs (runtime/src/controller.*): jobs run one at a time in
 // order and wait() sees their writes; the hand-offs spin only briefly
-// (SpinBackoff::kSpinSeconds) and then block, so neither an idle controller
-// nor a thread waiting on a long job burns a core.
+// (SpinBackoff: twice the last hand-off, within 10-100 us) and then block,
+// so neither an idle controller nor a thread waiting on a long job burns a
+// core.
 #include "controller.hpp"
 
 #include <gtest/gtest.h>
@@ -43,7 +44,7 @@ TEST(Controller, AnIdleControllerBlocks) {
   const double before = cpu_seconds(clock);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double spent = cpu_seconds(clock) - before;
-  // The spin after the job is bounded (10 us); the rest of the time it sleeps.
+  // The spin after the job is bounded (100 us); the rest of the time it sleeps.
   EXPECT_LT(spent, 0.02) << "the idle controller used " << spent << " s of CPU in 0.2 s";
   // And it still wakes for the next job.
   bool ran = false;
@@ -80,6 +81,34 @@ TEST(SpinBackoff, BacksOffAfterASpinThatRunsOut) {
   EXPECT_GT(calls, 3);
   // A spin that succeeds at once is always taken.
   EXPECT_TRUE(spin.spin([] { return true; }));
+}
+
+TEST(SpinBackoff, SpinsForTwiceTheLastHandOffWithinItsBounds) {
+  using namespace std::chrono;
+  using hce::SpinBackoff;
+  const auto min = duration_cast<SpinBackoff::Clock::duration>(
+      duration<double>(SpinBackoff::kMinSpinSeconds));
+  const auto max = duration_cast<SpinBackoff::Clock::duration>(
+      duration<double>(SpinBackoff::kMaxSpinSeconds));
+  SpinBackoff spin;
+  EXPECT_EQ(spin.budget(), min);
+  // A GPU job of 30 us, waited for asleep: the next spin lasts up to 60 us.
+  spin.blocked_for(microseconds(30));
+  EXPECT_EQ(spin.budget(), 2 * microseconds(30));
+  // Long hand-offs: never more than the cap.
+  spin.blocked_for(seconds(1));
+  EXPECT_EQ(spin.budget(), max);
+  // Short ones: the budget decays by 1/8 per hand-off, down to the floor.
+  spin.blocked_for(microseconds(1));
+  EXPECT_EQ(spin.budget(), max * 7 / 8);
+  for (int k = 0; k < 100; ++k)
+    spin.blocked_for(microseconds(1));
+  EXPECT_EQ(spin.budget(), min);
+  // A spin that runs out lasts about the budget (60 us here), not the floor.
+  spin.blocked_for(microseconds(30));
+  const auto start = SpinBackoff::Clock::now();
+  EXPECT_FALSE(spin.spin([] { return false; }));
+  EXPECT_GE(SpinBackoff::Clock::now() - start, microseconds(60));
 }
 
 } // namespace

@@ -928,8 +928,12 @@ bool CudaDevice::launch(const ChunkContext &ctx, std::string &why) {
   if (ctx.range.ub <= ctx.range.lb)
     return true;
   CurrentDevice cur(ordinal());
-  if (!check(cur.rc(), "cudaSetDevice", why))
-    return false;
+  return check(cur.rc(), "cudaSetDevice", why) && launch_here(ctx, why);
+}
+
+bool CudaDevice::launch_here(const ChunkContext &ctx, std::string &why) {
+  if (ctx.range.ub <= ctx.range.lb)
+    return true;
   if (!ctx.region->cuda) {
     why = "region has no CUDA variant for " + name();
     return false;
@@ -947,18 +951,23 @@ bool CudaDevice::launch(const ChunkContext &ctx, std::string &why) {
   return check(err, "kernel launch", why);
 }
 
+// One switch of the current device for the launch and the wait (a chunk
+// of a resident region costs its launch and one cudaStreamSynchronize).
 bool CudaDevice::compute(const ChunkContext &ctx, std::string &why) {
   CurrentDevice cur(ordinal());
-  return check(cur.rc(), "cudaSetDevice", why) && launch(ctx, why) &&
-         synchronize(Stream::Compute, why);
+  return check(cur.rc(), "cudaSetDevice", why) && launch_here(ctx, why) &&
+         synchronize_here(Stream::Compute, why);
 }
 
 // ---- streams and events ---------------------------------------------------------------
 
 bool CudaDevice::synchronize(Stream s, std::string &why) {
   CurrentDevice cur(ordinal());
-  return check(cur.rc(), "cudaSetDevice", why) &&
-         check(cudaStreamSynchronize(stream(s)), "cudaStreamSynchronize", why);
+  return check(cur.rc(), "cudaSetDevice", why) && synchronize_here(s, why);
+}
+
+bool CudaDevice::synchronize_here(Stream s, std::string &why) {
+  return check(cudaStreamSynchronize(stream(s)), "cudaStreamSynchronize", why);
 }
 
 bool CudaDevice::synchronize_all(std::string &why) {

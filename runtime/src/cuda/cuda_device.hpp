@@ -165,6 +165,10 @@ private:
   CudaDevice(int ordinal);
   bool init(std::string &why);
   bool check(int rc, const char *call, std::string &why) const;
+  // launch() and synchronize() for a caller that made this device current
+  // already (compute()): no cudaGetDevice / cudaSetDevice of their own.
+  bool launch_here(const ChunkContext &ctx, std::string &why);
+  bool synchronize_here(Stream s, std::string &why);
   // One piece of a host range, pinned or not.
   struct Piece {
     size_t offset, bytes;

@@ -93,6 +93,14 @@ std::string quoted(const char *name) {
   return s;
 }
 
+// The start of a message about map `name`, made only when a check fails:
+// maps are checked on every execution, and a stream costs a locale.
+std::ostringstream complaint(const char *name) {
+  std::ostringstream os;
+  os << quoted(name) << ": ";
+  return os;
+}
+
 } // namespace
 
 MapShape shape_of(const hce_map &m) {
@@ -200,10 +208,9 @@ std::string check_map(const hce_map &m, int64_t iterations) {
   if (iterations == 0 || sh.len == 0)
     return "";
   const int64_t ext = clamp_extent(m);
-  std::ostringstream os;
-  os << quoted(m.name) << ": ";
   if (sh.scale == 0 || iterations == 1) {
     if (all.lo < 0 || all.hi > ext) {
+      std::ostringstream os = complaint(m.name);
       os << "the section covers elements [" << all.lo << ", " << all.hi
          << "), outside the array";
       if (m.extent > 0)
@@ -215,6 +222,7 @@ std::string check_map(const hce_map &m, int64_t iterations) {
   for (int64_t k : {int64_t(0), iterations - 1}) {
     Interval h = footprint_hull(sh, k, k + 1);
     if (h.hi <= 0 || h.lo >= ext) {
+      std::ostringstream os = complaint(m.name);
       os << "iteration " << k << " touches only elements [" << h.lo << ", " << h.hi
          << "), all outside the array";
       if (m.extent > 0)
@@ -260,19 +268,20 @@ bool iterations_share_elements(const MapShape &sh, int64_t iterations) {
   return false;
 }
 
-std::string check_footprint(const MapShape &sh, int64_t iterations,
-                            int64_t extent, const char *name) {
-  std::ostringstream os;
-  os << quoted(name) << ": ";
+std::string check_footprint(const MapShape &sh, int64_t iterations, int64_t extent,
+                            const char *name) {
   if (iterations < 0) {
+    std::ostringstream os = complaint(name);
     os << "negative iteration count " << iterations;
     return os.str();
   }
   if (sh.len < 0) {
+    std::ostringstream os = complaint(name);
     os << "negative section length " << sh.len;
     return os.str();
   }
   if (sh.blocks < 1) {
+    std::ostringstream os = complaint(name);
     os << "block count must be at least 1 (got " << sh.blocks << ")";
     return os.str();
   }
@@ -288,11 +297,12 @@ std::string check_footprint(const MapShape &sh, int64_t iterations,
   i128 hi = static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
             std::max<i128>(0, b_last) + sh.len;
   if (lo < kMin || hi > kMax) {
+    std::ostringstream os = complaint(name);
     os << "element indices overflow 64 bits (scale " << sh.scale << ", offset "
        << sh.offset << ", " << iterations << " iterations)";
     return os.str();
   }
-  auto where = [&](bool low_end) {
+  auto where = [&](std::ostringstream &os, bool low_end) {
     // The iteration and block that reach the low (or high) end.
     int64_t k = ((sh.scale >= 0) == low_end) ? 0 : iterations - 1;
     int64_t b =
@@ -302,13 +312,15 @@ std::string check_footprint(const MapShape &sh, int64_t iterations,
       os << " (block " << b << ")";
   };
   if (lo < 0) {
-    where(true);
+    std::ostringstream os = complaint(name);
+    where(os, true);
     os << " touches element " << static_cast<int64_t>(lo)
        << ", below the start of the array";
     return os.str();
   }
   if (extent >= 0 && hi > extent) {
-    where(false);
+    std::ostringstream os = complaint(name);
+    where(os, false);
     os << " touches element " << static_cast<int64_t>(hi - 1)
        << ", beyond the end of the array (" << extent << " elements)";
     return os.str();
