@@ -472,7 +472,10 @@ std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region,
       u.takeover.unite(need);
     if (writes(map.kind))
       u.written.unite(need);
-    u.all.unite(need);
+    if (u.all.empty())
+      u.all = std::move(need); // the usual case: one map per array, no copy
+    else
+      u.all.unite(need);
   }
   // An element another map reads is not taken over unread.
   for (ArrayUse &u : uses)
