@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Cost models for bench/sim (hce-sim) from a GPU run's traces and suite log.
 
-  usage: bench/sim/calibrate.py TRACES_DIR SUITE_LOG... > PROFILE
+  usage: bench/sim/calibrate.py TRACES_DIR SUITE_LOG... > PROFILE      (v1)
+         bench/sim/calibrate.py --v2 ...                              (v2: see
+                                                 bench/sim/calibrate_v2.py)
 
 TRACES_DIR holds, per benchmark, `<bench>-cpu-static.{trace,stats}.json` and
 `<bench>-cuda_0-static.{trace,stats}.json` (bench/gpu_traces.sh writes them;
@@ -99,12 +101,12 @@ def suite_medians(logs):
     return med
 
 
-def main():
-    traces, logs = sys.argv[1], sys.argv[2:]
+def main_v1(argv):
+    traces, logs = argv[0], argv[1:]
     med = suite_medians(logs)
     benches = sorted({f.split("-")[0] for f in os.listdir(traces) if f.endswith(".stats.json")})
     print("# hce-sim profile: bench/sim/calibrate.py " + " ".join(
-        os.path.basename(a) for a in sys.argv[1:]))
+        os.path.basename(a) for a in argv))
     for b in benches:
         per_dev = {}
         for dev, tag in TAG.items():
@@ -163,6 +165,14 @@ def main():
                 c = med[b]["gpu"] / max(1, total)
                 print(f"cost gpu up=0,0 comp={OVERHEAD['gpu']['comp']},{c:.6g} "
                       "down=0,0 prepare=0")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--v2":
+        import calibrate_v2
+        calibrate_v2.main(sys.argv[2:])
+    else:
+        main_v1(sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
   const double row = ctx_.region ? ctx_.region->row_scale(ctx_.execution) : 1;
   s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
+  if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
+    s.comp += dev.first_extra;
   if (!ctx_.residency) { // v1: transfers per iteration
     s.up = c.up.at(n) * c.scale;
     s.down = c.down.at(n) * c.scale;
@@ -82,6 +84,9 @@ double LoopSim::run() {
         }
       continue;
     }
+    // A device's controller is done when it is told Done: after its
+    // preparation even when others took all the work (the loop joins it).
+    end = std::max(end, e.t);
     ask(e.dev);
     if (++steps_ > 10'000'000)
       throw std::runtime_error("scheduler did not finish");

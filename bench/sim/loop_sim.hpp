@@ -23,7 +23,8 @@ struct SimDevice {
   DeviceCost cost;
   bool gpu = false;
   bool pipelined = false;
-  double prepare = 0; // seconds on its controller before its first chunk
+  double prepare = 0;     // seconds on its controller before its first chunk
+  double first_extra = 0; // added to its first chunk's compute (first launch)
 };
 
 // What one device did in one execution (ChunkWorker's counters).

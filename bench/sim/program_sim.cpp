@@ -18,9 +18,17 @@ std::string co_key(const std::vector<std::string> &devs) {
   return key;
 }
 
-// profile::seed (profile_hook.cpp) on the sim's store: a cost model per
-// device from the samples at W and W/4, and the measured mode walls.  Kept
-// in step with the runtime's by hand: it takes a Runtime there.
+// The model eft held for device i beside the others (profile_hook.cpp
+// model_key): "=model:cpu+cuda:0/cpu".
+std::string model_key(const std::vector<std::string> &devs, size_t i) {
+  return "=model:" + co_key(devs).substr(4) + "/" + device_name(devs[i]);
+}
+
+// profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
+// model per device from the samples at W and W/4 (the model learnt beside
+// these devices first, the device's own samples otherwise), and the
+// measured mode walls.  Kept in step with the runtime's by hand: it takes a
+// Runtime there.
 void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
           const profile::Store &store) {
   auto *seedable = dynamic_cast<Seedable *>(&s);
@@ -30,8 +38,11 @@ void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
   const int64_t w1 = W, w2 = W / 4;
   for (size_t i = 0; i < devs.size(); ++i) {
     const std::string dev = device_name(devs[i]);
-    auto e1 = store.estimate(r.name, dev, w1);
-    auto e2 = store.estimate(r.name, dev, w2);
+    const std::string learnt = devs.size() >= 2 ? model_key(devs, i) : "";
+    const bool has_learnt =
+        !learnt.empty() && store.estimate(r.name, learnt, w1).has_value();
+    auto e1 = store.estimate(r.name, has_learnt ? learnt : dev, w1);
+    auto e2 = store.estimate(r.name, has_learnt ? learnt : dev, w2);
     if (!e1 || !e2 || e1->total_s() <= 0)
       continue;
     double c = (e1->total_s() - e2->total_s()) / double(w1 - w2);
@@ -51,7 +62,17 @@ void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
       seedable->seed_mode(int(i), alone->exec_s);
 }
 
-// profile::record_execution and profile::record_mode.
+// Seedable::learnt_model where the runtime has it (0927089 and later; the
+// sim also builds against the runtime of earlier measurements, see
+// docs/simulator.md).
+template <class S> bool learnt_model(const S &s, int i, double &o, double &c) {
+  if constexpr (requires { s.learnt_model(i, o, c); })
+    return s.learnt_model(i, o, c);
+  else
+    return false;
+}
+
+// profile::record_execution and profile::record_mode (0927089).
 void record(const Scheduler &s, const Region &r, int e,
             const std::vector<std::string> &devs, const std::vector<DeviceRun> &runs,
             profile::Store &store) {
@@ -66,10 +87,24 @@ void record(const Scheduler &s, const Region &r, int e,
     store.record(r.name, device_name(devs[i]), x);
   }
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  if (!seedable || devs.size() < 2)
+    return;
+  // The models, as two points of their line (W and W/4).
+  const int64_t w1 = std::max<int64_t>(4, r.iterations(e)), w2 = w1 / 4;
+  for (size_t i = 0; i < devs.size(); ++i) {
+    double o = 0, c = 0;
+    if (!learnt_model(*seedable, int(i), o, c))
+      continue;
+    for (int64_t w : {w1, w2}) {
+      profile::Sample x;
+      x.iterations = w;
+      x.exec_s = o + c * double(w);
+      store.record(r.name, model_key(devs, i), x);
+    }
+  }
   int device = -1;
   profile::Sample mode;
-  if (!seedable || devs.size() < 2 || !seedable->measured_mode(device, mode.exec_s) ||
-      device >= int(devs.size()))
+  if (!seedable->measured_mode(device, mode.exec_s) || device >= int(devs.size()))
     return;
   mode.iterations = r.iterations(e);
   store.record(r.name,
@@ -100,6 +135,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
     residency = std::make_unique<Residency>(b);
   std::vector<std::unique_ptr<Scheduler>> scheds(b.regions.size());
   std::vector<bool> gpu_prepared(b.regions.size(), false);
+  std::vector<bool> gpu_launched(b.regions.size(), false);
   int max_execs = 0;
   for (const Region &r : b.regions)
     max_execs = std::max(max_execs, r.executions);
@@ -160,6 +196,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           // compute: pinning and windows once per program run, broadcasts
           // it lacks, and (v1) a preparation per execution.
           d.prepare = d.cost.prepare * d.cost.scale;
+          if (!gpu_launched[ri])
+            d.first_extra = d.cost.first_launch * d.cost.scale;
           if (!gpu_prepared[ri])
             d.prepare += d.cost.prepare_first * d.cost.scale;
           gpu_prepared[ri] = true;
@@ -171,8 +209,11 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         }
       }
       const double wall = overhead(m.overhead, cfg.devices, idle) + loop.run();
+      for (size_t i = 0; i < devs.size(); ++i)
+        if (!devs[i].cost.host && loop.devices[i].chunks > 0)
+          gpu_launched[ri] = true;
       if (residency)
-        residency->end_execution(r);
+        residency->end_execution(r, e);
       if (store)
         record(s, r, e, cfg.devices, loop.devices, *store);
       double bytes = 0;

@@ -14,7 +14,10 @@ Residency::Residency(const Bench &b) {
   }
 }
 
-Residency::State *Residency::state(const std::string &array) {
+Residency::State *Residency::state(const Region &r, int e, const Use &u) {
+  std::string array = u.array;
+  if (e % 2 == 1 && !r.swap_a.empty())
+    array = array == r.swap_a ? r.swap_b : array == r.swap_b ? r.swap_a : array;
   for (State &s : arrays_)
     if (s.array->name == array)
       return &s;
@@ -35,7 +38,7 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
   Moves m;
   const int h = gpu ? 1 : 0;
   for (const Use &u : r.uses) {
-    State *s = state(u.array);
+    State *s = state(r, e, u);
     if (!s || !u.read || (u.whole && gpu))
       continue; // the GPU's broadcasts: prepare()
     const IntervalSet missing = s->valid[h].missing(rows(r, e, u, range, *s->array));
@@ -54,7 +57,7 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
   Moves m;
   const int h = gpu ? 1 : 0;
   for (const Use &u : r.uses) {
-    State *s = state(u.array);
+    State *s = state(r, e, u);
     if (!s || !u.write)
       continue;
     const IntervalSet w = rows(r, e, u, range, *s->array);
@@ -72,7 +75,7 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
 Moves Residency::prepare(const Region &r, int e) {
   Moves m;
   for (const Use &u : r.uses) {
-    State *s = state(u.array);
+    State *s = state(r, e, u);
     if (!s || !u.read || !u.whole)
       continue;
     const IntervalSet missing = s->valid[1].missing(rows(r, e, u, {0, 0}, *s->array));
@@ -85,10 +88,13 @@ Moves Residency::prepare(const Region &r, int e) {
   return m;
 }
 
-void Residency::end_execution(const Region &r) {
+void Residency::end_execution(const Region &r, int e) {
   for (const Use &u : r.uses)
-    if (State *s = state(u.array); s && !s->array->resident)
+    if (State *s = state(r, e, u); s && !s->array->resident)
       s->valid[1].clear();
+  for (State &s : arrays_)
+    if (s.array->home)
+      s.valid[0] = IntervalSet(0, s.array->rows);
 }
 
 } // namespace hce::sim

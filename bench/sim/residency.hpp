@@ -51,15 +51,17 @@ public:
   Moves release(const Region &r, int e, Range range, bool gpu);
   // The GPU's preparation: the broadcast maps it lacks.
   Moves prepare(const Region &r, int e);
-  // The execution is over: arrays outside data regions leave the GPU.
-  void end_execution(const Region &r);
+  // The execution is over: arrays outside data regions leave the GPU, and
+  // arrays updated from the devices after it are valid on the host again.
+  void end_execution(const Region &r, int e);
 
 private:
   struct State {
     const Array *array = nullptr;
     IntervalSet valid[2]; // host, GPU
   };
-  State *state(const std::string &array);
+  // The state of the array `u` names in execution e (bfs' swapped pointers).
+  State *state(const Region &r, int e, const Use &u);
   IntervalSet rows(const Region &r, int e, const Use &u, Range range,
                    const Array &a) const;
 

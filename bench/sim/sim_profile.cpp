@@ -89,9 +89,9 @@ Machine read_profile(const std::string &path) {
         parse_dir(kv["up"], l.up_lat, l.up_bw);
         parse_dir(kv["down"], l.down_lat, l.down_bw);
       } else if (kw == "array") {
-        need_bench()->arrays.push_back({first, num(kv, "rowbytes", 0),
-                                        int64_t(num(kv, "rows", 0)),
-                                        num(kv, "resident", 0) != 0});
+        need_bench()->arrays.push_back(
+            {first, num(kv, "rowbytes", 0), int64_t(num(kv, "rows", 0)),
+             num(kv, "resident", 0) != 0, num(kv, "home", 0) != 0});
       } else if (kw == "region") {
         Region r;
         r.name = first;
@@ -99,6 +99,11 @@ Machine read_profile(const std::string &path) {
         r.executions = std::stoi(kv.at("execs"));
         r.base = int64_t(num(kv, "base", 0));
         r.shrink = num(kv, "shrink", 0) != 0;
+        if (auto sw = kv.find("swap"); sw != kv.end()) {
+          const size_t comma = sw->second.find(',');
+          r.swap_a = sw->second.substr(0, comma);
+          r.swap_b = comma == std::string::npos ? "" : sw->second.substr(comma + 1);
+        }
         need_bench()->regions.push_back(r);
       } else if (kw == "use") {
         Use u;
@@ -121,6 +126,7 @@ Machine read_profile(const std::string &path) {
         c.lanes = int64_t(num(kv, "lanes", 0));
         c.prepare = num(kv, "prepare", 0);
         c.prepare_first = num(kv, "prepare_first", 0);
+        c.first_launch = num(kv, "first_launch", 0);
         c.threads = int(num(kv, "threads", 0));
         c.flat = num(kv, "flat", 0) != 0;
         c.scale = num(kv, "scale", 1);

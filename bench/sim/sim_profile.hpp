@@ -42,8 +42,12 @@ struct DeviceCost {
   double prepare = 0;       // v1: per execution; v2: the CPU's per execution
   double prepare_first = 0; // v2, accelerators: the first execution it works in
                             // in a program run (pinning, windows, broadcasts)
-  double scale = 1;         // every time of this device (calibrate.py: to
-                            // the suite's single-device median)
+  // Accelerators: added to the first chunk of the region in a program run
+  // (loading the kernel's module; the first reduction kernel of a process
+  // takes ~8 ms on the H100, a plain one ~0.2 ms).
+  double first_launch = 0;
+  double scale = 1; // every time of this device (calibrate.py: to
+                    // the suite's single-device median)
 };
 
 // A mapped array in rows (one row per iteration of the regions that map it
@@ -53,6 +57,9 @@ struct Array {
   double rowbytes = 0;
   int64_t rows = 0;
   bool resident = false; // mapped by an enclosing data region
+  // `#pragma hce update from` after every execution (kmeans' labels): the
+  // host copy is valid again (outside the regions' time).
+  bool home = false;
 };
 
 // How a region maps an array: rows [i + lo, i + hi) of iteration i (after
@@ -71,6 +78,9 @@ struct Region {
   // lud's trailing update: execution e has W - e iterations, and each
   // iteration's row (bytes and work) is (W - e) / W of the first's.
   bool shrink = false;
+  // bfs: the program swaps two arrays' pointers after every execution, so
+  // odd executions map the one where even ones map the other.
+  std::string swap_a, swap_b;
   std::vector<Use> uses;
   std::map<std::string, DeviceCost> cost; // by device ("cpu", "gpu")
   int64_t iterations(int e) const { return shrink ? std::max<int64_t>(1, W - e) : W; }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds hce-sim against the schedulers and profile store of an earlier
+# commit (the code a GPU measurement ran), so that the simulator can replay
+# what that code decided:
+#
+#   bench/sim/build_at.sh 48673da /tmp/hce-sim-48673da
+#   /tmp/hce-sim-48673da/hce-sim bench/sim/profiles/h100-2026-11-24.txt --explain
+#
+# The simulator's own sources are today's (bench/sim); only runtime/ comes
+# from COMMIT (git archive into OUT, nothing in the working tree changes).
+set -euo pipefail
+commit=${1:?usage: build_at.sh COMMIT OUT}
+out=${2:?usage: build_at.sh COMMIT OUT}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cxx=${CXX:-clang++-19}
+mkdir -p "$out/src"
+git -C "$repo" archive "$commit" runtime | tar -x -C "$out/src"
+rt="$out/src/runtime"
+srcs=("$repo"/bench/sim/{hce_sim,sim_profile,residency,loop_sim,program_sim}.cpp
+      "$rt"/src/sched/*.cpp "$rt"/src/profile/profile_store.cpp
+      "$rt"/src/profile/profile_plan.cpp "$rt"/src/data/interval_set.cpp
+      "$rt"/src/log.cpp)
+objs=()
+for s in "${srcs[@]}"; do
+  o="$out/$(echo "$s" | tr / _).o"
+  "$cxx" -std=c++20 -O2 -fopenmp -I"$rt/src" -I"$rt/include" -c "$s" -o "$o" &
+  objs+=("$o")
+  # two at a time: the machine is shared
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+done
+wait
+"$cxx" -fopenmp "${objs[@]}" -o "$out/hce-sim" -lpthread
+echo "$out/hce-sim (runtime/ of $(git -C "$repo" rev-parse --short "$commit"))"
