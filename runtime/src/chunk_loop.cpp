@@ -4,12 +4,15 @@
 #include "log.hpp"
 #include "trace.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <optional>
 #include <semaphore>
+#include <thread>
 
 namespace hce {
 namespace {
@@ -240,6 +243,35 @@ private:
   std::atomic<bool> failed_{false};
 };
 
+// The cores this process may run on.
+int usable_cores() {
+  static const int n = [] {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+      return CPU_COUNT(&set);
+    return std::max(1, int(std::thread::hardware_concurrency()));
+  }();
+  return n;
+}
+
+// How long the calling thread may spin for the devices' jobs: Learned
+// (SpinBackoff) when it takes no core from them -- no CPU team among them
+// (the team has a thread on every core the accelerators' controllers leave)
+// and a core left after their threads; otherwise a Short spin.
+SpinBackoff::Budget waiter_spin(const Runtime &rt,
+                                const std::vector<ChunkWorker> &workers) {
+  int threads = 1; // the caller's
+  for (const ChunkWorker &w : workers) {
+    if (w.idle)
+      continue;
+    if (rt.devices()[size_t(w.device)]->uses_host_memory())
+      return SpinBackoff::Budget::Short;
+    threads += w.pipelined ? 3 : 1; // a pipeline's stream threads
+  }
+  return threads <= usable_cores() ? SpinBackoff::Budget::Learned
+                                   : SpinBackoff::Budget::Short;
+}
+
 } // namespace
 
 double ChunkWorker::capability() const {
@@ -269,9 +301,10 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     if (!workers[i].idle)
       rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
+  const SpinBackoff::Budget spin = waiter_spin(rt, workers);
   for (const ChunkWorker &w : workers)
     if (!w.idle)
-      rt.controller(w.device).wait();
+      rt.controller(w.device).wait(spin);
   sh.result.wall = now_seconds() - sh.t0;
   return std::move(sh.result);
 }

@@ -12,9 +12,10 @@ constexpr SpinBackoff::Clock::duration seconds(double s) {
 
 } // namespace
 
-bool SpinBackoff::spin_for(const std::function<bool()> &done) {
+bool SpinBackoff::spin_for(const std::function<bool()> &done, Budget budget) {
   const auto start = Clock::now();
-  const auto until = start + budget();
+  const auto until =
+      start + (budget == Budget::Learned ? learned() : seconds(kMinSpinSeconds));
   // No yield: on a loaded machine a yielding spinner keeps being scheduled
   // ahead of the thread it waits for (measured: milliseconds per hand-off).
   for (;;) {
@@ -39,11 +40,11 @@ void SpinBackoff::learn(Clock::duration took) {
   // Twice the last hand-off, or the budget decayed by 1/8 if that is more:
   // one short hand-off (the next job already posted) does not forget that
   // they usually take longer.
-  const Clock::rep decayed = budget_.load(std::memory_order_relaxed) * 7 / 8;
+  const Clock::rep decayed = learned_.load(std::memory_order_relaxed) * 7 / 8;
   const Clock::rep next =
       std::clamp(std::max(2 * took.count(), decayed), seconds(kMinSpinSeconds).count(),
                  seconds(kMaxSpinSeconds).count());
-  budget_.store(next, std::memory_order_relaxed);
+  learned_.store(next, std::memory_order_relaxed);
 }
 
 Controller::Controller(std::function<void()> on_start)
@@ -67,9 +68,9 @@ void Controller::post(std::function<void()> job) {
   cv_.notify_all(); // no system call when the thread is spinning
 }
 
-void Controller::wait() {
+void Controller::wait(SpinBackoff::Budget spin) {
   const auto start = SpinBackoff::Clock::now();
-  if (wait_spin_.spin([this] { return !busy_.load(std::memory_order_acquire); }))
+  if (wait_spin_.spin([this] { return !busy_.load(std::memory_order_acquire); }, spin))
     return;
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [this] { return !busy_.load(std::memory_order_relaxed); });
@@ -81,15 +82,14 @@ void Controller::loop(std::function<void()> on_start) {
   if (on_start)
     on_start();
   for (;;) {
-    const auto start = SpinBackoff::Clock::now();
-    const bool spun = job_spin_.spin([this] {
+    // Short: the next job may be far off, and a spinning controller takes
+    // a core from the threads that will post it.
+    job_spin_.spin([this] {
       return busy_.load(std::memory_order_acquire) ||
              stop_.load(std::memory_order_relaxed);
     });
     std::unique_lock<std::mutex> lock(mutex_);
     cv_.wait(lock, [this] { return stop_ || busy_; });
-    if (!spun)
-      job_spin_.blocked_for(SpinBackoff::Clock::now() - start);
     if (busy_) {
       auto job = std::move(job_);
       lock.unlock();

@@ -2,15 +2,16 @@
 // runs the jobs the runtime posts for its device, one at a time.
 //
 // Hand-offs spin before they block (as libomp's KMP_BLOCKTIME, but bounded):
-// a controller that finished a job watches for the next one, and wait()
-// watches for the job's end, so that the executions of an iterative region
-// do not pay a futex wake-up each way.  Each side learns how long its
-// hand-offs take and spins for up to twice that, between 10 and 100 us: a
-// GPU job of ~15 us (an empty kernel's launch and synchronisation) is waited
-// for spinning, not sleeping.  A spin that runs out means the other thread
-// had no core (a loaded machine) or a long job: that side then blocks at
-// once for the next 2, 4, ... 4096 hand-offs, so a loaded machine pays one
-// short spin in thousands.  An idle controller burns no core.
+// a controller that finished a job watches for the next one for 10 us, and
+// wait() watches for the job's end, so that the executions of an iterative
+// region do not pay a futex wake-up each way.  A waiter that has a core of
+// its own (the caller says so: no CPU team is running) spins for up to
+// twice what its hand-offs took lately, at most 100 us: the job of a
+// resident region on cuda:N (an empty kernel's launch and synchronisation,
+// ~15 us) is waited for spinning, not sleeping.  A spin that runs out means
+// the other thread had no core (a loaded machine) or a long job: that side
+// then blocks at once for the next 2, 4, ... 4096 hand-offs, so a loaded
+// machine pays one spin in thousands.  An idle controller burns no core.
 #pragma once
 
 #include <atomic>
@@ -22,37 +23,42 @@
 
 namespace hce {
 
-// When and how long to spin before blocking.  The budget of a spin is twice
-// the last hand-off's length (spun or blocked), decaying by 1/8 per
-// hand-off that was shorter, within [kMinSpinSeconds, kMaxSpinSeconds].
-// After a spin that ran out, no spin for the next `skip` hand-offs
-// (doubling with each such spin, reset by one that succeeds).  Used by one
-// thread at a time.
+// When and how long to spin before blocking.  A Short spin lasts up to
+// kMinSpinSeconds; a Learned one up to twice the last hand-off's length
+// (spun or slept), decaying by 1/8 per hand-off that was shorter, within
+// [kMinSpinSeconds, kMaxSpinSeconds].  Only a thread that does not take a
+// core some busy thread needs may spin that long: on an oversubscribed
+// machine a long spin delays the very thread it waits for, and still ends
+// in time, so the backoff never starts (measured on the 2-core VM: cpu,sim:0
+// 32 -> 44 us per execution).  After a spin that ran out, no spin for the
+// next `skip` hand-offs (doubling with each such spin, reset by one that
+// succeeds).  Used by one thread at a time.
 class SpinBackoff {
 public:
   using Clock = std::chrono::steady_clock;
+  enum class Budget { Short, Learned };
   static constexpr double kMinSpinSeconds = 10e-6;
   static constexpr double kMaxSpinSeconds = 100e-6;
   static constexpr int kMaxSkip = 4096;
 
   // Spins until done() for at most the budget, unless backing off; true if
   // done() was seen.
-  template <class Done> bool spin(Done done);
+  template <class Done> bool spin(Done done, Budget budget = Budget::Short);
   // After a spin that returned false and the blocking wait that followed:
   // the whole hand-off took `waited`.
   void blocked_for(Clock::duration waited) { learn(waited); }
-  // The current spin budget (tests).
-  Clock::duration budget() const {
-    return Clock::duration(budget_.load(std::memory_order_relaxed));
+  // The Learned budget now (tests).
+  Clock::duration learned() const {
+    return Clock::duration(learned_.load(std::memory_order_relaxed));
   }
 
 private:
-  bool spin_for(const std::function<bool()> &done);
+  bool spin_for(const std::function<bool()> &done, Budget budget);
   void learn(Clock::duration took);
   std::atomic<int> skip_{0}, backoff_{1};
-  std::atomic<Clock::rep> budget_{std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(kMinSpinSeconds))
-                                      .count()};
+  std::atomic<Clock::rep> learned_{std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(kMinSpinSeconds))
+                                       .count()};
 };
 
 class Controller {
@@ -65,8 +71,9 @@ public:
 
   // Hands `job` to the thread; the previous job must have finished.
   void post(std::function<void()> job);
-  // Blocks until the posted job has finished.
-  void wait();
+  // Blocks until the posted job has finished.  `spin`: Learned only when
+  // the calling thread takes no core a busy thread needs (SpinBackoff).
+  void wait(SpinBackoff::Budget spin = SpinBackoff::Budget::Short);
 
 private:
   void loop(std::function<void()> on_start);
@@ -81,14 +88,14 @@ private:
   std::thread thread_;
 };
 
-template <class Done> bool SpinBackoff::spin(Done done) {
+template <class Done> bool SpinBackoff::spin(Done done, Budget budget) {
   if (done())
     return true;
   if (int s = skip_.load(std::memory_order_relaxed); s > 0) {
     skip_.store(s - 1, std::memory_order_relaxed);
     return false;
   }
-  return spin_for(done);
+  return spin_for(done, budget);
 }
 
 } // namespace hce

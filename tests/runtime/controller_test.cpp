@@ -1,8 +1,8 @@
 // Controller hand-offs (runtime/src/controller.*): jobs run one at a time in
 // order and wait() sees their writes; the hand-offs spin only briefly
-// (SpinBackoff: twice the last hand-off, within 10-100 us) and then block,
-// so neither an idle controller nor a thread waiting on a long job burns a
-// core.
+// (SpinBackoff: 10 us, or for a waiter with a core of its own twice the
+// last hand-off, at most 100 us) and then block, so neither an idle
+// controller nor a thread waiting on a long job burns a core.
 #include "controller.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -44,7 +45,7 @@ TEST(Controller, AnIdleControllerBlocks) {
   const double before = cpu_seconds(clock);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double spent = cpu_seconds(clock) - before;
-  // The spin after the job is bounded (100 us); the rest of the time it sleeps.
+  // The spin after the job is bounded (10 us); the rest of the time it sleeps.
   EXPECT_LT(spent, 0.02) << "the idle controller used " << spent << " s of CPU in 0.2 s";
   // And it still wakes for the next job.
   bool ran = false;
@@ -55,11 +56,31 @@ TEST(Controller, AnIdleControllerBlocks) {
 
 TEST(Controller, WaitingOnALongJobBlocks) {
   hce::Controller c(nullptr);
-  const double before = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
-  c.post([] { std::this_thread::sleep_for(std::chrono::milliseconds(200)); });
-  c.wait();
-  const double spent = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - before;
-  EXPECT_LT(spent, 0.02) << "wait() used " << spent << " s of CPU on a 0.2 s job";
+  for (auto spin : {hce::SpinBackoff::Budget::Short, hce::SpinBackoff::Budget::Learned}) {
+    const double before = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    c.post([] { std::this_thread::sleep_for(std::chrono::milliseconds(200)); });
+    c.wait(spin);
+    const double spent = cpu_seconds(CLOCK_THREAD_CPUTIME_ID) - before;
+    EXPECT_LT(spent, 0.02) << "wait() used " << spent << " s of CPU on a 0.2 s job";
+  }
+}
+
+TEST(Controller, LearnedWaitsSeeTheJobsWrites) {
+  hce::Controller c(nullptr);
+  long value = 0;
+  for (long k = 1; k <= 5000; ++k) {
+    c.post([&value, k] {
+      // Some jobs outlast the short spin, so the learned budget moves.
+      if (k % 64 == 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(30));
+      value = value * 3 % 1000003 + k;
+    });
+    c.wait(hce::SpinBackoff::Budget::Learned);
+  }
+  long ref = 0;
+  for (long k = 1; k <= 5000; ++k)
+    ref = ref * 3 % 1000003 + k;
+  EXPECT_EQ(value, ref);
 }
 
 TEST(SpinBackoff, BacksOffAfterASpinThatRunsOut) {
@@ -83,7 +104,7 @@ TEST(SpinBackoff, BacksOffAfterASpinThatRunsOut) {
   EXPECT_TRUE(spin.spin([] { return true; }));
 }
 
-TEST(SpinBackoff, SpinsForTwiceTheLastHandOffWithinItsBounds) {
+TEST(SpinBackoff, LearnedSpinsLastTwiceTheLastHandOffWithinTheirBounds) {
   using namespace std::chrono;
   using hce::SpinBackoff;
   const auto min = duration_cast<SpinBackoff::Clock::duration>(
@@ -91,24 +112,37 @@ TEST(SpinBackoff, SpinsForTwiceTheLastHandOffWithinItsBounds) {
   const auto max = duration_cast<SpinBackoff::Clock::duration>(
       duration<double>(SpinBackoff::kMaxSpinSeconds));
   SpinBackoff spin;
-  EXPECT_EQ(spin.budget(), min);
+  EXPECT_EQ(spin.learned(), min);
   // A GPU job of 30 us, waited for asleep: the next spin lasts up to 60 us.
   spin.blocked_for(microseconds(30));
-  EXPECT_EQ(spin.budget(), 2 * microseconds(30));
+  EXPECT_EQ(spin.learned(), 2 * microseconds(30));
   // Long hand-offs: never more than the cap.
   spin.blocked_for(seconds(1));
-  EXPECT_EQ(spin.budget(), max);
+  EXPECT_EQ(spin.learned(), max);
   // Short ones: the budget decays by 1/8 per hand-off, down to the floor.
   spin.blocked_for(microseconds(1));
-  EXPECT_EQ(spin.budget(), max * 7 / 8);
+  EXPECT_EQ(spin.learned(), max * 7 / 8);
   for (int k = 0; k < 100; ++k)
     spin.blocked_for(microseconds(1));
-  EXPECT_EQ(spin.budget(), min);
-  // A spin that runs out lasts about the budget (60 us here), not the floor.
+  EXPECT_EQ(spin.learned(), min);
+  // A Learned spin that runs out lasts about the budget (60 us here); a
+  // Short one about 10 us whatever was learned.
   spin.blocked_for(microseconds(30));
-  const auto start = SpinBackoff::Clock::now();
-  EXPECT_FALSE(spin.spin([] { return false; }));
+  auto start = SpinBackoff::Clock::now();
+  EXPECT_FALSE(spin.spin([] { return false; }, SpinBackoff::Budget::Learned));
   EXPECT_GE(SpinBackoff::Clock::now() - start, microseconds(60));
+  // (The shortest of five, in case this thread is preempted in one.)
+  SpinBackoff::Clock::duration shortest = seconds(1);
+  for (int k = 0; k < 5; ++k) {
+    SpinBackoff short_spin;
+    short_spin.blocked_for(seconds(1));
+    start = SpinBackoff::Clock::now();
+    EXPECT_FALSE(short_spin.spin([] { return false; }));
+    const auto took = SpinBackoff::Clock::now() - start;
+    EXPECT_GE(took, min);
+    shortest = std::min<SpinBackoff::Clock::duration>(shortest, took);
+  }
+  EXPECT_LT(shortest, max);
 }
 
 } // namespace
