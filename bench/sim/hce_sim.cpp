@@ -9,7 +9,7 @@
 // profile cache that the runs before fill (program_sim.hpp).
 //
 //   usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME]
-//          [--runs N] [--explain [CONFIG]]
+//          [--runs N] [--cache FILE] [--explain [CONFIG]]
 //   PROFILE  cost models (bench/sim/calibrate.py writes them)
 //   FLOORS   lines "bench ratio": fail (exit 1) if auto's simulated time in
 //            a program's first run (cold: no profile) over the best single
@@ -17,6 +17,8 @@
 //   --runs N instead of the suite's rounds: each configuration's program
 //            runs N times in a row on one profile cache and the last run
 //            is reported (--runs 2: the program's second run)
+//   --cache F start from the profile cache file F (a GPU machine's
+//            ~/.cache/hce/<program>.profile) instead of an empty one
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
@@ -27,11 +29,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -39,7 +44,8 @@ using namespace hce::sim;
 
 struct Options {
   std::string profile, floors, csv, only, explain;
-  int runs = 0; // 0: the suite's rounds
+  std::string cache; // a profile cache file to start from (--cache)
+  int runs = 0;      // 0: the suite's rounds
   bool explain_on = false;
 };
 
@@ -64,6 +70,25 @@ std::vector<Config> configs_for(const Bench &b) {
       out.push_back(c);
   return out;
 }
+
+// The per-user profile cache of one simulated program: a file of its own
+// (the runtime's load/save merge rules apply), removed afterwards.
+struct ProfileFile {
+  std::string path;
+  // `from`: a cache file to start from (--cache), e.g. a GPU machine's
+  // ~/.cache/hce/<program>.profile; "" starts empty.
+  ProfileFile(const std::string &name, const std::string &from) {
+    path = (std::filesystem::temp_directory_path() /
+            ("hce-sim-" + std::to_string(getpid()) + "-" + name + ".profile"))
+               .string();
+    std::filesystem::remove(path);
+    if (!from.empty())
+      std::filesystem::copy_file(from, path);
+  }
+  ~ProfileFile() { std::filesystem::remove(path); }
+  ProfileFile(const ProfileFile &) = delete;
+  ProfileFile &operator=(const ProfileFile &) = delete;
+};
 
 double median(std::vector<double> v) {
   if (v.empty())
@@ -101,10 +126,10 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
     // Each configuration on its own profile cache, N runs in a row.
     const int runs = std::max(1, opt.runs);
     for (const Config &c : cfgs) {
-      hce::profile::Store store;
+      const ProfileFile store(b.name + "-" + c.label, opt.cache);
       RunResult r;
       for (int k = 0; k < runs; ++k) {
-        r = run_program(m, b, c, &store);
+        r = run_program(m, b, c, store.path);
         if (explain(c))
           print_log(b, c, k, r);
       }
@@ -116,11 +141,11 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
   // bench/suite.py: a warm-up round, then `rounds` rounds, each running
   // every configuration once, all on the program's one profile cache.
   const int rounds = b.rounds > 0 ? b.rounds : m.rounds;
-  hce::profile::Store store;
+  const ProfileFile store(b.name, opt.cache);
   std::map<std::string, std::vector<double>> secs, bytes;
   for (int k = 0; k <= rounds; ++k)
     for (const Config &c : cfgs) {
-      RunResult r = run_program(m, b, c, &store);
+      RunResult r = run_program(m, b, c, store.path);
       if (explain(c))
         print_log(b, c, k, r);
       if (k > 0) {
@@ -157,6 +182,8 @@ bool parse_args(int argc, char **argv, Options &o) {
       o.csv = v;
     else if (a == "--bench")
       o.only = v;
+    else if (a == "--cache")
+      o.cache = v;
     else if (a == "--runs")
       o.runs = std::max(1, std::atoi(v.c_str()));
     else
@@ -171,7 +198,7 @@ int main(int argc, char **argv) {
   Options opt;
   if (!parse_args(argc, argv, opt)) {
     std::cerr << "usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME] "
-                 "[--runs N] [--explain [CONFIG]]\n";
+                 "[--runs N] [--cache FILE] [--explain [CONFIG]]\n";
     return 2;
   }
   Machine machine;
@@ -197,7 +224,7 @@ int main(int argc, char **argv) {
   if (!opt.csv.empty()) {
     csv.open(opt.csv);
     csv << "bench,config,measured_s,simulated_s,error,measured_bytes,simulated_bytes,"
-           "run\n";
+           "run,measured_min_s,measured_max_s\n";
   }
   int failures = 0;
   for (const Bench &b : machine.benches) {
@@ -227,7 +254,12 @@ int main(int argc, char **argv) {
         csv << b.name << "," << c.label << "," << meas << "," << s << ","
             << (meas > 0 ? (s - meas) / meas : 0) << ","
             << (bi == b.bytes.end() ? 0 : bi->second) << "," << sim.bytes[c.label] << ","
-            << (ri == b.run.end() ? "" : ri->second) << "\n";
+            << (ri == b.run.end() ? "" : ri->second);
+        auto si = b.spread.find(c.label);
+        if (si != b.spread.end())
+          csv << "," << si->second.first << "," << si->second.second << "\n";
+        else
+          csv << ",,\n";
       }
     }
     // The floors: auto in a program's first run (no profile yet).

@@ -126,10 +126,14 @@ double overhead(const Overheads &o, const std::vector<std::string> &devs,
 } // namespace
 
 RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
-                      profile::Store *store) {
+                      const std::string &profile) {
   RunResult out;
-  if (!cfg.profile)
-    store = nullptr;
+  profile::Store file_store;
+  profile::Store *store = nullptr;
+  if (cfg.profile && !profile.empty()) {
+    file_store.load(profile);
+    store = &file_store;
+  }
   std::unique_ptr<Residency> residency;
   if (b.v2())
     residency = std::make_unique<Residency>(b);
@@ -225,6 +229,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           {r.name, e, p.iterations, s.explain(), loop.devices, wall, bytes});
     }
   }
+  if (store)
+    store->save(profile); // at the runtime's shutdown
   return out;
 }
 

@@ -38,9 +38,10 @@ struct RunResult {
   std::vector<ExecutionLog> log;
 };
 
-// `store` is the per-user profile cache (nullptr: none); with cfg.profile
-// false it is neither read nor written.
+// `profile` is the per-user profile cache's file ("": none): loaded at the
+// program's start and saved (merged) at its end, as the runtime does
+// (profile::Store::load/save); with cfg.profile false it is not used.
 RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
-                      profile::Store *store);
+                      const std::string &profile);
 
 } // namespace hce::sim

@@ -81,6 +81,12 @@ Machine read_profile(const std::string &path) {
       } else if (kw == "bytes") {
         for (auto &[k, v] : kv)
           need_bench()->bytes[k] = std::stod(v);
+      } else if (kw == "spread") {
+        for (auto &[k, v] : kv) {
+          std::pair<double, double> mm{0, 0};
+          std::sscanf(v.c_str(), "%lf,%lf", &mm.first, &mm.second);
+          need_bench()->spread[k] = mm;
+        }
       } else if (kw == "run") {
         for (auto &[k, v] : kv)
           need_bench()->run[k] = v;

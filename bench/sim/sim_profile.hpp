@@ -100,6 +100,8 @@ struct Bench {
   Link link;
   std::map<std::string, double> measured; // config -> seconds
   std::map<std::string, double> bytes;    // config -> measured bytes moved
+  // config -> the fastest and slowest of the measured runs
+  std::map<std::string, std::pair<double, double>> spread;
   std::map<std::string, std::string> run; // config -> which measured run
   int rounds = 0;                         // suite rounds after the warm-up
   bool v2() const { return link.known(); }
