@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The simulated-against-measured table of docs/simulator.md.
 
-  usage: bench/sim/table.py PROFILE SIM_AS_MEASURED SIM_NOW > table.md
+  usage: bench/sim/table.py PROFILE SIM_AS_MEASURED SIM_NOW [BENCH=SIM ...] > table.md
 
 SIM_AS_MEASURED is hce-sim built against the runtime the measurements ran
 (bench/sim/build_at.sh 48673da ...): the model's check.  SIM_NOW is hce-sim
-of the working tree: what the current schedulers would do on that machine.
+of the working tree: what the current schedulers would do on that machine.  BENCH=SIM: a benchmark whose
+measurement ran other code (lud in run I-A, bfs in run G2a) is checked with
+that code's hce-sim.
 A cell is within the goal when |error| <= 15%; a cell outside the measured
 runs' [fastest, slowest] is marked.
 """
@@ -47,6 +49,10 @@ def gb(x):
 def main():
     profile, sim_then, sim_now = sys.argv[1:4]
     then, now = simulate(sim_then, profile), simulate(sim_now, profile)
+    for spec in sys.argv[4:]:
+        bench, sim = spec.split("=", 1)
+        other = simulate(sim, profile)
+        then.update({k: v for k, v in other.items() if k[0] == bench})
     print("| bench | config | run | measured s [min–max] | sim, code of the run | "
           "sim, code now | GB moved: measured / sim (run's code) |")
     print("|---|---|---|---|---|---|---|")
