@@ -271,6 +271,17 @@ def gpu_first_launch(traces, b, rname):
     return max(0.0, statistics.median(vals)) if vals else 0.0
 
 
+def untraced_kernel_o(traces, b):
+    """The per-chunk kernel time of a benchmark without a GPU-alone trace:
+    the median of its co-executed traces' GPU compute events (the first of
+    each, which carries the first launch, left out)."""
+    times = []
+    for f in sorted(os.listdir(traces)):
+        if f.startswith(b + "-cpu+cuda_0-") and f.endswith(".trace.json"):
+            times += [t for _, t in gpu_compute_events(os.path.join(traces, f))[1:]]
+    return statistics.median(times) if times else GPU_O
+
+
 def gpu_compute_events(trace):
     """(iterations, seconds) of the GPU's compute events in time order."""
     t = json.load(open(trace))["traceEvents"]
@@ -346,7 +357,10 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
                 # the overheads leave of the suite's median is per-execution
                 # preparation outside the chunks (windows allocated and freed
                 # for arrays outside a data region).
+                # Its kernel: the co-executed traces' GPU chunks (a few rows
+                # each) take about the same whatever their size: o.
                 c_it, first = 1e-12, 0.0
+                o = untraced_kernel_o(traces, b)
                 each = f" prepare={prepares.get(b, 0):.6g}"
             out.append(f"cost gpu comp={o:.4g},{c_it:.6g} prepare_first={first:.6g}{each}"
                        f" first_launch={first_launch:.4g}"
