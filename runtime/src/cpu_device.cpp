@@ -24,6 +24,14 @@ void CpuDevice::on_controller_start() {
   // The controller is its own root thread: this sets the team size of the
   // variant's `parallel for` without touching the user's ICVs.
   omp_set_num_threads(threads_);
+  // Its OpenMP team is created at the first parallel region it runs: do it
+  // now, so that the first chunk -- the probe eft fits the CPU's model to --
+  // does not pay for creating the threads: a probe that did made the CPU
+  // look many times slower than it is, and lud's auto on the H100 never
+  // tried the CPU again.
+#pragma omp parallel
+  {
+  }
 }
 
 void CpuDevice::use_team(bool alone) const {
