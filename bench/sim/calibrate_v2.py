@@ -10,7 +10,9 @@
   --overhead  hce_bench_region_overhead's output on the same machine
               (bench/results/region-overhead-h100-2026-11-24-i.txt)
   --suite     bench/suite.py CSVs, each named by its run (I, I-A, G2a); the
-              first CSV that has a benchmark gives all of its numbers
+              first CSV that has a benchmark gives all of its numbers;
+              CSV=RUN:blocked for a run whose configurations were not
+              interleaved (bench/suite.py before 03e76ea: runs G, H)
   --sim       the hce-sim binary (used to scale the devices' costs to the
               suite's single-device medians)
 
@@ -192,6 +194,7 @@ def read_suites(specs):
     out = {}
     for spec in specs:
         path, run = spec.rsplit("=", 1)
+        run, _, order = run.partition(":")
         rows = list(csv.DictReader(open(path)))
         for b in sorted({r["benchmark"] for r in rows}):
             if b in out:
@@ -205,7 +208,7 @@ def read_suites(specs):
                 byt[label] = float(r["bytes_moved"])
                 spread[label] = (float(r["min_s"]), float(r["max_s"]))
                 reps = int(r["reps"])
-            out[b] = (run, med, byt, reps, spread)
+            out[b] = (run, med, byt, reps, spread, order)
     return out
 
 
@@ -304,7 +307,7 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
     for b, layout in LAYOUT.items():
         if b not in suites:
             continue
-        run, med, byt, reps, spread = suites[b]
+        run, med, byt, reps, spread, order = suites[b]
         up_bw, down_bw = links[b]
         out += ["", f"bench {b}",
                 "measured " + " ".join(f"{k}={v:.6g}" for k, v in sorted(med.items())),
@@ -312,7 +315,7 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
                 "spread " + " ".join(f"{k}={v[0]:.6g},{v[1]:.6g}"
                                      for k, v in sorted(spread.items())),
                 "run " + " ".join(f"{k}={run}" for k in sorted(med)),
-                f"rounds {reps}",
+                f"rounds {reps}"] + (["suite blocked"] if order == "blocked" else []) + [
                 f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}"]
         for name, rowbytes, rows, resident, home in layout["arrays"]:
             out.append(f"array {name} rowbytes={rowbytes} rows={rows} resident={resident}"

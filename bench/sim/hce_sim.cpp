@@ -139,20 +139,28 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
     return out;
   }
   // bench/suite.py: a warm-up round, then `rounds` rounds, each running
-  // every configuration once, all on the program's one profile cache.
+  // every configuration once, all on the program's one profile cache
+  // (`suite blocked`: each configuration's warm-up and rounds in turn).
   const int rounds = b.rounds > 0 ? b.rounds : m.rounds;
   const ProfileFile store(b.name, opt.cache);
   std::map<std::string, std::vector<double>> secs, bytes;
-  for (int k = 0; k <= rounds; ++k)
-    for (const Config &c : cfgs) {
-      RunResult r = run_program(m, b, c, store.path);
-      if (explain(c))
-        print_log(b, c, k, r);
-      if (k > 0) {
-        secs[c.label].push_back(r.seconds);
-        bytes[c.label].push_back(r.bytes);
-      }
+  auto one = [&](int k, const Config &c) {
+    RunResult r = run_program(m, b, c, store.path);
+    if (explain(c))
+      print_log(b, c, k, r);
+    if (k > 0) {
+      secs[c.label].push_back(r.seconds);
+      bytes[c.label].push_back(r.bytes);
     }
+  };
+  if (b.blocked) // before 03e76ea: each configuration's rounds in turn
+    for (const Config &c : cfgs)
+      for (int k = 0; k <= rounds; ++k)
+        one(k, c);
+  else
+    for (int k = 0; k <= rounds; ++k)
+      for (const Config &c : cfgs)
+        one(k, c);
   for (const Config &c : cfgs) {
     out.seconds[c.label] = median(secs[c.label]);
     out.bytes[c.label] = median(bytes[c.label]);

@@ -72,6 +72,8 @@ Machine read_profile(const std::string &path) {
         m.dma_slowdown = std::stod(first);
       } else if (kw == "rounds") {
         (m.benches.empty() ? m.rounds : m.benches.back().rounds) = std::stoi(first);
+      } else if (kw == "suite") {
+        need_bench()->blocked = first == "blocked";
       } else if (kw == "bench") {
         m.benches.push_back({});
         m.benches.back().name = first;

@@ -104,6 +104,9 @@ struct Bench {
   std::map<std::string, std::pair<double, double>> spread;
   std::map<std::string, std::string> run; // config -> which measured run
   int rounds = 0;                         // suite rounds after the warm-up
+  // The suite ran each configuration's warm-up and rounds in turn
+  // (bench/suite.py before 03e76ea: runs G, H) instead of interleaved.
+  bool blocked = false;
   bool v2() const { return link.known(); }
   const Array *array(const std::string &n) const {
     for (const Array &a : arrays)
