@@ -439,13 +439,13 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
   return true;
 }
 
-std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region,
-                                                   Range range) {
+std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region, Range range,
+                                                   bool written_only) {
   std::vector<ArrayUse> uses;
   uses.reserve(size_t(region.num_maps));
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
-    if (!map.host)
+    if (!map.host || (written_only && !writes(map.kind)))
       continue;
     // A region maps a handful of arrays: a linear search, no index to build
     // for every chunk.
@@ -771,7 +771,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
       return false;
     }
   }
-  for (ArrayUse &u : array_uses(region, range)) {
+  for (ArrayUse &u : array_uses(region, range, /*written_only=*/true)) {
     Array &a = *u.a;
     if (u.written.empty() || merged.count(&a))
       continue;

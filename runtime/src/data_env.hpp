@@ -168,7 +168,9 @@ private:
   };
   // The region's maps grouped by array (first appearance order), with the
   // footprints of `range`; under the lock, after begin_region.
-  std::vector<ArrayUse> array_uses(const hce_region &region, Range range);
+  // `written_only`: only the maps that write (what release() records).
+  std::vector<ArrayUse> array_uses(const hce_region &region, Range range,
+                                   bool written_only = false);
 
   Array &array_for(const hce_map &map);
   // Makes device's window of `a` cover `need`, growing within `limit` (what
