@@ -254,12 +254,10 @@ int usable_cores() {
   return n;
 }
 
-// How long the calling thread may spin for the devices' jobs: Learned
-// (SpinBackoff) when it takes no core from them -- no CPU team among them
-// (the team has a thread on every core the accelerators' controllers leave)
-// and a core left after their threads; otherwise a Short spin.
+} // namespace
+
 SpinBackoff::Budget waiter_spin(const Runtime &rt,
-                                const std::vector<ChunkWorker> &workers) {
+                                const std::vector<ChunkWorker> &workers, int cores) {
   int threads = 1; // the caller's
   for (const ChunkWorker &w : workers) {
     if (w.idle)
@@ -268,11 +266,8 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
       return SpinBackoff::Budget::Short;
     threads += w.pipelined ? 3 : 1; // a pipeline's stream threads
   }
-  return threads <= usable_cores() ? SpinBackoff::Budget::Learned
-                                   : SpinBackoff::Budget::Short;
+  return threads <= cores ? SpinBackoff::Budget::Learned : SpinBackoff::Budget::Short;
 }
-
-} // namespace
 
 double ChunkWorker::capability() const {
   int64_t largest = 0;
@@ -301,7 +296,7 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     if (!workers[i].idle)
       rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
-  const SpinBackoff::Budget spin = waiter_spin(rt, workers);
+  const SpinBackoff::Budget spin = waiter_spin(rt, workers, usable_cores());
   for (const ChunkWorker &w : workers)
     if (!w.idle)
       rt.controller(w.device).wait(spin);

@@ -65,6 +65,14 @@ struct ChunkLoopResult {
   }
 };
 
+// How the thread that runs the loop spins while it waits for the devices'
+// jobs (controller.hpp): Learned when it takes no core from them -- no CPU
+// team among the workers that are not idle (the team has a thread on every
+// core the accelerators' controllers leave) and, with their threads (three
+// for a pipelined device), at most `cores` threads -- else Short.
+SpinBackoff::Budget waiter_spin(const Runtime &rt,
+                                const std::vector<ChunkWorker> &workers, int cores);
+
 // Runs `scheduler` (begun already) over `workers` on their controllers and
 // waits for all of them.  `label` names the loop in warnings.
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,

@@ -147,3 +147,27 @@ TEST(Pipeline, FailureInTheMiddleLosesNothing) {
 }
 
 } // namespace
+
+// The thread running the loop spins for its learned time only when it takes
+// no core from the devices' threads (controller.hpp): never beside the CPU
+// team, and not when the accelerators' threads fill the cores.
+TEST(ChunkLoop, TheWaiterSpinsLongOnlyWithACoreOfItsOwn) {
+  using Budget = hce::SpinBackoff::Budget;
+  hce_test::use_devices("cpu,sim:0");
+  const hce::Runtime &rt = hce::Runtime::get();
+  ASSERT_EQ(rt.devices().size(), 2u);
+  std::vector<hce::ChunkWorker> sim_only(1);
+  sim_only[0].device = 1;
+  EXPECT_EQ(hce::waiter_spin(rt, sim_only, 2), Budget::Learned);
+  EXPECT_EQ(hce::waiter_spin(rt, sim_only, 1), Budget::Short); // no core left
+  std::vector<hce::ChunkWorker> both(2);
+  both[0].device = 0;
+  both[1].device = 1;
+  EXPECT_EQ(hce::waiter_spin(rt, both, 16), Budget::Short); // the CPU team runs
+  both[0].idle = true; // left out: its team does not run
+  EXPECT_EQ(hce::waiter_spin(rt, both, 16), Budget::Learned);
+  sim_only[0].pipelined = true; // three stream threads
+  EXPECT_EQ(hce::waiter_spin(rt, sim_only, 3), Budget::Short);
+  EXPECT_EQ(hce::waiter_spin(rt, sim_only, 4), Budget::Learned);
+  hce_finalize();
+}
