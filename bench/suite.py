@@ -13,7 +13,7 @@ Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
 /tmp/hce-suite) and prints the table.
 
   usage: bench/suite.py BIN_DIR [REPS]
-  env:   SUITE_ONLY=matadd,gemm   SUITE_SKIP=static,"fdets no-CO"   SUITE_GPUS=1|2 (default: nvidia-smi -L)
+  env:   SUITE_ONLY=matadd,gemm (run in this order)   SUITE_SKIP=static,"fdets no-CO"   SUITE_GPUS=1|2 (default: nvidia-smi -L)
          HCE_OMP_OK=1 (offload devices staged: adds the omp column, run with
          the examples built with --hce-offload from SUITE_OFFLOAD_BIN,
          default BIN_DIR/../bin-offload)
@@ -177,9 +177,12 @@ def main():
     skip = {x.strip() for x in os.environ.get("SUITE_SKIP", "").split(",") if x.strip()}
     cfgs = [c for c in cfgs if c[0] not in skip]
     rows, dev_rows = [], []
-    for name, args in BENCHMARKS:
-        if only and name not in only:
-            continue
+    # In SUITE_ONLY's order when given (what matters most first, in case the
+    # device call runs out of time).
+    todo = [(n, a) for n, a in BENCHMARKS if not only or n in only]
+    if only:
+        todo.sort(key=lambda b: only.index(b[0]))
+    for name, args in todo:
         if os.environ.get("SUITE_SMALL") == "1":
             args = SMALL[name]
         # Interleaved: each round runs every configuration once, so that a
