@@ -9,7 +9,7 @@
 // profile cache that the runs before fill (program_sim.hpp).
 //
 //   usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME]
-//          [--runs N] [--cache FILE] [--explain [CONFIG]]
+//          [--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]
 //   PROFILE  cost models (bench/sim/calibrate.py writes them)
 //   FLOORS   lines "bench ratio": fail (exit 1) if auto's simulated time in
 //            a program's first run (cold: no profile) over the best single
@@ -19,6 +19,8 @@
 //            is reported (--runs 2: the program's second run)
 //   --cache F start from the profile cache file F (a GPU machine's
 //            ~/.cache/hce/<program>.profile) instead of an empty one
+//   --save-cache F  copy the simulated profile cache to F at the end (the
+//            suite's rounds; with --bench, one program's)
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
@@ -44,8 +46,9 @@ using namespace hce::sim;
 
 struct Options {
   std::string profile, floors, csv, only, explain;
-  std::string cache; // a profile cache file to start from (--cache)
-  int runs = 0;      // 0: the suite's rounds
+  std::string cache;      // a profile cache file to start from (--cache)
+  std::string save_cache; // where to copy the cache at the end (--save-cache)
+  int runs = 0;           // 0: the suite's rounds
   bool explain_on = false;
 };
 
@@ -85,7 +88,14 @@ struct ProfileFile {
     if (!from.empty())
       std::filesystem::copy_file(from, path);
   }
-  ~ProfileFile() { std::filesystem::remove(path); }
+  std::string keep; // --save-cache: copied there at the end
+  ~ProfileFile() {
+    std::error_code ec;
+    if (!keep.empty() && std::filesystem::exists(path, ec))
+      std::filesystem::copy_file(path, keep,
+                                 std::filesystem::copy_options::overwrite_existing, ec);
+    std::filesystem::remove(path, ec);
+  }
   ProfileFile(const ProfileFile &) = delete;
   ProfileFile &operator=(const ProfileFile &) = delete;
 };
@@ -142,7 +152,8 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
   // every configuration once, all on the program's one profile cache
   // (`suite blocked`: each configuration's warm-up and rounds in turn).
   const int rounds = b.rounds > 0 ? b.rounds : m.rounds;
-  const ProfileFile store(b.name, opt.cache);
+  ProfileFile store(b.name, opt.cache);
+  store.keep = opt.save_cache;
   std::map<std::string, std::vector<double>> secs, bytes;
   auto one = [&](int k, const Config &c) {
     RunResult r = run_program(m, b, c, store.path);
@@ -192,6 +203,8 @@ bool parse_args(int argc, char **argv, Options &o) {
       o.only = v;
     else if (a == "--cache")
       o.cache = v;
+    else if (a == "--save-cache")
+      o.save_cache = v;
     else if (a == "--runs")
       o.runs = std::max(1, std::atoi(v.c_str()));
     else
@@ -206,7 +219,7 @@ int main(int argc, char **argv) {
   Options opt;
   if (!parse_args(argc, argv, opt)) {
     std::cerr << "usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME] "
-                 "[--runs N] [--cache FILE] [--explain [CONFIG]]\n";
+                 "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]\n";
     return 2;
   }
   Machine machine;
