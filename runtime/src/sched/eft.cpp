@@ -208,9 +208,26 @@ public:
     d.largest = std::max(d.largest, range.size());
     d.longest = std::max(d.longest, seconds);
     d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
+    // A device's first execution at this site carries one-time costs (a
+    // data region's first upload, the kernel's first launch): once it has
+    // chunks of a later execution, those first ones leave the fit, and the
+    // model the profile cache keeps (learnt_model) is the steady one (the
+    // H100's kmeans: a GPU model with its first launch and upload in it
+    // made the next run co-execute at 0.75x the GPU alone).
+    if (d.first_exec < 0)
+      d.first_exec = exec_;
     d.samples.push_back({range.size(), seconds});
-    if (int(d.samples.size()) > kMaxSamples)
+    d.sample_exec.push_back(exec_);
+    if (exec_ > d.first_exec)
+      for (size_t k = d.samples.size(); k-- > 0;)
+        if (d.sample_exec[k] == d.first_exec) {
+          d.samples.erase(d.samples.begin() + std::ptrdiff_t(k));
+          d.sample_exec.erase(d.sample_exec.begin() + std::ptrdiff_t(k));
+        }
+    if (int(d.samples.size()) > kMaxSamples) {
       d.samples.erase(d.samples.begin());
+      d.sample_exec.erase(d.sample_exec.begin());
+    }
     d.model = fit(d.samples, d.host, d.lanes);
     // What is still in flight, re-predicted from now.
     double t = now();
@@ -303,6 +320,8 @@ private:
     bool host = false, active = true, confident = false;
     Model model, seed;
     std::vector<std::pair<int64_t, double>> samples;
+    std::vector<int> sample_exec; // exec_ of each sample
+    int first_exec = -1;          // exec_ of its first sample at this site
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     int64_t largest = 0, assigned = 0, lanes = 0;
