@@ -151,6 +151,21 @@ Machine read_profile(const std::string &path) {
       throw std::runtime_error(path + ":" + std::to_string(lineno) + ": " + what);
     }
   }
+  // What the simulator relies on: every region has both devices' costs,
+  // every map names a declared array, v2 benchmarks declare a link.
+  for (const Bench &b : m.benches)
+    for (const Region &r : b.regions) {
+      for (const char *dev : {"cpu", "gpu"})
+        if (!r.cost.count(dev))
+          throw std::runtime_error(path + ": bench " + b.name + ", region " + r.name +
+                                   ": no 'cost " + dev + "' line");
+      for (const Use &u : r.uses)
+        if (!b.array(u.array))
+          throw std::runtime_error(path + ": bench " + b.name + ", region " + r.name +
+                                   ": 'use " + u.array + "' names no array");
+      if (!r.uses.empty() && !b.v2())
+        throw std::runtime_error(path + ": bench " + b.name + ": maps without a 'link'");
+    }
   return m;
 }
 
