@@ -41,10 +41,12 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
         sed -n 's/^\(example-[a-z0-9]*\):.*/\1/p' | sort -u)
       targets+=(hce-translate hce-cc fig9_handwritten "${examples[@]}")
       # Not run here: the omp:N example tests (offload builds, not built
-      # above), the plain-OpenMP builds of the examples (no libhce in them),
-      # and the driver's project and install tests (CMake/make projects,
-      # pkg-config links with gcc: they test the driver, not memory).
-      skip=(-E '^example\..*(omp|openmp)|^(driver_|install_package$|check_toolchain$|stats_on_signal$)')
+      # above), the corpus' offload builds (clang cannot link the host
+      # plugin's offload image with ASan's runtime: .preinit_array in a DSO),
+      # the plain-OpenMP builds of the examples (no libhce in them), and the
+      # driver's project and install tests (CMake/make projects, pkg-config
+      # links with gcc: they test the driver, not memory).
+      skip=(-E '^example\..*(omp|openmp)|^corpus\..*\.omp$|^(driver_|install_package$|check_toolchain$|stats_on_signal$)')
     else
       # ThreadSanitizer does not support fork() in a multi-threaded process,
       # which the CudaFallback tests use to check fresh-process notices; they

@@ -10,6 +10,7 @@
 //
 //   usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME]
 //          [--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]
+//          [--chunks]
 //   PROFILE  cost models (bench/sim/calibrate.py writes them)
 //   FLOORS   lines "bench ratio": fail (exit 1) if auto's simulated time in
 //            a program's first run (cold: no profile) over the best single
@@ -50,6 +51,7 @@ struct Options {
   std::string save_cache; // where to copy the cache at the end (--save-cache)
   int runs = 0;           // 0: the suite's rounds
   bool explain_on = false;
+  bool chunks = false;
 };
 
 // The configurations simulated for a benchmark, in bench/suite.py's order.
@@ -139,6 +141,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
       const ProfileFile store(b.name + "-" + c.label, opt.cache);
       RunResult r;
       for (int k = 0; k < runs; ++k) {
+        LoopSim::trace_chunks = opt.chunks && explain(c);
         r = run_program(m, b, c, store.path);
         if (explain(c))
           print_log(b, c, k, r);
@@ -156,6 +159,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
   store.keep = opt.save_cache;
   std::map<std::string, std::vector<double>> secs, bytes;
   auto one = [&](int k, const Config &c) {
+    LoopSim::trace_chunks = opt.chunks && explain(c);
     RunResult r = run_program(m, b, c, store.path);
     if (explain(c))
       print_log(b, c, k, r);
@@ -186,6 +190,10 @@ bool parse_args(int argc, char **argv, Options &o) {
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc && argv[i + 1][0] != '-';
+    if (a == "--chunks") { // with --explain: every chunk of the explained runs
+      o.chunks = true;
+      continue;
+    }
     if (a == "--explain") {
       o.explain_on = true;
       if (has_value)
@@ -219,7 +227,8 @@ int main(int argc, char **argv) {
   Options opt;
   if (!parse_args(argc, argv, opt)) {
     std::cerr << "usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME] "
-                 "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]\n";
+                 "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
+                 "[--chunks]\n";
     return 2;
   }
   Machine machine;

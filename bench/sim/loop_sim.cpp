@@ -2,6 +2,7 @@
 #include "loop_sim.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace hce::sim {
@@ -109,6 +110,12 @@ void LoopSim::ask(int d) {
   }
   DeviceRun &run = devices[size_t(d)];
   const Stages st = stages(d, dec.range, now_);
+  if (trace_chunks)
+    std::fprintf(
+        stderr,
+        "    chunk dev %d [%lld,%lld) n=%lld at %.6f up %.6f comp %.6f down %.6f\n", d,
+        (long long)dec.range.lb, (long long)dec.range.ub, (long long)dec.range.size(),
+        now_, st.up, st.comp, st.down);
   run.iterations += dec.range.size();
   run.chunks += 1;
   run.compute_busy += st.comp;

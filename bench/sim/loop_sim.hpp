@@ -46,6 +46,9 @@ struct ExecutionContext {
 
 class LoopSim {
 public:
+  // --chunks: every chunk (device, range, start, stages) on stderr.
+  static inline bool trace_chunks = false;
+
   LoopSim(Scheduler &s, std::vector<SimDevice> devs, const ExecutionContext &ctx)
       : sched_(s), devs_(std::move(devs)), ctx_(ctx), st_(devs_.size()) {}
 

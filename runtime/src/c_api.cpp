@@ -3,6 +3,7 @@
 
 #include "data_env.hpp"
 #include "iteration_count.hpp"
+#include "launch_scratch.hpp"
 #include "log.hpp"
 #include "reduction.hpp"
 #include "region_exec.hpp"
@@ -47,8 +48,8 @@ static int run_nested(const hce_region &r) {
     error("region " + name + ": " + why);
     return 1;
   }
-  if (!r.cpu || r.num_maps < 0 || (r.num_maps > 0 && !r.maps) ||
-      r.num_reductions < 0 || (r.num_reductions > 0 && !r.reductions)) {
+  if (!r.cpu || r.num_maps < 0 || (r.num_maps > 0 && !r.maps) || r.num_reductions < 0 ||
+      (r.num_reductions > 0 && !r.reductions)) {
     error("region " + name + ": malformed region");
     return 1;
   }
@@ -75,8 +76,7 @@ static int run_nested(const hce_region &r) {
   return 0;
 }
 
-int hce_co_exec_nowait(const hce_region *region, int num_deps,
-                       const hce_depend *deps) {
+int hce_co_exec_nowait(const hce_region *region, int num_deps, const hce_depend *deps) {
   if (!region) {
     error("hce_co_exec_nowait: null region");
     return 1;
@@ -223,6 +223,11 @@ int64_t hce_last_iterations(void *const *site, const char *device) {
   const SiteState &s = *state;
   auto it = s.stats.devices.find(device);
   return it == s.stats.devices.end() ? 0 : it->second.last_iterations;
+}
+
+void *hce_cuda_scratch(void *stream, size_t bytes) {
+  hce::LaunchScratch *s = hce::LaunchScratchScope::current();
+  return s ? s->scratch(stream, bytes) : nullptr;
 }
 
 void hce_print_stats(void) {

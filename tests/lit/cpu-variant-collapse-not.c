@@ -6,6 +6,8 @@
 //
 // RUN: %hce-translate -v %s -o %t.c 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: FileCheck %s --input-file %t.c
+// RUN: FileCheck %s --check-prefix=NOFLAT --input-file %t.c
+// NOFLAT-NOT: __hce_r.cpu_{{f}}lat
 // RUN: %clang -fsyntax-only -fopenmp -Wall -Wextra -Werror -I%hce-include %t.c
 // RUN: %clang -fopenmp -I%hce-include %t.c %mockrt -o %t.exe -lm
 // RUN: env OMP_NUM_THREADS=5 %t.exe | FileCheck %s --check-prefix=EXEC

@@ -9,6 +9,10 @@
 //
 // RUN: %hce-translate -v %s -o %t.c 2>&1 | FileCheck %s --check-prefix=NOTE
 // RUN: FileCheck %s --input-file %t.c
+// RUN: FileCheck %s --check-prefix=FLAT --input-file %t.c
+// The descriptor says so (cpu_flat): the runtime probes the CPU with one row.
+// FLAT: __hce_r.cpu = __hce_cpu_0;
+// FLAT-NEXT: __hce_r.cpu_flat = 1;
 // RUN: %clang -fsyntax-only -fopenmp -Wall -Wextra -Werror -I%hce-include %t.c
 // RUN: %clang -fopenmp -I%hce-include %t.c %mockrt -o %t.exe -lm
 // RUN: env OMP_NUM_THREADS=5 %t.exe | FileCheck %s --check-prefix=EXEC

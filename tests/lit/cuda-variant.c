@@ -118,6 +118,7 @@ int main(void) {
 // CHECK-NEXT: {{^}}    const void *__hce_args, void *__hce_red, void *__hce_stream) {
 // CHECK-NEXT: {{^}}  cudaStream_t __hce_s = (cudaStream_t)__hce_stream;
 // CHECK: {{^}}  if (__hce_blocks > 65535)
+// CHECK: void *__hce_dred = hce_cuda_scratch(__hce_stream, __hce_hbytes);
 // CHECK: cudaMallocAsync(&__hce_dred
 // CHECK: {{^}}    __hce_kernel_0<<<(unsigned)__hce_blocks, __hce_threads, 0, __hce_s>>>(
 // CHECK-NEXT: {{^}}      __hce_lb, __hce_ub, *(const struct __hce_args_0 *)__hce_args, __hce_p, __hce_dred);

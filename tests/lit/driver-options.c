@@ -28,7 +28,7 @@
 // RUN: %hce-cc -### -c -DVALUE=1 %S/Inputs/driver/scale.c -o dry.o 2>&1 | FileCheck %s --check-prefix=DRY
 // RUN: test ! -e dry.o
 // DRY: {{^}}{{[^ ]*}}hce-translate {{.*}}scale.c -o {{.*}}scale.hce.c
-// DRY-SAME: -- -x c -DVALUE=1
+// DRY-SAME: -- -x c {{(-f[^ ]+ )*}}-DVALUE=1
 // DRY: {{^}}{{[^ ]*}}clang{{[^ ]*}} -fopenmp -x c -I {{.*}}-DVALUE=1 -c {{.*}}scale.hce.c -o {{.*}}dry.o
 //
 // -save-temps keeps the translated file next to the output.

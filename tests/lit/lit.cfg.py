@@ -40,6 +40,10 @@ if os.path.exists(_nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(
         ("%nvcc", _nvcc + " --expt-relaxed-constexpr -arch=sm_90"))
+# hce-cc builds CUDA variants only with the nvcc CMake configured it with (a
+# build with HCE_ENABLE_CUDA=OFF, like the sanitizer builds, has none).
+if getattr(config, "hce_nvcc", ""):
+    config.available_features.add("hce-cc-cuda")
 _cuda_root = getattr(config, "hce_cuda_root", "") or \
     os.path.dirname(os.path.dirname(os.path.realpath(_nvcc)))
 _llvm_lib = os.path.join(os.path.dirname(tools), "lib")
@@ -71,6 +75,12 @@ if glob.glob(os.path.join(_llvm_lib, "clang", "19", "lib", "*",
                                "libclang_rt.profile*.a")):
     config.available_features.add("clang-rt")
 
+# The flags a sanitizer build's hce-cc adds to every compile: the plain
+# clang a driver test compares hce-cc with takes them too (dependency files
+# name the sanitizer's ignore list).  Before %hce-cc, which prefixes nothing
+# else here.
+config.substitutions.append(
+    ("%driver-adds", getattr(config, "hce_driver_adds", "")))
 # The hce-cc driver (driver-options.c), next to hce-translate in build/bin.
 config.substitutions.append(
     ("%hce-cc", os.path.join(os.path.dirname(config.hce_translate), "hce-cc")))

@@ -110,6 +110,7 @@ int main(void) {
 // CHECK-NEXT: {{^}}  __hce_r.args = &__hce_a;
 // CHECK-NEXT: {{^}}  __hce_r.args_size = sizeof(__hce_a);
 // CHECK-NEXT: {{^}}  __hce_r.cpu = __hce_cpu_0;
+// CHECK-NEXT: {{^}}  __hce_r.cpu_flat = 1;
 // CHECK-NEXT: {{^}}  __hce_r.site = &__hce_site_0;
 // CHECK-NEXT: {{^}}  hce_co_exec_or_exit(&__hce_r);
 // CHECK-NEXT: {{^}}}

@@ -175,6 +175,25 @@ TEST(SchedEft, DroppedDeviceBlockIsStolen) {
   ASSERT_EQ(check_coverage(r, W), "");
 }
 
+// While a device is still to be probed, a modelled one keeps growing its
+// chunks instead of taking its whole block (its share leaves the unprobed
+// device out).  The H100's cold nbody: the CPU, 16x slower, took its half
+// (80 ms) while the GPU's controller was still creating its buffers; the
+// first execution must stay close to the GPU's own time.
+TEST(SchedEft, AnUnprobedDeviceIsNotLeftOutOfTheFirstExecution) {
+  std::vector<SimDevice> devs = {SimDevice::constant(2e5, 5e-6, true),
+                                 SimDevice::constant(3.2e6, 2e-5)};
+  const int64_t W = 16384;
+  SimOptions opt;
+  opt.start_at = {0, 1.5e-3}; // the GPU's controller starts late
+  auto s = eft();
+  SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_EQ(check_coverage(r, W), "");
+  const double gpu_alone = 1.5e-3 + devs[1].time({0, W}, 0);
+  EXPECT_LE(r.makespan, 1.1 * gpu_alone) << "CPU iterations " << r.iterations[0];
+  EXPECT_GT(r.iterations[1], W / 2);
+}
+
 } // namespace
 
 namespace {

@@ -131,7 +131,8 @@ std::string CpuVariantEmitter::flattenedLoop(const Region &R,
   S += "        continue; /* a piece that ends where a row starts */\n";
   for (const PrivateVar &Pv : R.Privates)
     S += "      " + Pv.Decl + ";\n";
-  S += "      " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "(__hce_lb + __hce_r)") + ";\n";
+  S += "      " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "(__hce_lb + __hce_r)") +
+       ";\n";
   S += "      {\n";
   S += "        int64_t __hce_c;\n";
   for (const PlacedText &T : P.Prefix)
@@ -169,7 +170,10 @@ std::string CpuVariantEmitter::hostDecls(const Region &R) const {
 }
 
 std::string CpuVariantEmitter::siteHook(const Region &R) const {
-  return "__hce_r.cpu = " + genName("cpu", R) + ";\n";
+  // cpu_flat tells the runtime that a chunk smaller than the team still
+  // uses every thread (eft probes the CPU with one row, not a row a thread).
+  return "__hce_r.cpu = " + genName("cpu", R) + ";\n" +
+         (Flat.count(R.Index) ? "__hce_r.cpu_flat = 1;\n" : "");
 }
 
 } // namespace hce

@@ -222,7 +222,8 @@ bool hasArrayReduction(const Region &R) {
 std::string arrayReductionView(const Region &R, size_t I) {
   const ReductionVar &V = R.Reductions[I];
   const std::string A = atomicType(V.TypeEnum), Is = std::to_string(I);
-  const std::string Ref = genName("rref", R) + "_" + Is, View = genName("rview", R) + "_" + Is;
+  const std::string Ref = genName("rref", R) + "_" + Is,
+                    View = genName("rview", R) + "_" + Is;
   const std::string Fold = genName("fold", R) + "_" + Is;
   const std::string Op = "__device__ __forceinline__ void operator";
   std::string S;
@@ -230,8 +231,8 @@ std::string arrayReductionView(const Region &R, size_t I) {
        "[...]): an element, updated atomically (not every operator is used). */\n";
   S += "#pragma nv_diag_suppress 177\n";
   S += "struct " + Ref + " {\n  " + A + " *p;\n";
-  S += "  __device__ __forceinline__ operator " + A + "() const { return *(volatile " + A +
-       " *)p; }\n";
+  S += "  __device__ __forceinline__ operator " + A + "() const { return *(volatile " +
+       A + " *)p; }\n";
   switch (V.Op) {
   case RedOp::Add:
     S += "  " + Op + "+=(" + A + " v) const { " + Fold + "(p, v); }\n";
@@ -241,10 +242,18 @@ std::string arrayReductionView(const Region &R, size_t I) {
     S += "  " + Op + "--() const { " + Fold + "(p, (" + A + ")-1); }\n";
     S += "  " + Op + "--(int) const { " + Fold + "(p, (" + A + ")-1); }\n";
     break;
-  case RedOp::Mul: S += "  " + Op + "*=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
-  case RedOp::BXor: S += "  " + Op + "^=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
-  case RedOp::BAnd: S += "  " + Op + "&=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
-  case RedOp::BOr: S += "  " + Op + "|=(" + A + " v) const { " + Fold + "(p, v); }\n"; break;
+  case RedOp::Mul:
+    S += "  " + Op + "*=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    break;
+  case RedOp::BXor:
+    S += "  " + Op + "^=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    break;
+  case RedOp::BAnd:
+    S += "  " + Op + "&=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    break;
+  case RedOp::BOr:
+    S += "  " + Op + "|=(" + A + " v) const { " + Fold + "(p, v); }\n";
+    break;
   default: break;
   }
   // min, max, &, |, &&, ||: storing a value already combined with the
@@ -256,7 +265,8 @@ std::string arrayReductionView(const Region &R, size_t I) {
   }
   S += "};\n";
   S += "struct " + View + " {\n  " + A + " *b;\n";
-  S += "  __device__ __forceinline__ " + Ref + " operator[](int64_t e) const { return {b + e}; }\n";
+  S += "  __device__ __forceinline__ " + Ref +
+       " operator[](int64_t e) const { return {b + e}; }\n";
   S += "};\n";
   S += "#pragma nv_diag_default 177\n";
   return S;
@@ -370,9 +380,10 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   for (size_t I = 0; I < NR; ++I) {
     const ReductionVar &V = R.Reductions[I];
     if (V.IsArray) // the device copy, indexed as the array
-      S += "  const " + genName("rview", R) + "_" + std::to_string(I) + " " + V.Name + " = {(" +
-           atomicType(V.TypeEnum) + " *)((char *)__hce_dred + *(const long long *)((char *)" +
-           "__hce_dred + " + std::to_string(8 * I) + ")) - " + V.LoArg + "};\n  (void)" + V.LenArg + ";\n";
+      S += "  const " + genName("rview", R) + "_" + std::to_string(I) + " " + V.Name +
+           " = {(" + atomicType(V.TypeEnum) +
+           " *)((char *)__hce_dred + *(const long long *)((char *)" + "__hce_dred + " +
+           std::to_string(8 * I) + ")) - " + V.LoArg + "};\n  (void)" + V.LenArg + ";\n";
     else
       S += "  " + V.Decl + " = " + identity(V, valueType(V)) + ";\n";
   }
@@ -564,9 +575,13 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       }
       S += "  }\n";
     }
-    S += "  void *__hce_dred = 0;\n";
+    // The runtime's block for this stream (hce_cuda_scratch): a first
+    // cudaMallocAsync in a process creates the memory pool, 8-12 ms on the
+    // H100, and later ones cost a launch 0.1 ms.
+    S += "  void *__hce_dred = hce_cuda_scratch(__hce_stream, __hce_hbytes);\n";
+    S += "  const int __hce_own = __hce_dred == 0;\n";
     S += "  int __hce_async = 1, __hce_rc = 0;\n";
-    S += "  if (cudaMallocAsync(&__hce_dred, __hce_hbytes, __hce_s) != "
+    S += "  if (__hce_own && cudaMallocAsync(&__hce_dred, __hce_hbytes, __hce_s) != "
          "cudaSuccess) {\n";
     S += "    (void)cudaGetLastError(); /* no memory pools: plain malloc */\n";
     S += "    __hce_async = 0;\n";
@@ -584,8 +599,9 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
          "!= cudaSuccess)\n    __hce_rc = 3;\n";
     S += "  if (!__hce_rc && cudaStreamSynchronize(__hce_s) != cudaSuccess)\n"
          "    __hce_rc = 4;\n";
-    S += "  if (__hce_dred && __hce_async)\n    cudaFreeAsync(__hce_dred, __hce_s);\n"
-         "  else if (__hce_dred)\n    cudaFree(__hce_dred);\n";
+    S += "  if (__hce_own && __hce_dred && __hce_async)\n"
+         "    cudaFreeAsync(__hce_dred, __hce_s);\n"
+         "  else if (__hce_own && __hce_dred)\n    cudaFree(__hce_dred);\n";
     S += Arrays ? "  if (__hce_rc) {\n    free(__hce_h);\n    return __hce_rc;\n  }\n"
                 : "  if (__hce_rc)\n    return __hce_rc;\n";
     S += "  /* fold the device's partial results into the host block */\n";
@@ -596,16 +612,17 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       std::string HostSlot = "((char *)__hce_red + " + std::to_string(8 * I) + ")";
       S += "  {\n";
       if (V.IsArray) {
-        S += "    " + T + " *__hce_dst = (" + T + " *)((char *)__hce_red + *(const int64_t *)" +
-             HostSlot + ");\n";
+        S += "    " + T + " *__hce_dst = (" + T +
+             " *)((char *)__hce_red + *(const int64_t *)" + HostSlot + ");\n";
         S += "    for (int64_t __hce_e = 0; __hce_e < __hce_av->" + V.LenArg +
              "; ++__hce_e) {\n";
         S += "      " + A + " __hce_part;\n";
         S += "      memcpy(&__hce_part, __hce_h + __hce_off[" + Is +
              "] + __hce_e * sizeof __hce_part, sizeof __hce_part);\n";
-        S += "      " + T + " __hce_x = __hce_dst[__hce_e], __hce_y = (" + T + ")__hce_part;\n";
-        S += "      __hce_dst[__hce_e] = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") +
-             ");\n";
+        S += "      " + T + " __hce_x = __hce_dst[__hce_e], __hce_y = (" + T +
+             ")__hce_part;\n";
+        S += "      __hce_dst[__hce_e] = (" + T + ")(" +
+             combine(V.Op, "__hce_x", "__hce_y") + ");\n";
         S += "    }\n";
       } else {
         S += "    " + T + " *__hce_slot = (" + T + " *)" + HostSlot + ";\n";
@@ -613,7 +630,8 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
         S += "    memcpy(&__hce_part, __hce_h + " + std::to_string(8 * I) +
              ", sizeof __hce_part);\n";
         S += "    " + T + " __hce_x = *__hce_slot, __hce_y = (" + T + ")__hce_part;\n";
-        S += "    *__hce_slot = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") + ");\n";
+        S += "    *__hce_slot = (" + T + ")(" + combine(V.Op, "__hce_x", "__hce_y") +
+             ");\n";
       }
       S += "  }\n";
     }
@@ -636,6 +654,8 @@ CudaVariantEmitter::companionHeader(const std::vector<const Region *> &With) con
        "with\n   --expt-relaxed-constexpr for std::min/max). */\n";
   S += "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include "
        "<cuda_runtime.h>\n";
+  // libhce's (hce/hce.h): device memory for reduction slots.
+  S += "extern \"C\" void *hce_cuda_scratch(void *stream, size_t bytes);\n";
   if (!First.IsCXX)
     S += "/* The input is C, compiled here as CUDA C++. */\n"
          "#define restrict __restrict__\n#define _Bool bool\n";

@@ -166,6 +166,11 @@ typedef struct hce_region {
   void **site;           /* per-source-site slot (a static void* in the
                             generated code) where the runtime keeps what it
                             learns between executions; may be NULL */
+  int cpu_flat;          /* 1: the CPU variant spreads each outer iteration
+                            over the whole team (the outer loop and the
+                            inner one as one space), so a chunk of one
+                            iteration uses every thread; 0: one thread per
+                            outer iteration */
 } hce_region;
 
 /* Co-executes the region on the selected devices.  Returns 0 on success;
@@ -235,6 +240,14 @@ int64_t hce_last_iterations(void *const *site, const char *device);
 void hce_print_stats(void);
 /* Shuts the runtime down early (normally done at exit). */
 void hce_finalize(void);
+
+/* For generated CUDA variants: device memory of at least `bytes` for a
+ * variant's reduction slots on `stream`, the stream the runtime gave the
+ * variant; it stays the variant's until its next call on that stream (a
+ * variant with reductions synchronizes its stream before it returns).
+ * NULL when called outside such a launch or without memory: the variant
+ * then allocates its own. */
+void *hce_cuda_scratch(void *stream, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -64,9 +64,12 @@ size_t mem_limit_from_env() {
   double mul = 1;
   if (end && *end) {
     switch (*end) {
-    case 'k': case 'K': mul = 1024.0; break;
-    case 'm': case 'M': mul = 1024.0 * 1024; break;
-    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; break;
+    case 'k':
+    case 'K': mul = 1024.0; break;
+    case 'm':
+    case 'M': mul = 1024.0 * 1024; break;
+    case 'g':
+    case 'G': mul = 1024.0 * 1024 * 1024; break;
     default: mul = 0;
     }
     if (mul != 0 && end[1] != '\0' && !(end[1] == 'B' && end[2] == '\0') &&
@@ -102,14 +105,10 @@ PinPolicy pin_policy_from_env() {
 
 const char *pin_policy_name(PinPolicy p) {
   switch (p) {
-  case PinPolicy::Region:
-    return "region";
-  case PinPolicy::Keep:
-    return "keep";
-  case PinPolicy::Stage:
-    return "stage";
-  case PinPolicy::Off:
-    return "off";
+  case PinPolicy::Region: return "region";
+  case PinPolicy::Keep: return "keep";
+  case PinPolicy::Stage: return "stage";
+  case PinPolicy::Off: return "off";
   }
   return "?";
 }
@@ -339,7 +338,7 @@ private:
   const PinPolicy policy_;
   std::mutex mutex_;
   std::map<uintptr_t, uintptr_t> regs_; // start -> end, page-aligned
-  Spans failed_, failed_hints_; // spans whose registration failed: not retried
+  Spans failed_, failed_hints_;         // spans whose registration failed: not retried
   size_t live_blocks_ = 0;
   size_t registered_bytes_ = 0;
   uint64_t registrations_ = 0, failures_ = 0;
@@ -451,6 +450,8 @@ CudaDevice::~CudaDevice() {
     for (int i = 0; i < 2; ++i)
       if (st->buf[i])
         cudaFreeHost(st->buf[i]);
+  if (scratch_)
+    cudaFree(scratch_);
   for (cudaEvent_t ev : events_all_)
     cudaEventDestroy(ev);
   for (cudaStream_t s : streams_)
@@ -537,8 +538,8 @@ void *CudaDevice::allocate(size_t bytes) {
     if (rc != cudaSuccess) {
       cudaGetLastError();
       if (rc != cudaErrorMemoryAllocation)
-        warning("cudaMalloc(" + std::to_string(bytes) + ") failed on " + name() +
-                ": " + err_text(rc));
+        warning("cudaMalloc(" + std::to_string(bytes) + ") failed on " + name() + ": " +
+                err_text(rc));
       return nullptr;
     }
   }
@@ -623,8 +624,7 @@ bool CudaDevice::ensure_staging(std::string &why) {
     return true;
   for (Staging *st : {&up_stage_, &down_stage_})
     for (int i = 0; i < 2; ++i) {
-      if (!check(cudaMallocHost(reinterpret_cast<void **>(&st->buf[i]),
-                                kStageSlotBytes),
+      if (!check(cudaMallocHost(reinterpret_cast<void **>(&st->buf[i]), kStageSlotBytes),
                  "cudaMallocHost (staging buffer)", why))
         return false;
       if (!check(cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming),
@@ -650,8 +650,7 @@ bool CudaDevice::staged_upload(char *dev, const char *host, size_t bytes,
     if (!check(cudaEventSynchronize(up_stage_.done[k]), "cudaEventSynchronize", why))
       return false;
     std::memcpy(up_stage_.buf[k], host + off, n);
-    if (!check(cudaMemcpyAsync(dev + off, up_stage_.buf[k], n,
-                               cudaMemcpyHostToDevice, s),
+    if (!check(cudaMemcpyAsync(dev + off, up_stage_.buf[k], n, cudaMemcpyHostToDevice, s),
                "cudaMemcpyAsync (staged upload)", why) ||
         !check(cudaEventRecord(up_stage_.done[k], s), "cudaEventRecord", why))
       return false;
@@ -672,9 +671,9 @@ bool CudaDevice::staged_download(char *host, const char *dev, size_t bytes,
     down_stage_.next ^= 1;
     if (!check(cudaEventSynchronize(down_stage_.done[k]), "cudaEventSynchronize", why))
       return false;
-    if (!check(cudaMemcpyAsync(down_stage_.buf[k], dev + off, n,
-                               cudaMemcpyDeviceToHost, s),
-               "cudaMemcpyAsync (staged download)", why))
+    if (!check(
+            cudaMemcpyAsync(down_stage_.buf[k], dev + off, n, cudaMemcpyDeviceToHost, s),
+            "cudaMemcpyAsync (staged download)", why))
       return false;
     // Stream-ordered copy out of the slot, so the call stays asynchronous.
     auto *c = new HostCopy{host + off, down_stage_.buf[k], n};
@@ -691,7 +690,6 @@ bool CudaDevice::staged_download(char *host, const char *dev, size_t bytes,
 
 // ---- transfers ------------------------------------------------------------------
 
-
 bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
                               std::string &why) {
   if (bytes == 0)
@@ -705,8 +703,8 @@ bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
   // on the device (data regions) are pinned whole by prepare_host.
   std::pair<uintptr_t, uintptr_t> hint{0, 0};
   std::vector<Piece> pieces;
-  pins_->pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, hint.first,
-                hint.second, pieces);
+  pins_->pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, hint.first, hint.second,
+                pieces);
   char *dst = static_cast<char *>(dev_dst);
   const char *src = static_cast<const char *>(host_src);
   for (const Piece &p : pieces) {
@@ -735,8 +733,8 @@ bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t byte
   // on the device (data regions) are pinned whole by prepare_host.
   std::pair<uintptr_t, uintptr_t> hint{0, 0};
   std::vector<Piece> pieces;
-  pins_->pieces(uintptr_t(host_dst), uintptr_t(host_dst) + bytes, hint.first,
-                hint.second, pieces);
+  pins_->pieces(uintptr_t(host_dst), uintptr_t(host_dst) + bytes, hint.first, hint.second,
+                pieces);
   char *dst = static_cast<char *>(host_dst);
   const char *src = static_cast<const char *>(dev_src);
   for (const Piece &p : pieces) {
@@ -868,8 +866,7 @@ bool CudaDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
                         std::string &why) {
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
-         upload_async(dev_dst, host_src, bytes, why) &&
-         synchronize(Stream::Upload, why);
+         upload_async(dev_dst, host_src, bytes, why) && synchronize(Stream::Upload, why);
 }
 
 bool CudaDevice::download(void *host_dst, const void *dev_src, size_t bytes,
@@ -880,8 +877,7 @@ bool CudaDevice::download(void *host_dst, const void *dev_src, size_t bytes,
          synchronize(Stream::Download, why);
 }
 
-bool CudaDevice::copy_device(void *dst, const void *src, size_t bytes,
-                             std::string &why) {
+bool CudaDevice::copy_device(void *dst, const void *src, size_t bytes, std::string &why) {
   if (bytes == 0)
     return true;
   CurrentDevice cur(ordinal());
@@ -893,8 +889,7 @@ bool CudaDevice::copy_device(void *dst, const void *src, size_t bytes,
 }
 
 bool CudaDevice::copy_from_peer_async(void *dst, const CudaDevice &src_dev,
-                                      const void *src, size_t bytes,
-                                      std::string &why) {
+                                      const void *src, size_t bytes, std::string &why) {
   if (bytes == 0)
     return true;
   CurrentDevice cur(ordinal());
@@ -917,8 +912,8 @@ bool CudaDevice::copy_from_peer(void *dev_dst, const Device &src, const void *sr
   }
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
-         copy_from_peer_async(dev_dst, static_cast<const CudaDevice &>(src), src_ptr, bytes,
-                              why) &&
+         copy_from_peer_async(dev_dst, static_cast<const CudaDevice &>(src), src_ptr,
+                              bytes, why) &&
          synchronize(Stream::Upload, why);
 }
 
@@ -939,9 +934,9 @@ bool CudaDevice::launch_here(const ChunkContext &ctx, std::string &why) {
     return false;
   }
   cudaGetLastError(); // an old non-sticky error must not be blamed on this chunk
-  int rc = ctx.region->cuda(ctx.range.lb, ctx.range.ub, ctx.ptrs,
-                            ctx.region->args, ctx.red,
-                            static_cast<void *>(stream(Stream::Compute)));
+  LaunchScratchScope scratch(this);
+  int rc = ctx.region->cuda(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
+                            ctx.red, static_cast<void *>(stream(Stream::Compute)));
   cudaError_t err = cudaGetLastError();
   if (rc != 0) {
     why = "CUDA variant returned " + std::to_string(rc) + " on " + name() +
@@ -949,6 +944,27 @@ bool CudaDevice::launch_here(const ChunkContext &ctx, std::string &why) {
     return false;
   }
   return check(err, "kernel launch", why);
+}
+
+void *CudaDevice::scratch(void *stream, size_t bytes) {
+  if (stream != static_cast<void *>(this->stream(Stream::Compute)))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(scratch_mutex_);
+  if (scratch_bytes_ < bytes) {
+    // The block's last user synchronized the stream before it returned.
+    if (scratch_)
+      cudaFree(scratch_);
+    scratch_ = nullptr;
+    scratch_bytes_ = 0;
+    const size_t want = std::max<size_t>(bytes, 4096);
+    if (cudaMalloc(&scratch_, want) != cudaSuccess) {
+      cudaGetLastError(); // the variant allocates its own
+      scratch_ = nullptr;
+      return nullptr;
+    }
+    scratch_bytes_ = want;
+  }
+  return scratch_;
 }
 
 // One switch of the current device for the launch and the wait (a chunk

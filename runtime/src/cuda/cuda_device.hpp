@@ -27,6 +27,7 @@
 #pragma once
 
 #include "device.hpp"
+#include "launch_scratch.hpp"
 
 #include <array>
 #include <cstddef>
@@ -70,7 +71,7 @@ const char *pin_policy_name(PinPolicy p);
 
 class PinnedCache;
 
-class CudaDevice final : public Device {
+class CudaDevice final : public Device, public LaunchScratch {
 public:
   enum class Stream { Upload = 0, Compute = 1, Download = 2 };
 
@@ -86,9 +87,11 @@ public:
   // NVLink/PCIe without the host.
   bool has_peer_access(int other_ordinal) const;
 
-  bool can_run(const hce_region &region) const override {
-    return region.cuda != nullptr;
-  }
+  // hce_cuda_scratch during a launch: one block for the compute stream's
+  // variant, grown as asked, kept until the device goes.
+  void *scratch(void *stream, size_t bytes) override;
+
+  bool can_run(const hce_region &region) const override { return region.cuda != nullptr; }
   void on_controller_start() override;
   bool compute(const ChunkContext &ctx, std::string &why) override;
   void *allocate(size_t bytes) override;
@@ -104,12 +107,11 @@ public:
                      size_t count, std::string &why) override;
   bool download_blocks(void *host_dst, const void *dev_src, size_t width, size_t pitch,
                        size_t count, std::string &why) override;
-  bool copy_device(void *dst, const void *src, size_t bytes,
-                   std::string &why) override;
+  bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) override;
   // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
   bool can_copy_from_peer(const Device &src) const override;
-  bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
-                      size_t bytes, std::string &why) override;
+  bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr, size_t bytes,
+                      std::string &why) override;
 
   // ---- building blocks of the pipelined path (not in Device) ----
   cudaStream_t stream(Stream s) const { return streams_[int(s)]; }
@@ -117,15 +119,14 @@ public:
   // complete once the stream has passed it (record an event after it, or
   // synchronize).  The host range is pinned first; staged pieces are
   // ordered on the same stream (downloads finish through a host callback).
-  bool upload_async(void *dev_dst, const void *host_src, size_t bytes,
-                    std::string &why);
+  bool upload_async(void *dev_dst, const void *host_src, size_t bytes, std::string &why);
   bool download_async(void *host_dst, const void *dev_src, size_t bytes,
                       std::string &why);
   // Enqueue a peer copy from `src` on `src_dev` into `dst` here, on this
   // device's upload stream (cudaMemcpyPeerAsync; staged through the host by
   // the driver when the pair has no peer access).
-  bool copy_from_peer_async(void *dst, const CudaDevice &src_dev,
-                            const void *src, size_t bytes, std::string &why);
+  bool copy_from_peer_async(void *dst, const CudaDevice &src_dev, const void *src,
+                            size_t bytes, std::string &why);
   // Launches the region's CUDA variant on the compute stream without waiting
   // for it (a variant with reductions waits itself: it must fill the host
   // slots before returning).
@@ -174,10 +175,8 @@ private:
     size_t offset, bytes;
     bool pinned;
   };
-  bool staged_upload(char *dev, const char *host, size_t bytes,
-                     std::string &why);
-  bool staged_download(char *host, const char *dev, size_t bytes,
-                       std::string &why);
+  bool staged_upload(char *dev, const char *host, size_t bytes, std::string &why);
+  bool staged_download(char *host, const char *dev, size_t bytes, std::string &why);
   bool staged_upload_blocks(char *dev, const char *host, size_t width, size_t pitch,
                             size_t count, std::string &why);
   bool staged_download_blocks(char *host, const char *dev, size_t width, size_t pitch,
@@ -192,8 +191,8 @@ private:
   std::vector<int> peers_; // ordinals this device has peer access to
 
   mutable std::mutex mem_mutex_;
-  std::map<void *, size_t> blocks_;   // live blocks: bytes asked for
-  std::map<void *, size_t> capacity_; // live blocks: bytes allocated
+  std::map<void *, size_t> blocks_;      // live blocks: bytes asked for
+  std::map<void *, size_t> capacity_;    // live blocks: bytes allocated
   std::multimap<size_t, void *> cached_; // freed blocks kept for reuse
   size_t cached_bytes_ = 0;
   static constexpr size_t kMaxCachedBlocks = 8;
@@ -212,6 +211,9 @@ private:
   std::mutex staging_alloc_mutex_;
   size_t stage_bytes_ = 0; // bytes per slot
 
+  std::mutex scratch_mutex_;
+  void *scratch_ = nullptr; // hce_cuda_scratch's block (cudaMalloc)
+  size_t scratch_bytes_ = 0;
   std::mutex event_mutex_;
   std::vector<cudaEvent_t> event_pool_;
   std::vector<cudaEvent_t> events_all_;

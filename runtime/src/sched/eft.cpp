@@ -29,7 +29,8 @@
 //    its longest chunk so far.  A
 //    device with no model yet gets a small probe (W/1024, at least one
 //    iteration), so that the probe of a device 100x slower than the others
-//    costs little.
+//    costs little; while any device is still to be probed, the others keep
+//    growing their chunks rather than taking their whole share.
 //  * Every device gets work or is reported left out (issue 15): idle()
 //    before the execution (planned to get nothing), gave_nothing() after it
 //    (it asked, but devices that could finish its block sooner had taken
@@ -173,10 +174,17 @@ public:
         size = 1;
       } else {
         // Alone (solo_), nobody can take over a tail: one chunk, one launch.
+        // While another device is still to be probed, the share leaves it
+        // out (no model) and may be all that is left: a device keeps growing
+        // by kGrowth instead of committing to it (the H100's cold nbody: the
+        // CPU took its whole block, 80 ms, while the GPU, 16x faster, was
+        // still creating its buffers).
+        const bool probing = others_unprobed(device);
+        const bool confident = d.confident && !probing;
         const bool whole =
-            solo_ == device || d.confident || share * d.model.c <= 4 * d.model.o;
+            solo_ == device || confident || share * d.model.c <= 4 * d.model.o;
         size = int64_t(std::ceil(whole ? share : share / 2));
-        if (!d.confident && d.largest > 0 && solo_ != device)
+        if (!confident && d.largest > 0 && solo_ != device)
           size = std::min(size, growth_limit(d));
         // Fewer iterations than lanes cost as much as lanes; the split
         // checked that those fit before the others finish.
@@ -344,6 +352,14 @@ private:
   }
 
   double now() const { return params_.clock ? params_.clock() : now_seconds(); }
+
+  // Whether an active device other than `device` has no model yet.
+  bool others_unprobed(int device) const {
+    for (int j = 0; j < p_; ++j)
+      if (j != device && dev_[j].active && !dev_[j].model.known())
+        return true;
+    return false;
+  }
 
   int64_t unassigned() const {
     int64_t r = 0;

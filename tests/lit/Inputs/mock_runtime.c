@@ -235,6 +235,14 @@ static void combine(const hce_reduction *r, void *dst, const void *slot) {
   }
 }
 
+/* No runtime block here: generated CUDA variants allocate their own
+ * reduction slots (the fallback path). */
+void *hce_cuda_scratch(void *stream, size_t bytes) {
+  (void)stream;
+  (void)bytes;
+  return 0;
+}
+
 int hce_co_exec(const hce_region *r) {
   int64_t W = r->iterations;
   if (!r->cpu || W < 0 || (r->num_maps && !r->maps))

@@ -1,0 +1,82 @@
+// What a process's first CUDA calls cost, one at a time, in the order a
+// cold HCE run makes them (issue 12: on the H100 the first execution of
+// every region with a reduction paid 7-11 ms more than its later ones).
+//   nvcc -O2 -arch=sm_90 bench/first_call_costs.cu -o first_call_costs
+//   ./first_call_costs [mallocasync-first]
+// Prints one line per call: its name and milliseconds.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+__global__ void add_one(int *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] += 1;
+}
+
+__global__ void sum_to(unsigned long long *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(out, 1ULL);
+}
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+template <class F> void timed(const char *what, F f) {
+  auto t0 = std::chrono::steady_clock::now();
+  cudaError_t e = f();
+  std::printf("%-34s %8.3f ms%s%s\n", what, ms_since(t0), e ? "  error: " : "",
+              e ? cudaGetErrorString(e) : "");
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  const bool async_first = argc > 1 && std::strcmp(argv[1], "mallocasync-first") == 0;
+  cudaStream_t s;
+  int *d = nullptr;
+  void *a = nullptr;
+  unsigned long long *r = nullptr;
+  timed("cudaFree(0) (context)", [] { return cudaFree(0); });
+  timed("cudaStreamCreate", [&] { return cudaStreamCreate(&s); });
+  timed("cudaMalloc 4 MB", [&] { return cudaMalloc(&d, 4 << 20); });
+  auto async_pair = [&](const char *what) {
+    timed(what, [&] {
+      cudaError_t e = cudaMallocAsync(&a, 256, s);
+      if (!e)
+        e = cudaFreeAsync(a, s);
+      return e ? e : cudaStreamSynchronize(s);
+    });
+  };
+  if (async_first)
+    async_pair("cudaMallocAsync+Free (1st)");
+  timed("launch add_one (1st)", [&] {
+    add_one<<<4096, 256, 0, s>>>(d, 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  timed("launch add_one (2nd)", [&] {
+    add_one<<<4096, 256, 0, s>>>(d, 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  if (!async_first)
+    async_pair("cudaMallocAsync+Free (1st)");
+  async_pair("cudaMallocAsync+Free (2nd)");
+  timed("cudaMalloc 8 B", [&] { return cudaMalloc(&r, 8); });
+  timed("launch sum_to (1st)", [&] {
+    sum_to<<<4096, 256, 0, s>>>(r, 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  timed("launch sum_to (2nd)", [&] {
+    sum_to<<<4096, 256, 0, s>>>(r, 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  timed("cudaMallocHost 4 MB", [&] {
+    void *h = nullptr;
+    cudaError_t e = cudaMallocHost(&h, 4 << 20);
+    return e ? e : cudaFreeHost(h);
+  });
+  return 0;
+}
