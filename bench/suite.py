@@ -17,6 +17,8 @@ Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
          HCE_OMP_OK=1 (offload devices staged: adds the omp column, run with
          the examples built with --hce-offload from SUITE_OFFLOAD_BIN,
          default BIN_DIR/../bin-offload)
+         SUITE_KEEP_STATS=DIR (keep every run's HCE_STATS as
+         DIR/BENCH-CONFIG-ROUND.json: what each region chose and why)
 
 A configuration is verified only when the program verified its result and
 every device it names did work (bench/stats_check.py): an omp column where
@@ -29,6 +31,7 @@ and S_max = sum_d(1/T_d) / max_d(1/T_d) over the single devices taking part.
 import csv
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -104,7 +107,7 @@ def configs(ngpu):
     return c
 
 
-def run_once(exe, args, devices, schedule, co):
+def run_once(exe, args, devices, schedule, co, keep=None):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         stats = f.name
     devices = devices.replace("cuda", os.environ.get("SUITE_ACCEL", "cuda"))
@@ -150,6 +153,8 @@ def run_once(exe, args, devices, schedule, co):
         ok = False
     finally:
         if os.path.exists(stats):
+            if keep:  # SUITE_KEEP_STATS: each run's HCE_STATS, for the choices
+                shutil.copy(stats, keep)
             os.remove(stats)
     res["tail"] = out.strip().splitlines()[-1:] + err.strip().splitlines()[-2:]
     return ok, res
@@ -194,7 +199,12 @@ def main():
             for label, devices, schedule, co, _ in cfgs:
                 # omp:N needs the program built with --hce-offload.
                 exe = os.path.join(offload_bin if "omp" in devices else bin_dir, name)
-                ok, res = run_once(exe, args, devices, schedule, co)
+                keep = None
+                if os.environ.get("SUITE_KEEP_STATS"):
+                    os.makedirs(os.environ["SUITE_KEEP_STATS"], exist_ok=True)
+                    keep = os.path.join(os.environ["SUITE_KEEP_STATS"], "%s-%s-%d.json" % (
+                        name, label.replace(" ", "_"), r))
+                ok, res = run_once(exe, args, devices, schedule, co, keep)
                 st = runs[label]
                 if st["ok"] and not ok:
                     st["fail_tail"] = res["tail"]  # the first failure is reported
