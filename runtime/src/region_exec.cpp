@@ -14,6 +14,7 @@
 #include "settings.hpp"
 #include "tasks/device_claims.hpp"
 #include "text_list.hpp"
+#include "trace.hpp"
 
 #include <algorithm>
 #include <array>
@@ -542,6 +543,11 @@ int execute_region(const hce_region &r, std::string &why) {
   blocks.push_back(retry_red.data());
   reduction_fold_into_vars(r, blocks);
   fold_stats(rt, site, r, plan, workers, work, retried, wall);
+  // One event per execution on the "region" track: the scheduler's choice,
+  // so that a trace shows why each execution ran where it did.
+  if (trace_enabled())
+    trace_event("region", "choice", site.plan.label + ": " + site.stats.choice, t0,
+                t0 + wall);
   return 0;
 }
 

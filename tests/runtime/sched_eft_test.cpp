@@ -157,10 +157,17 @@ TEST(SchedEft, LanesKeepTheCpuOffWhenOneRowOutlastsTheGpu) {
   SchedParams p = make_params(W, devs);
   p.lanes = {15, 0};
   simulate(*s, p, devs);
-  SimResult r = simulate(*s, p, devs);
-  ASSERT_EQ(check_coverage(r, W), "");
-  EXPECT_EQ(r.iterations[0], 0);
-  EXPECT_TRUE(s->idle(0)); // planned to get nothing: not even woken
+  // The second execution probes the CPU again (its model is from one
+  // execution, AModelFromOneColdExecutionIsProbedAgain): one probe of 15.
+  SimResult again = simulate(*s, p, devs);
+  ASSERT_EQ(check_coverage(again, W), "");
+  EXPECT_LE(again.iterations[0], 15);
+  for (int e = 2; e < 5; ++e) {
+    SimResult r = simulate(*s, p, devs);
+    ASSERT_EQ(check_coverage(r, W), "");
+    EXPECT_EQ(r.iterations[0], 0) << "execution " << e;
+    EXPECT_TRUE(s->idle(0)); // planned to get nothing: not even woken
+  }
 }
 
 // A dropped device's block is taken over by the others.
@@ -281,6 +288,47 @@ TEST(SchedEft, FirstExecutionCostsLeaveTheModel) {
   ASSERT_TRUE(seedable->learnt_model(1, o, c));
   EXPECT_NEAR(c, 1e-7, 0.2e-7) << "the first chunk's 50 ms stayed in the model";
   EXPECT_LT(o + c * double(W), 1.2 * (2e-5 + double(W) / 1e7));
+}
+
+} // namespace
+
+namespace {
+
+// The H100's cold lud: the CPU's first chunk ran on a cold OpenMP team and
+// took 50 ms for one row, so its model said it was 10^4 times slower than
+// it is and the GPU alone (5x slower than the CPU, by its per-execution
+// transfers) ran every later execution.  A device left out on a model from
+// one execution is probed again once; from then on the CPU alone runs.
+TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e7, 0)};
+  auto calls = std::make_shared<int>(0);
+  devs[0].time_fn = [calls](Range r, int) {
+    return ((*calls)++ == 0 ? 0.05 : 0) + double(r.size()) / 1e6;
+  };
+  const int64_t W = 1000; // the CPU alone 1 ms, the GPU 5 ms with transfers
+  SimOptions opt;
+  opt.start_at = {0, 0.005};
+  auto s = eft();
+  const auto *seedable = dynamic_cast<const Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  std::vector<SimResult> runs;
+  for (int e = 0; e < 40; ++e) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs, opt));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << e;
+    if (e == 1) {
+      // While the CPU's only model is the cold one, the cache gets none.
+      double o = 0, c = 0;
+      EXPECT_FALSE(seedable->learnt_model(0, o, c) && c > 1e-5)
+          << "a model from the cold first execution would go to the cache";
+    }
+  }
+  EXPECT_GT(runs[1].iterations[0], 0) << "the CPU was not probed again: " << s->explain();
+  for (int e = 30; e < 40; ++e)
+    EXPECT_LE(runs[e].makespan, 1.1e-3) << "execution " << e << ": " << s->explain();
+  double o = 0, c = 0;
+  ASSERT_TRUE(seedable->learnt_model(0, o, c));
+  EXPECT_LT(c, 2e-6) << "the CPU's model kept its cold first chunk";
 }
 
 } // namespace

@@ -158,7 +158,7 @@ public:
     Dev &d = dev_[device];
     const double t = now();
     int64_t size;
-    if (!d.model.known()) {
+    if (needs_probe(d)) {
       if (!d.inflight.empty())
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
@@ -183,7 +183,9 @@ public:
         const bool confident = d.confident && !probing;
         const bool whole =
             solo_ == device || confident || share * d.model.c <= 4 * d.model.o;
-        size = int64_t(std::ceil(whole ? share : share / 2));
+        // Down: a chunk never ends after T (one iteration of a slow device
+        // is long; the fast ones take the fraction at little cost).
+        size = std::max<int64_t>(1, int64_t(whole ? share : share / 2));
         if (!confident && d.largest > 0 && solo_ != device)
           size = std::min(size, growth_limit(d));
         // Fewer iterations than lanes cost as much as lanes; the split
@@ -224,6 +226,7 @@ public:
     // made the next run co-execute at 0.75x the GPU alone).
     if (d.first_exec < 0)
       d.first_exec = exec_;
+    d.steady = d.steady || exec_ > d.first_exec;
     d.samples.push_back({range.size(), seconds});
     d.sample_exec.push_back(exec_);
     if (exec_ > d.first_exec)
@@ -304,7 +307,8 @@ public:
 
   bool learnt_model(int device, double &overhead_s,
                     double &per_iteration_s) const override {
-    if (device < 0 || device >= p_ || !dev_[device].model.known())
+    if (device < 0 || device >= p_ || !dev_[device].model.known() ||
+        provisional(dev_[device]))
       return false;
     overhead_s = dev_[device].model.o;
     per_iteration_s = dev_[device].model.c;
@@ -330,6 +334,8 @@ private:
     std::vector<std::pair<int64_t, double>> samples;
     std::vector<int> sample_exec; // exec_ of each sample
     int first_exec = -1;          // exec_ of its first sample at this site
+    bool steady = false;          // it has samples of a later execution
+    bool reprobe = false;         // this execution probes its model again
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     int64_t largest = 0, assigned = 0, lanes = 0;
@@ -353,10 +359,28 @@ private:
 
   double now() const { return params_.clock ? params_.clock() : now_seconds(); }
 
+  // A model from the device's first execution at this site only, once a
+  // later execution has begun without the device running again.  It may
+  // carry one-time costs: on the H100's cold lud one row on a cold OpenMP
+  // team (1.9 ms) made the CPU look 10^4 times slower than it is; the GPU
+  // alone ran the 510 executions left at 13x the CPU's time, and the
+  // profile cache kept the model for the next run.  Such a model does not
+  // leave its device out for good (reprobe_) and is not what the cache
+  // keeps (learnt_model).  (A seed is not provisional: the cache keeps
+  // steady models, and the mode walls it keeps come first.)
+  bool provisional(const Dev &d) const {
+    return d.model.known() && !d.steady && d.first_exec >= 0 && exec_ > d.first_exec;
+  }
+  // Whether the device's next chunk is a probe: it has no model, or this
+  // execution probes its provisional one again.
+  bool needs_probe(const Dev &d) const {
+    return !d.model.known() || (d.reprobe && provisional(d));
+  }
+
   // Whether an active device other than `device` has no model yet.
   bool others_unprobed(int device) const {
     for (int j = 0; j < p_; ++j)
-      if (j != device && dev_[j].active && !dev_[j].model.known())
+      if (j != device && dev_[j].active && needs_probe(dev_[j]))
         return true;
     return false;
   }
@@ -467,8 +491,26 @@ private:
       }
       measured_pred_ = pred[solo_ + 1];
     }
+    // A device left out on a provisional model is probed again instead: a
+    // learning execution (co-execution from the initial ratios; the device
+    // takes a probe first), at most once per device and site.
+    reprobe_ = false;
+    for (int i = 0; i < p_; ++i) {
+      Dev &d = dev_[i];
+      d.reprobe = all_known && provisional(d) &&
+                  (solo_ >= 0 ? solo_ != i
+                              : split(double(W_), std::vector<double>(p_, 0))[i] < 1);
+      reprobe_ = reprobe_ || d.reprobe;
+    }
+    if (reprobe_) {
+      all_known = false;
+      solo_ = -1;
+    }
     char why[200];
-    if (!all_known)
+    if (reprobe_)
+      std::snprintf(why, sizeof why,
+                    "learning: probing again a device left out after one execution");
+    else if (!all_known)
       std::snprintf(why, sizeof why, "learning: probing the devices' costs");
     else if (solo_ >= 0)
       std::snprintf(why, sizeof why,
@@ -482,6 +524,19 @@ private:
                     runner_up >= 0 ? 1e3 * est[runner_up + 1] : 0.0,
                     runner_up >= 0 && arm(runner_up).n ? "measured" : "predicted");
     why_ = why;
+    if (all_known) {
+      // Every arm's estimate, m(easured n times) or p(redicted): what the
+      // choice compared (HCE_TRACE's region track, hce-sim --explain).
+      why_ += "; arms:";
+      for (int a = -1; a < p_; ++a) {
+        const Arm &m = arms_[size_t(a + 1)];
+        char one[64];
+        std::snprintf(one, sizeof one, " %s %.3g%s%d",
+                      a < 0 ? "co" : std::to_string(a).c_str(), 1e3 * est[a + 1],
+                      m.n ? "m" : "p", m.n);
+        why_ += one;
+      }
+    }
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
     mode_measured_ = !settling_ && all_known;
@@ -493,7 +548,7 @@ private:
   // every device has a model, the initial ratios otherwise.
   void plan_blocks() {
     std::vector<double> w(p_, 0);
-    bool all_known = p_ > 0;
+    bool all_known = p_ > 0 && !reprobe_;
     for (const Dev &d : dev_)
       all_known = all_known && d.model.known();
     if (all_known) {
@@ -640,7 +695,8 @@ private:
       m.seed_wall = seed_walls_[size_t(a + 1)];
     return m;
   }
-  int solo_ = -1; // the device running alone this execution, -1 = co-exec
+  int solo_ = -1;        // the device running alone this execution, -1 = co-exec
+  bool reprobe_ = false; // this execution probes a provisional model again
   int exec_ = 0, mode_since_ = 0;
   bool settling_ = true;
   bool mode_measured_ = false; // this execution's wall measures its mode
