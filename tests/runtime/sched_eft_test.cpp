@@ -332,3 +332,41 @@ TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
 }
 
 } // namespace
+
+namespace {
+
+// One execution that the OS made 100x longer (the H100's lud: a 4.5 ms
+// execution among 50 us ones) does not rule the faster device alone out: an
+// arm's excess is the median of its last measurements, not a running mean
+// that one outlier inflates 50x (the GPU alone, 13x slower, ran the rest).
+TEST(SchedEft, OneSlowExecutionDoesNotRuleAnArmOut) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(5e5, 0)};
+  auto exec = std::make_shared<int>(0);
+  devs[0].time_fn = [exec](Range r, int) {
+    return (*exec == 30 ? 100.0 : 1.0) * double(r.size()) / 1e6;
+  };
+  const int64_t W = 400000; // device 0 alone 0.4 s, device 1 alone 0.8 s
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 1e-6);
+  seedable->seed(1, 0, 2e-6);
+  seedable->seed_mode(-1, 2.0); // co-execution measured slow
+  seedable->seed_mode(0, 0.4);
+  seedable->seed_mode(1, 0.8);
+  std::vector<SimResult> runs;
+  for (*exec = 0; *exec < 80; ++*exec) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
+  }
+  ASSERT_EQ(runs[30].iterations[1], 0) << "device 0 alone did not run the slow execution";
+  int others = 0;
+  for (int e = 31; e < 80; ++e)
+    others += runs[size_t(e)].iterations[1] > 0;
+  EXPECT_LE(others, 4) << "after one slow execution of device 0: " << s->explain();
+  for (int e = 70; e < 80; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.02 * 0.4) << "execution " << e << ": " << s->explain();
+}
+
+} // namespace

@@ -45,6 +45,7 @@
 #include "clock.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -68,16 +69,14 @@ struct Model {
 };
 
 // Least squares of t = o + n c over the samples; one distinct size (or a fit
-// with o < 0 or c <= 0) falls back to the default overhead.
-Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
-          int64_t lanes) {
+// with o < 0 or c <= 0) falls back to the default overhead and the median
+// time of the largest chunks.
+Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host,
+               double lanes) {
   Model m;
-  m.lanes = double(lanes);
-  if (samples.empty())
+  m.lanes = lanes;
+  if (s.empty())
     return m;
-  std::vector<std::pair<int64_t, double>> s = samples;
-  for (auto &[n, t] : s)
-    n = std::max(n, lanes);
   double sn = 0, st = 0, snn = 0, snt = 0;
   for (auto [n, t] : s) {
     sn += double(n);
@@ -93,12 +92,40 @@ Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
     if (m.c > 0 && m.o >= 0)
       return m;
   }
-  // The largest chunk says most about the rate.
-  auto [n, t] = *std::max_element(s.begin(), s.end(),
-                                  [](auto a, auto b) { return a.first < b.first; });
+  // The largest chunks say most about the rate; their median time, so that
+  // one slow one does not set it.
+  const int64_t n = std::max_element(s.begin(), s.end(), [](auto a, auto b) {
+                      return a.first < b.first;
+                    })->first;
+  std::vector<double> times;
+  for (auto [sn_, t] : s)
+    if (sn_ == n)
+      times.push_back(t);
+  std::nth_element(times.begin(), times.begin() + std::ptrdiff_t((times.size() - 1) / 2),
+                   times.end());
+  const double t = times[(times.size() - 1) / 2];
   m.o = std::min(default_overhead(host), t / 2);
   m.c = std::max(1e-15, (t - m.o) / double(std::max<int64_t>(1, n)));
   return m;
+}
+
+// fit_line, then once more without the samples far above the line: one
+// chunk that the OS or a page fault made 100x longer must not set a
+// device's model (the device may then never run again to correct it).
+Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
+          int64_t lanes) {
+  std::vector<std::pair<int64_t, double>> s = samples;
+  for (auto &[n, t] : s)
+    n = std::max(n, lanes);
+  Model m = fit_line(s, host, double(lanes));
+  if (s.size() < 3 || !m.known())
+    return m;
+  std::vector<std::pair<int64_t, double>> kept;
+  for (auto [n, t] : s)
+    if (t <= 2 * m.time(double(n)))
+      kept.push_back({n, t});
+  return kept.size() >= 2 && kept.size() < s.size() ? fit_line(kept, host, double(lanes))
+                                                    : m;
 }
 
 class EftScheduler final : public Scheduler, public Seedable {
@@ -300,8 +327,15 @@ public:
   bool measured_mode(int &device, double &wall_s) const override {
     if (!mode_measured_)
       return false;
+    // The arm's median excess with this execution's, at this execution's
+    // prediction: what the profile cache keeps is as robust to one slow
+    // execution as the choice is.
     device = solo_;
-    wall_s = last_complete_ - exec_begin_;
+    const double wall = last_complete_ - exec_begin_;
+    const Arm &m = arms_[size_t(solo_ + 1)];
+    wall_s = measured_pred_ > 0
+                 ? (m.seeded ? wall : m.excess(wall / measured_pred_) * measured_pred_)
+                 : wall;
     return wall_s > 0;
   }
 
@@ -336,6 +370,7 @@ private:
     int first_exec = -1;          // exec_ of its first sample at this site
     bool steady = false;          // it has samples of a later execution
     bool reprobe = false;         // this execution probes its model again
+    bool reprobed = false;        // it had that execution
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     int64_t largest = 0, assigned = 0, lanes = 0;
@@ -433,10 +468,8 @@ private:
     if (mode_measured_ && measured_pred_ > 0) {
       measured_now = true;
       Arm &m = arm(was);
-      const double excess = (last_complete_ - exec_begin_) / measured_pred_;
-      m.excess = m.n && !m.seeded ? 0.5 * (m.excess + excess) : excess;
       m.n = m.seeded ? 1 : m.n + 1;
-      m.seeded = false;
+      m.add((last_complete_ - exec_begin_) / measured_pred_);
     }
     ++exec_;
     solo_ = -1;
@@ -454,11 +487,11 @@ private:
         Arm &m = arm(a);
         const double pr = pred[a + 1];
         if (m.n == 0 && m.seed_wall > 0 && pr > 0) {
-          m.excess = m.seed_wall / pr; // an earlier run's wall
+          m.add(m.seed_wall / pr); // an earlier run's wall
           m.n = 1;
           m.seeded = true;
         }
-        est[a + 1] = m.n ? m.excess * pr : a < 0 ? kCoSurcharge * pr + kMinGain : pr;
+        est[a + 1] = m.n ? m.excess() * pr : a < 0 ? kCoSurcharge * pr + kMinGain : pr;
       }
       for (int a = -1; a < p_; ++a) {
         if (best < -1 || est[a + 1] < est[best + 1]) {
@@ -497,9 +530,10 @@ private:
     reprobe_ = false;
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
-      d.reprobe = all_known && provisional(d) &&
+      d.reprobe = all_known && provisional(d) && !d.reprobed &&
                   (solo_ >= 0 ? solo_ != i
                               : split(double(W_), std::vector<double>(p_, 0))[i] < 1);
+      d.reprobed = d.reprobed || d.reprobe; // one attempt: it may not get to run
       reprobe_ = reprobe_ || d.reprobe;
     }
     if (reprobe_) {
@@ -681,11 +715,39 @@ private:
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
   // Co-execution and each device alone, the arms of choose_mode().
+  // An arm's excess is the median of its last few measurements (the lower
+  // one of two): one execution that the OS or a page fault made 100x longer
+  // must not rule an arm out for good (the H100's lud: one 4.5 ms execution
+  // among 50 us ones made the CPU alone look 24 ms, and the GPU alone, 13x
+  // slower, ran the rest).
   struct Arm {
-    double excess = 1;    // measured wall / predicted wall
+    static constexpr int kKeep = 5;
+    std::array<double, kKeep> recent{}; // the last excesses, a ring
+    int kept = 0, next = 0;
     double seed_wall = 0; // seed_mode(): an earlier run's wall
     int n = 0;            // measurements (a seed counts as one)
-    bool seeded = false;  // excess is the seed's until this run measures
+    bool seeded = false;  // recent holds the seed's until this run measures
+    void add(double e) {
+      if (seeded)
+        kept = next = 0;
+      seeded = false;
+      recent[size_t(next)] = e;
+      next = (next + 1) % kKeep;
+      kept = std::min(kept + 1, kKeep);
+    }
+    // The median of the kept excesses and `extra` (if > 0).
+    double excess(double extra = 0) const {
+      std::array<double, kKeep + 1> v{};
+      int k = 0;
+      for (; k < kept; ++k)
+        v[size_t(k)] = recent[size_t(k)];
+      if (extra > 0)
+        v[size_t(k++)] = extra;
+      if (k == 0)
+        return 1;
+      std::nth_element(v.begin(), v.begin() + (k - 1) / 2, v.begin() + k);
+      return v[size_t((k - 1) / 2)];
+    }
   };
   std::vector<Arm> arms_;          // [0] co-execution, [1 + i] device i alone
   std::vector<double> seed_walls_; // seed_mode() before arms_ exists
