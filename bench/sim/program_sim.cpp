@@ -72,7 +72,8 @@ template <class S> bool learnt_model(const S &s, int i, double &o, double &c) {
     return false;
 }
 
-// profile::record_execution and profile::record_mode (0927089).
+// profile::record_execution and profile::record_mode (0927089; a first
+// execution's samples held back as the runtime's Store::record does).
 void record(const Scheduler &s, const Region &r, int e,
             const std::vector<std::string> &devs, const std::vector<DeviceRun> &runs,
             profile::Store &store) {
@@ -84,7 +85,7 @@ void record(const Scheduler &s, const Region &r, int e,
     x.bytes = runs[i].bytes;
     x.exec_s = runs[i].compute_busy;
     x.xfer_s = std::max(0.0, runs[i].busy - runs[i].compute_busy);
-    store.record(r.name, device_name(devs[i]), x);
+    store.record(r.name, device_name(devs[i]), x, e == 0);
   }
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
   if (!seedable || devs.size() < 2)
@@ -99,7 +100,7 @@ void record(const Scheduler &s, const Region &r, int e,
       profile::Sample x;
       x.iterations = w;
       x.exec_s = o + c * double(w);
-      store.record(r.name, model_key(devs, i), x);
+      store.record(r.name, model_key(devs, i), x, e == 0);
     }
   }
   int device = -1;
@@ -109,7 +110,7 @@ void record(const Scheduler &s, const Region &r, int e,
   mode.iterations = r.iterations(e);
   store.record(r.name,
                device < 0 ? co_key(devs) : "=alone:" + device_name(devs[size_t(device)]),
-               mode);
+               mode, e == 0);
 }
 
 // The runtime's fixed cost of one execution: which controllers it wakes.

@@ -195,6 +195,31 @@ TEST(ProfileStore, SaveMergesWithWhatAnotherProcessWrote) {
   std::remove(path.c_str());
 }
 
+// A region's first execution carries one-time costs (the H100's lud: one
+// CPU row 10^4 times its steady cost): its samples are held back, dropped
+// once the region executes again, and saved only for a region that ran once.
+TEST(ProfileStore, FirstExecutionSamplesAreKeptOnlyForARegionThatRanOnce) {
+  const std::string path = temp_path("first");
+  std::remove(path.c_str());
+  Store store;
+  ASSERT_TRUE(store.load(path));
+  store.record("loop", "cpu", S(511, 1.9e-3), /*first_execution=*/true);
+  store.record("loop", "=alone:cpu", S(511, 2e-3), true);
+  store.record("once", "cpu", S(100, 0.5), true);
+  EXPECT_EQ(store.pending(), 3u); // held samples are saved if nothing follows
+  EXPECT_TRUE(store.has("loop", "cpu")); // this run plans with it
+  store.record("loop", "cpu", S(510, 5e-5)); // the second execution
+  ASSERT_TRUE(store.save(path));
+  Store back;
+  ASSERT_TRUE(back.load(path));
+  ASSERT_EQ(back.samples("loop", "cpu").size(), 1u);
+  EXPECT_EQ(back.samples("loop", "cpu")[0].iterations, 510);
+  EXPECT_FALSE(back.has("loop", "=alone:cpu")) << "the first execution's wall was kept";
+  ASSERT_EQ(back.samples("once", "cpu").size(), 1u);
+  EXPECT_DOUBLE_EQ(back.samples("once", "cpu")[0].exec_s, 0.5);
+  std::remove(path.c_str());
+}
+
 struct CorruptCase {
   const char *text;
   int line;

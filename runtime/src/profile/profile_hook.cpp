@@ -142,7 +142,7 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 }
 
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
-                 const std::vector<int> &devs, size_t failures) {
+                 const std::vector<int> &devs, size_t failures, bool first) {
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
   if (!seedable || failures > 0 || devs.size() < 2 || global_path().empty())
     return;
@@ -157,7 +157,7 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
       Sample m;
       m.iterations = w;
       m.exec_s = o + c * double(w);
-      global().record(region_key(r), model_key(rt, devs, i), m);
+      global().record(region_key(r), model_key(rt, devs, i), m, first);
     }
   }
   int device = -1;
@@ -167,12 +167,13 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
   sample.iterations = r.iterations;
   global().record(region_key(r),
                   device < 0 ? co_key(rt, devs) : alone_key(rt, devs[size_t(device)]),
-                  sample);
+                  sample, first);
 }
 
 void record_execution(const hce_region &r, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,
-                      const std::vector<TransferCounts> &bytes, size_t failures) {
+                      const std::vector<TransferCounts> &bytes, size_t failures,
+                      bool first) {
   if (failures > 0)
     return;
   Store &store = global();
@@ -187,7 +188,7 @@ void record_execution(const hce_region &r, const Runtime &rt,
         i < bytes.size() ? double(bytes[i].to_device) + double(bytes[i].from_device) : 0;
     s.exec_s = w.compute_busy; // the chunk loop times every stage
     s.xfer_s = std::max(0.0, w.busy - s.exec_s);
-    store.record(region, rt.devices()[size_t(w.device)]->name(), s);
+    store.record(region, rt.devices()[size_t(w.device)]->name(), s, first);
   }
 }
 

@@ -181,10 +181,19 @@ void Store::add(std::vector<Sample> &v, const Sample &s) {
   }
 }
 
-void Store::record(const std::string &region, const std::string &device,
-                   const Sample &s) {
+void Store::record(const std::string &region, const std::string &device, const Sample &s,
+                   bool first_execution) {
   std::lock_guard<std::mutex> lock(mutex_);
-  add(data_[{region, device}], s);
+  add(data_[{region, device}], s); // this run plans with it either way
+  if (first_execution) {
+    add(held_[{region, device}], s);
+    return;
+  }
+  // A later execution: the region's first one is not what the next run
+  // should start from.
+  for (auto it = held_.lower_bound({region, std::string()});
+       it != held_.end() && it->first.first == region;)
+    it = held_.erase(it);
   add(pending_[{region, device}], s);
 }
 
@@ -211,6 +220,8 @@ size_t Store::pending() const {
   size_t n = 0;
   for (const auto &[k, v] : pending_)
     n += v.size();
+  for (const auto &[k, v] : held_)
+    n += v.size();
   return n;
 }
 
@@ -226,6 +237,7 @@ void Store::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   data_.clear();
   pending_.clear();
+  held_.clear();
 }
 
 std::string Store::serialize() const {
@@ -353,6 +365,9 @@ bool Store::save(const std::string &path) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     mine = pending_;
+    for (const auto &[k, v] : held_) // regions that ran once
+      for (const Sample &s : v)
+        add(mine[k], s);
   }
   for (const auto &[k, v] : mine)
     for (const Sample &s : v)
@@ -378,6 +393,7 @@ bool Store::save(const std::string &path) {
   std::lock_guard<std::mutex> lock(mutex_);
   data_ = std::move(merged.data_);
   pending_.clear();
+  held_.clear();
   return true;
 }
 

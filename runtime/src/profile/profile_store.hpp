@@ -67,13 +67,22 @@ std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t 
 class Store {
 public:
   // Adds one measurement (merged into a sample within 2% of its size).
-  void record(const std::string &region, const std::string &device, const Sample &s);
+  // A measurement of a region's first execution in this process is held
+  // back: that execution carries one-time costs (a cold OpenMP team, the
+  // first launch, data placement; the H100's lud: one CPU row 10^4 times
+  // its steady cost, read back by the next run as the cost at that trip
+  // count).  This run plans with them; held back from the file, they are
+  // dropped once the region executes again and saved only if it never does
+  // (a program that runs its loop once).
+  void record(const std::string &region, const std::string &device, const Sample &s,
+              bool first_execution = false);
   // The samples of (region, device), sorted by iterations; empty if none.
   std::vector<Sample> samples(const std::string &region, const std::string &device) const;
   bool has(const std::string &region, const std::string &device) const;
   std::optional<Estimate> estimate(const std::string &region, const std::string &device,
                                    int64_t w) const;
-  // Samples recorded since the last load/save (what save() merges in).
+  // Samples recorded since the last load/save (what save() merges in),
+  // held ones included.
   size_t pending() const;
   size_t size() const; // number of samples
   void clear();
@@ -103,6 +112,7 @@ private:
   mutable std::mutex mutex_;
   std::map<Key, std::vector<Sample>> data_;    // everything known
   std::map<Key, std::vector<Sample>> pending_; // recorded since load/save
+  std::map<Key, std::vector<Sample>> held_;    // first executions (record)
 };
 
 // Merging: samples whose sizes differ by at most this fraction are one.
