@@ -401,9 +401,14 @@ private:
   // alone ran the 510 executions left at 13x the CPU's time, and the
   // profile cache kept the model for the next run.  Such a model does not
   // leave its device out for good (reprobe_) and is not what the cache
-  // keeps (learnt_model).  (A seed is not provisional: the cache keeps
-  // steady models, and the mode walls it keeps come first.)
-  bool provisional(const Dev &d) const {
+  // keeps (learnt_model).  A seeded device goes back to its seed instead
+  // (choose_mode): the cache keeps steady models (Store::record), so an
+  // earlier run's steady cost beats this run's cold first execution (the
+  // H100's warm cg: a CPU left out after one cold spmv paid a learning
+  // execution).
+  bool provisional(const Dev &d) const { return cold_only(d) && !d.seed.known(); }
+  // A model from the device's first execution only, and a later one begun.
+  bool cold_only(const Dev &d) const {
     return d.model.known() && !d.steady && d.first_exec >= 0 && exec_ > d.first_exec;
   }
   // Whether the device's next chunk is a probe: it has no model, or this
@@ -472,6 +477,11 @@ private:
       m.add((last_complete_ - exec_begin_) / measured_pred_);
     }
     ++exec_;
+    for (Dev &d : dev_)
+      if (cold_only(d) && d.seed.known()) {
+        d.model = d.seed; // an earlier run's steady cost (provisional())
+        d.model.lanes = double(d.lanes);
+      }
     solo_ = -1;
     bool all_known = p_ >= 2;
     for (const Dev &d : dev_)
