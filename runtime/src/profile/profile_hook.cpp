@@ -108,7 +108,7 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
 void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
           const std::vector<int> &devs) {
   auto *seedable = dynamic_cast<Seedable *>(&s);
-  if (!seedable || global_path().empty() || r.iterations < 4)
+  if (!seedable || !recording() || r.iterations < 4)
     return;
   const Store &store = global();
   const std::string region = region_key(r);
@@ -144,7 +144,7 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures, bool first) {
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
-  if (!seedable || failures > 0 || devs.size() < 2 || global_path().empty())
+  if (!seedable || failures > 0 || devs.size() < 2 || !recording())
     return;
   // The models, as two points of their line (W and W/4), so that seed()
   // reads back o and c; the store averages them over the executions.

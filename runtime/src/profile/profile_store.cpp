@@ -440,6 +440,12 @@ Store &global() {
   return *global_store;
 }
 
+bool recording() {
+  global();
+  std::lock_guard<std::mutex> lock(global_mutex);
+  return !global_store_path.empty();
+}
+
 void shutdown_global() {
   std::unique_ptr<Store> s;
   std::string path;
