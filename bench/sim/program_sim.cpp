@@ -77,6 +77,8 @@ template <class S> bool learnt_model(const S &s, int i, double &o, double &c) {
 void record(const Scheduler &s, const Region &r, int e,
             const std::vector<std::string> &devs, const std::vector<DeviceRun> &runs,
             profile::Store &store) {
+  if (!profile::recorded_execution(e))
+    return;
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].iterations <= 0)
       continue;

@@ -522,10 +522,10 @@ int execute_region(const hce_region &r, std::string &why) {
   for (const auto &w : work)
     bytes.push_back(w->bytes());
   // Profile store (HCE_PROFILE): what each device did in this execution.
-  // (The site's first execution: its samples carry one-time costs.)
-  const bool first = site.stats.executions == 0;
-  profile::record_execution(r, rt, workers, bytes, loop.failures, first);
-  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, first);
+  // (Which execution at this site: the first carries one-time costs.)
+  const int64_t nth = site.stats.executions;
+  profile::record_execution(r, rt, workers, bytes, loop.failures, nth);
+  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth);
   std::vector<unsigned char> retry_red = reduction_slots(r);
   std::string retry_error;
   const int64_t retried =

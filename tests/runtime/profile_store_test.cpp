@@ -280,3 +280,20 @@ TEST(ProfileStore, CommentsAndEmptyFileAreAnEmptyProfile) {
 }
 
 } // namespace
+
+namespace {
+
+// The hooks record a region's first 16 executions and then every 16th:
+// recording costs as much as a resident execution (lud runs 511).
+TEST(ProfileStore, LongRunningRegionsAreSampled) {
+  int recorded = 0;
+  for (int64_t n = 0; n < 511; ++n)
+    recorded += hce::profile::recorded_execution(n) ? 1 : 0;
+  EXPECT_EQ(recorded, 16 + 31);
+  EXPECT_TRUE(hce::profile::recorded_execution(0));
+  EXPECT_TRUE(hce::profile::recorded_execution(15));
+  EXPECT_FALSE(hce::profile::recorded_execution(17));
+  EXPECT_TRUE(hce::profile::recorded_execution(32));
+}
+
+} // namespace

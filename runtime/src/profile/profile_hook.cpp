@@ -142,10 +142,12 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 }
 
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
-                 const std::vector<int> &devs, size_t failures, bool first) {
+                 const std::vector<int> &devs, size_t failures, int64_t nth) {
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
-  if (!seedable || failures > 0 || devs.size() < 2 || !recording())
+  if (!seedable || failures > 0 || devs.size() < 2 || !recorded_execution(nth) ||
+      !recording())
     return;
+  const bool first = nth == 0;
   // The models, as two points of their line (W and W/4), so that seed()
   // reads back o and c; the store averages them over the executions.
   const int64_t w1 = std::max<int64_t>(4, r.iterations), w2 = w1 / 4;
@@ -173,9 +175,10 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
 void record_execution(const hce_region &r, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,
                       const std::vector<TransferCounts> &bytes, size_t failures,
-                      bool first) {
-  if (failures > 0)
+                      int64_t nth) {
+  if (failures > 0 || !recorded_execution(nth))
     return;
+  const bool first = nth == 0;
   Store &store = global();
   const std::string region = region_key(r);
   for (size_t i = 0; i < workers.size(); ++i) {

@@ -46,14 +46,15 @@ void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
 // pseudo-device "=co:DEV+DEV..." or "=alone:DEV", which seed() hands back to
 // the next run (Seedable::seed_mode), and each device's cost model as
 // learnt beside the others, "=model:DEV+DEV.../DEV" (Seedable::learnt_model),
-// which seed() prefers to the device's own samples.  `first`: the region's
-// first execution in this process (Store::record holds it back).
+// which seed() prefers to the device's own samples.  `nth`: which execution
+// of the region in this process this is (0: the first, which Store::record
+// holds back; recorded_execution() says which are recorded).
 void record_mode(const Scheduler &s, const hce_region &region, const Runtime &rt,
-                 const std::vector<int> &devs, size_t failures, bool first);
+                 const std::vector<int> &devs, size_t failures, int64_t nth);
 
 void record_execution(const hce_region &region, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,
                       const std::vector<TransferCounts> &bytes, size_t failures,
-                      bool first);
+                      int64_t nth);
 
 } // namespace hce::profile
