@@ -39,10 +39,14 @@ bool use_devices(const std::string &devices) {
   hce_finalize();
   setenv("HCE_DEVICES", devices.c_str(), 1);
   setenv("HCE_SIM", "sim=bw:1e15,lat:0", 1);
-  // HCE_BENCH_PROFILE=PATH: with the profile cache recording (the default
-  // for programs), to measure what it costs per execution.
-  const char *profile = std::getenv("HCE_BENCH_PROFILE");
-  setenv("HCE_PROFILE", profile && *profile ? profile : "off", 1);
+  // HCE_BENCH_CACHE=DIR: with the per-user profile cache recording (what a
+  // program does by default) in DIR/hce, as XDG_CACHE_HOME; off otherwise.
+  if (const char *cache = std::getenv("HCE_BENCH_CACHE"); cache && *cache) {
+    setenv("XDG_CACHE_HOME", cache, 1);
+    unsetenv("HCE_PROFILE");
+  } else {
+    setenv("HCE_PROFILE", "off", 1);
+  }
   for (const char *v : {"HCE_SCHEDULE", "HCE_CO", "HCE_STATS", "HCE_TRACE"})
     unsetenv(v);
   // Every named device must exist: a benchmark of cuda:0 that the CPU ran
