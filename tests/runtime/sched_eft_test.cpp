@@ -16,6 +16,27 @@ using namespace hce::simtest;
 
 std::unique_ptr<Scheduler> eft() { return make_scheduler("eft"); }
 
+// A host device of `speed` iterations per second whose first chunk in the
+// process costs `cold` seconds more (a cold OpenMP team, a first launch).
+SimDevice cold_first_chunk(double speed, double cold) {
+  SimDevice d = SimDevice::constant(speed, 0, true);
+  auto calls = std::make_shared<int>(0);
+  d.time_fn = [calls, speed, cold](Range r, int) {
+    return ((*calls)++ == 0 ? cold : 0) + double(r.size()) / speed;
+  };
+  return d;
+}
+
+// eft seeded with each device's seconds per iteration, as the profile cache
+// seeds it.
+std::unique_ptr<Scheduler> seeded_eft(const std::vector<double> &per_iteration) {
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  for (size_t i = 0; seedable && i < per_iteration.size(); ++i)
+    seedable->seed(int(i), 0, per_iteration[i]);
+  return s;
+}
+
 double best_single(const std::vector<SimDevice> &devs, int64_t W) {
   double best = 1e300;
   for (const SimDevice &d : devs)
@@ -132,11 +153,7 @@ TEST(SchedEft, AMeasuredSlowModeGivesWayToAnotherDeviceAlone) {
 TEST(SchedEft, SeedsPlanTheFirstExecution) {
   std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
                                  SimDevice::constant(3e6, 0)};
-  auto s = eft();
-  auto *seedable = dynamic_cast<Seedable *>(s.get());
-  ASSERT_NE(seedable, nullptr);
-  seedable->seed(0, 0, 1e-6);
-  seedable->seed(1, 0, 1.0 / 3e6);
+  auto s = seeded_eft({1e-6, 1.0 / 3e6});
   const int64_t W = 400000;
   SimResult r = simulate(*s, make_params(W, devs), devs);
   ASSERT_EQ(check_coverage(r, W), "");
@@ -201,10 +218,6 @@ TEST(SchedEft, AnUnprobedDeviceIsNotLeftOutOfTheFirstExecution) {
   EXPECT_GT(r.iterations[1], W / 2);
 }
 
-} // namespace
-
-namespace {
-
 // Walls measured by an earlier run (seed_mode, from the profile cache): the
 // first execution runs in the mode they say is faster, with no exploration,
 // although the models alone promise co-execution a gain.
@@ -261,10 +274,6 @@ TEST(SchedEft, MeasuredModeOnlyForSettledExecutions) {
   EXPECT_GE(measured, 2);
 }
 
-} // namespace
-
-namespace {
-
 // A device's first execution carries one-time costs (a data region's first
 // upload, the first launch): its first chunk here takes 50 ms more.  From
 // the second execution on, the model -- and what the profile cache keeps of
@@ -290,22 +299,14 @@ TEST(SchedEft, FirstExecutionCostsLeaveTheModel) {
   EXPECT_LT(o + c * double(W), 1.2 * (2e-5 + double(W) / 1e7));
 }
 
-} // namespace
-
-namespace {
-
 // The H100's cold lud: the CPU's first chunk ran on a cold OpenMP team and
 // took 50 ms for one row, so its model said it was 10^4 times slower than
 // it is and the GPU alone (5x slower than the CPU, by its per-execution
 // transfers) ran every later execution.  A device left out on a model from
 // one execution is probed again once; from then on the CPU alone runs.
 TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
-  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+  std::vector<SimDevice> devs = {cold_first_chunk(1e6, 0.05),
                                  SimDevice::constant(1e7, 0)};
-  auto calls = std::make_shared<int>(0);
-  devs[0].time_fn = [calls](Range r, int) {
-    return ((*calls)++ == 0 ? 0.05 : 0) + double(r.size()) / 1e6;
-  };
   const int64_t W = 1000; // the CPU alone 1 ms, the GPU 5 ms with transfers
   SimOptions opt;
   opt.start_at = {0, 0.005};
@@ -330,10 +331,6 @@ TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
   ASSERT_TRUE(seedable->learnt_model(0, o, c));
   EXPECT_LT(c, 2e-6) << "the CPU's model kept its cold first chunk";
 }
-
-} // namespace
-
-namespace {
 
 // One execution that the OS made 100x longer (the H100's lud: a 4.5 ms
 // execution among 50 us ones) does not rule the faster device alone out: an
@@ -370,27 +367,15 @@ TEST(SchedEft, OneSlowExecutionDoesNotRuleAnArmOut) {
         << "execution " << e << ": " << s->explain();
 }
 
-} // namespace
-
-namespace {
-
 // A warm run: the models are seeded from an earlier run's steady ones, and
 // the CPU's first chunk in this process is cold (+50 ms).  The second
 // execution plans by the seed again, not by the cold chunk (which would
 // leave the CPU out and cost a learning execution to probe it again: the
 // H100's warm cg).
 TEST(SchedEft, ASeededDeviceGoesBackToItsSeedAfterAColdFirstExecution) {
-  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+  std::vector<SimDevice> devs = {cold_first_chunk(1e6, 0.05),
                                  SimDevice::constant(3e6, 0)};
-  auto calls = std::make_shared<int>(0);
-  devs[0].time_fn = [calls](Range r, int) {
-    return ((*calls)++ == 0 ? 0.05 : 0) + double(r.size()) / 1e6;
-  };
-  auto s = eft();
-  auto *seedable = dynamic_cast<Seedable *>(s.get());
-  ASSERT_NE(seedable, nullptr);
-  seedable->seed(0, 0, 1e-6);
-  seedable->seed(1, 0, 1.0 / 3e6);
+  auto s = seeded_eft({1e-6, 1.0 / 3e6});
   const int64_t W = 400000;
   SimResult first = simulate(*s, make_params(W, devs), devs);
   ASSERT_EQ(check_coverage(first, W), "");
