@@ -31,6 +31,11 @@
 //    iteration), so that the probe of a device 100x slower than the others
 //    costs little; while any device is still to be probed, the others keep
 //    growing their chunks rather than taking their whole share.
+//  * Models from one execution are provisional (provisional()): a device
+//    left out on its first execution's chunks is probed once more, a seeded
+//    one goes back to its seed; an arm's excess is the median of its last
+//    five measurements and a fit drops chunks far above its line, so one
+//    slow execution does not rule a device out for good (the H100's lud).
 //  * Every device gets work or is reported left out (issue 15): idle()
 //    before the execution (planned to get nothing), gave_nothing() after it
 //    (it asked, but devices that could finish its block sooner had taken
