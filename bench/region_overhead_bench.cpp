@@ -11,7 +11,8 @@
 //      scheduler, handing the job to the controllers and back, the data
 //      layer's bookkeeping, statistics), wall time.
 //
-// Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), and where the
+// Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), cpu,slow-sim:0
+// (the same with lat 1 ms: auto runs the CPU alone beside a second device), and where the
 // runtime has cuda:N and a GPU is present, cuda:0 and cpu,cuda:0.  Run:
 //   build/bin/hce_bench_region_overhead --benchmark_filter=ResidentRegion
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -35,10 +36,10 @@ namespace {
 
 void empty_cpu(int64_t, int64_t, void *const *, const void *, void *) {}
 
-bool use_devices(const std::string &devices) {
+bool use_devices(const std::string &devices, const std::string &sim) {
   hce_finalize();
   setenv("HCE_DEVICES", devices.c_str(), 1);
-  setenv("HCE_SIM", "sim=bw:1e15,lat:0", 1);
+  setenv("HCE_SIM", sim.c_str(), 1);
   // HCE_BENCH_CACHE=DIR: with the per-user profile cache recording (what a
   // program does by default) in DIR/hce, as XDG_CACHE_HOME; off otherwise.
   if (const char *cache = std::getenv("HCE_BENCH_CACHE"); cache && *cache) {
@@ -67,9 +68,9 @@ bool use_devices(const std::string &devices) {
   return true;
 }
 
-void BM_ResidentRegion(benchmark::State &state, std::string devices,
+void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string sim,
                        std::string schedule) {
-  if (!use_devices(devices)) {
+  if (!use_devices(devices, sim)) {
     state.SkipWithError(("not every device of '" + devices + "' is present").c_str());
     return;
   }
@@ -118,16 +119,26 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices,
 }
 
 void register_all() {
-  std::vector<std::string> sets = {"cpu", "sim:0", "cpu,sim:0"};
+  struct Set {
+    std::string name, devices, sim;
+  };
+  const std::string fast = "sim=bw:1e15,lat:0";
+  // A simulated device 1 ms a chunk: auto runs the CPU alone with a second
+  // device present (lud's case), which should cost what the CPU alone does.
+  const std::string slow = "sim=bw:1e15,lat:1e-3";
+  std::vector<Set> sets = {{"cpu", "cpu", fast},
+                           {"sim:0", "sim:0", fast},
+                           {"cpu,sim:0", "cpu,sim:0", fast},
+                           {"cpu,slow-sim:0", "cpu,sim:0", slow}};
 #if HCE_BENCH_CUDA
-  sets.push_back("cuda:0");
-  sets.push_back("cpu,cuda:0");
+  sets.push_back({"cuda:0", "cuda:0", fast});
+  sets.push_back({"cpu,cuda:0", "cpu,cuda:0", fast});
 #endif
-  for (const std::string &devices : sets)
+  for (const Set &set : sets)
     for (const char *schedule : {"auto", "static", "fdets"})
       benchmark::RegisterBenchmark(
-          ("BM_ResidentRegion/" + devices + "/" + schedule).c_str(), BM_ResidentRegion,
-          devices, std::string(schedule))
+          ("BM_ResidentRegion/" + set.name + "/" + schedule).c_str(), BM_ResidentRegion,
+          set.devices, set.sim, std::string(schedule))
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime() // the calling thread mostly waits for controllers
           ->MinTime(0.2);

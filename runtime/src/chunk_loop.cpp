@@ -74,8 +74,7 @@ private:
 class DeviceRun {
 public:
   DeviceRun(Runtime &rt, Shared &sh, ChunkWorker &w, int slot)
-      : rt_(rt), sh_(sh), w_(w), slot_(slot),
-        dev_(rt.devices()[w.device]->name()) {}
+      : rt_(rt), sh_(sh), w_(w), slot_(slot), dev_(rt.devices()[w.device]->name()) {}
 
   void run() {
     if (w_.prologue)
@@ -116,9 +115,8 @@ private:
   void fail(Range range, const std::string &why) {
     std::lock_guard<std::mutex> lock(sh_.mutex);
     if (!failed_)
-      warning(sh_.label + ": " + dev_ + " failed on iterations " +
-              range_text(range) + ": " + why +
-              "; re-running them on the CPU and using " + dev_ +
+      warning(sh_.label + ": " + dev_ + " failed on iterations " + range_text(range) +
+              ": " + why + "; re-running them on the CPU and using " + dev_ +
               " no more in this execution");
     failed_ = true;
     sh_.result.failures += 1;
@@ -188,8 +186,9 @@ private:
   }
 
   // Three threads, one per stream: this one uploads, `computer` computes,
-  // `downloader` downloads (the device's stream threads).  At most kPipelineDepth chunks are in flight,
-  // so chunk k's state slot (k mod depth) is free again when k+depth starts.
+  // `downloader` downloads (the device's stream threads).  At most kPipelineDepth chunks
+  // are in flight, so chunk k's state slot (k mod depth) is free again when k+depth
+  // starts.
   void run_pipelined() {
     std::counting_semaphore<kPipelineDepth> free_slots(kPipelineDepth);
     StageQueue to_compute, to_download;
@@ -293,13 +292,26 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     if (workers[i].idle)
       scheduler.drop(int(i)); // before any device asks: nothing to re-run
+  // One device (the CPU) may run on this thread: the others are handed to
+  // their controllers first, so that they start at once.
+  Device *here = nullptr;
+  size_t here_slot = workers.size();
+  for (size_t i = 0; i < workers.size() && !here; ++i)
+    if (!workers[i].idle && rt.devices()[size_t(workers[i].device)]->enter_caller()) {
+      here = rt.devices()[size_t(workers[i].device)].get();
+      here_slot = i;
+    }
   for (size_t i = 0; i < workers.size(); ++i)
-    if (!workers[i].idle)
+    if (!workers[i].idle && i != here_slot)
       rt.controller(workers[i].device).post([&, i] { runs[i]->run(); });
+  if (here) {
+    runs[here_slot]->run();
+    here->leave_caller();
+  }
   const SpinBackoff::Budget spin = waiter_spin(rt, workers, usable_cores());
-  for (const ChunkWorker &w : workers)
-    if (!w.idle)
-      rt.controller(w.device).wait(spin);
+  for (size_t i = 0; i < workers.size(); ++i)
+    if (!workers[i].idle && i != here_slot)
+      rt.controller(workers[i].device).wait(spin);
   sh.result.wall = now_seconds() - sh.t0;
   return std::move(sh.result);
 }

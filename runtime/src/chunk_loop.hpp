@@ -34,7 +34,7 @@ struct ChunkWorker {
   // The scheduler plans to give this device nothing in this execution:
   // its controller is not woken at all (it is dropped from the scheduler).
   bool idle = false;
-  // Runs on the device's controller before it asks for its first chunk
+  // Runs on the device's thread before it asks for its first chunk
   // (per-execution preparation: windows, pinning, broadcast uploads), so
   // that the other devices start computing meanwhile.  May be empty.
   std::function<void()> prologue;
@@ -74,7 +74,9 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
                                 const std::vector<ChunkWorker> &workers, int cores);
 
 // Runs `scheduler` (begun already) over `workers` on their controllers and
-// waits for all of them.  `label` names the loop in warnings.
+// waits for all of them; a device that can (Device::enter_caller: the CPU,
+// outside a parallel region) runs on the calling thread instead.  `label`
+// names the loop in warnings.
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label);

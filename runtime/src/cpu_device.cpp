@@ -8,40 +8,66 @@ namespace hce {
 
 const char *kind_name(DeviceKind kind) {
   switch (kind) {
-  case DeviceKind::Cpu:
-    return "cpu";
-  case DeviceKind::Sim:
-    return "sim";
-  case DeviceKind::Cuda:
-    return "cuda";
-  case DeviceKind::Omp:
-    return "omp";
+  case DeviceKind::Cpu: return "cpu";
+  case DeviceKind::Sim: return "sim";
+  case DeviceKind::Cuda: return "cuda";
+  case DeviceKind::Omp: return "omp";
   }
   return "?";
 }
 
+namespace {
+
+// The user's team size on a thread that runs the CPU's chunks.
+thread_local int saved_threads = 0;
+thread_local bool has_team = false;
+
+// An OpenMP team is created at the first parallel region its master runs:
+// do it before the thread's first chunk -- the probe eft fits the CPU's
+// model to -- so that the probe does not pay for creating the threads: a
+// probe that did made the CPU look many times slower than it is, and lud's
+// auto on the H100 never tried the CPU again.
+void ensure_team() {
+  if (has_team)
+    return;
+#pragma omp parallel
+  {}
+  has_team = true;
+}
+
+} // namespace
+
 void CpuDevice::on_controller_start() {
   // The controller is its own root thread: this sets the team size of the
-  // variant's `parallel for` without touching the user's ICVs.
+  // variant's `parallel for` without touching the user's ICVs.  Its team is
+  // created when it first runs the CPU's chunks (use_team): usually the
+  // calling thread runs them, and a second team kept spinning would take
+  // cores from the first.
   omp_set_num_threads(threads_);
-  // Its OpenMP team is created at the first parallel region it runs: do it
-  // now, so that the first chunk -- the probe eft fits the CPU's model to --
-  // does not pay for creating the threads: a probe that did made the CPU
-  // look many times slower than it is, and lud's auto on the H100 never
-  // tried the CPU again.
-#pragma omp parallel
-  {
-  }
 }
+
+bool CpuDevice::enter_caller() {
+  // On the H100 a hand-off to the CPU's controller and back cost 3-25 us per
+  // execution, the whole runtime overhead of lud's short executions (the
+  // calling thread, one more than the cores, had to be woken).
+  if (omp_get_active_level() > 0 || VariantScope::active())
+    return false;
+  saved_threads = omp_get_max_threads();
+  omp_set_num_threads(threads_);
+  ensure_team();
+  return true;
+}
+
+void CpuDevice::leave_caller() { omp_set_num_threads(saved_threads); }
 
 void CpuDevice::use_team(bool alone) const {
   omp_set_num_threads(alone ? all_threads_ : threads_);
+  ensure_team();
 }
 
 bool CpuDevice::compute(const ChunkContext &ctx, std::string &) {
   VariantScope scope;
-  ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args,
-                  ctx.red);
+  ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args, ctx.red);
   return true;
 }
 

@@ -20,10 +20,14 @@ public:
   // nothing, their controllers sleep and the cores they keep free are the
   // CPU's too.
   void use_team(bool alone) const;
-  bool can_run(const hce_region &region) const override {
-    return region.cpu != nullptr;
-  }
+  bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   void on_controller_start() override;
+  // The calling thread runs the CPU's chunks as the master of its own
+  // OpenMP team, outside any active parallel region and variant (a nested
+  // `parallel for` would run on one thread).  The user's team-size ICV is
+  // restored afterwards.
+  bool enter_caller() override;
+  void leave_caller() override;
   bool compute(const ChunkContext &ctx, std::string &why) override;
 
 private:

@@ -2,6 +2,8 @@
 // accelerators run beside the CPU; when the scheduler gives every
 // accelerator nothing (their controllers sleep) the CPU variant gets every
 // core (issue 12: matadd ran on 15 of 16 threads with the GPU left out).
+// Outside a parallel region the calling thread is the team's master (no
+// hand-off to the CPU's controller), and the caller's own team size stays.
 #include "runtime.hpp"
 #include "test_support.hpp"
 
@@ -9,10 +11,12 @@
 #include <omp.h>
 
 #include <atomic>
+#include <thread>
 
 namespace {
 
 std::atomic<int> g_team{0};
+std::thread::id g_master;
 
 // y[i] = 2 x[i], and the largest team a chunk ran with.
 void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
@@ -21,6 +25,8 @@ void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) 
 #pragma omp parallel for
   for (int64_t i = lb; i < ub; ++i) {
     y[i] = 2 * x[i];
+    if (omp_get_thread_num() == 0)
+      g_master = std::this_thread::get_id();
     int t = omp_get_num_threads(), seen = g_team.load();
     while (t > seen && !g_team.compare_exchange_weak(seen, t)) {
     }
@@ -97,6 +103,38 @@ TEST_F(CpuTeam, AloneTheCpuTakesEveryCore) {
   }
   ASSERT_TRUE(left_out) << "eft never left the slow sim:0 out";
   EXPECT_GT(s.stats("cpu")->last_iterations, 0);
+  EXPECT_EQ(g_team.load(), 4);
+}
+
+TEST_F(CpuTeam, TheCallingThreadLeadsTheTeamAndKeepsItsTeamSize) {
+  hce_test::use_devices("cpu", "");
+  Scale s(1 << 14, "static");
+  hce::Runtime::get();    // takes the team size, 4
+  omp_set_num_threads(3); // the user's, from now on
+  g_team = 0;
+  g_master = {};
+  s.run_and_check();
+  EXPECT_EQ(g_master, std::this_thread::get_id());
+  EXPECT_EQ(g_team.load(), 4);
+  EXPECT_EQ(omp_get_max_threads(), 3);
+}
+
+TEST_F(CpuTeam, FromInsideAParallelRegionTheCpuStillGetsItsTeam) {
+  // The caller's `parallel for` would be nested, on one thread: the CPU's
+  // controller runs it instead.
+  hce_test::use_devices("cpu", "");
+  Scale s(1 << 14, "static");
+  g_team = 0;
+  std::thread::id caller;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    {
+      caller = std::this_thread::get_id();
+      s.run_and_check();
+    }
+  }
+  EXPECT_NE(g_master, caller);
   EXPECT_EQ(g_team.load(), 4);
 }
 
