@@ -231,10 +231,7 @@ void *hce_cuda_scratch(void *stream, size_t bytes) {
 }
 
 void hce_print_stats(void) {
-  std::vector<NamedStats> named;
-  for (const SiteState *s : Runtime::get().sites())
-    named.push_back({s->name, &s->stats});
-  std::fputs(stats_table(named).c_str(), stderr);
+  std::fputs(stats_table(Runtime::get().named_stats()).c_str(), stderr);
 }
 
 void hce_finalize(void) {

@@ -27,7 +27,7 @@ struct Shared {
   Scheduler *scheduler = nullptr;
   ChunkLoopResult result;
   double t0 = 0;
-  std::string label;
+  const std::string *label = nullptr; // the caller's, alive for the loop
 };
 
 // A chunk on its way through a device's stages.
@@ -115,7 +115,7 @@ private:
   void fail(Range range, const std::string &why) {
     std::lock_guard<std::mutex> lock(sh_.mutex);
     if (!failed_)
-      warning(sh_.label + ": " + dev_ + " failed on iterations " + range_text(range) +
+      warning(*sh_.label + ": " + dev_ + " failed on iterations " + range_text(range) +
               ": " + why + "; re-running them on the CPU and using " + dev_ +
               " no more in this execution");
     failed_ = true;
@@ -165,7 +165,7 @@ private:
       return false;
     }
     if (trace_enabled()) // the event's name costs a string per stage
-      trace_event(dev_, stream, sh_.label + " " + range_text(c.range), start, end);
+      trace_event(dev_, stream, *sh_.label + " " + range_text(c.range), start, end);
     return true;
   }
 
@@ -284,7 +284,7 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                const std::string &label) {
   Shared sh;
   sh.scheduler = &scheduler;
-  sh.label = label;
+  sh.label = &label;
   sh.t0 = now_seconds();
   std::vector<std::unique_ptr<DeviceRun>> runs;
   for (size_t i = 0; i < workers.size(); ++i)

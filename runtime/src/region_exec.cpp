@@ -8,6 +8,7 @@
 #include "iteration_count.hpp"
 #include "log.hpp"
 #include "profile/profile_hook.hpp"
+#include "profile/profile_store.hpp"
 #include "reduction.hpp"
 #include "region_device_work.hpp"
 #include "runtime.hpp"
@@ -407,8 +408,9 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
                 int64_t retried, double wall) {
   RegionStats &st = site.stats;
   st.schedule = plan.sched_name;
-  st.choice = site.scheduler->explain();
   st.executions += 1;
+  if (trace_enabled() || profile::recorded_execution(st.executions - 1))
+    site.refresh_choice();
   st.iterations += r.iterations;
   st.wall_seconds += wall;
   for (auto &[dev, ds] : st.devices)

@@ -75,10 +75,7 @@ Runtime::Runtime() {
 }
 
 Runtime::~Runtime() {
-  std::vector<NamedStats> named;
-  for (const auto &s : sites_)
-    named.push_back({s->name, &s->stats});
-  report_stats_from_env(named);
+  report_stats_from_env(named_stats());
   profile::shutdown_global(); // HCE_PROFILE: merge and write the profile
   trace_flush();
   stream_threads_.clear();
@@ -249,6 +246,15 @@ SiteState &Runtime::site(const hce_region &region) {
   if (region.site)
     *region.site = state;
   return *state;
+}
+
+std::vector<NamedStats> Runtime::named_stats() {
+  std::vector<NamedStats> named;
+  for (const auto &s : sites_) {
+    s->refresh_choice();
+    named.push_back({s->name, &s->stats});
+  }
+  return named;
 }
 
 std::vector<const SiteState *> Runtime::sites() const {

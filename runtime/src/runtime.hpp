@@ -38,6 +38,14 @@ struct SiteState {
   std::map<std::string, int> slow_streak;
   // Devices left out as too slow to help, with the execution that did it.
   std::map<std::string, int64_t> dropped_at;
+  // stats.choice, the scheduler's account of its last execution, is
+  // formatted when it is read (named_stats(), the trace) and for a sample
+  // of executions (fold_stats): formatting it every execution cost a
+  // resident region about a microsecond.
+  void refresh_choice() {
+    if (scheduler)
+      stats.choice = scheduler->explain();
+  }
 };
 
 class Runtime {
@@ -79,6 +87,8 @@ public:
 
   SiteState &site(const hce_region &region);
   std::vector<const SiteState *> sites() const;
+  // Every site's statistics for a report, their choices brought up to date.
+  std::vector<NamedStats> named_stats();
   std::mutex &exec_mutex() { return exec_mutex_; }
 
   ~Runtime();

@@ -37,14 +37,18 @@ public:
       pick = profile_.get();
     else
       pick = eft_.get();
-    SchedParams q = params;
     if (cur_ && cur_ != pick && pick != static_.get()) {
       std::vector<double> learnt = cur_->current_ratios();
-      if (static_cast<int>(learnt.size()) == p)
+      if (static_cast<int>(learnt.size()) == p) {
+        SchedParams q = params;
         q.ratios = learnt;
+        cur_ = pick;
+        cur_->begin(q);
+        return;
+      }
     }
     cur_ = pick;
-    cur_->begin(q);
+    cur_->begin(params); // no copy: the usual case, every execution
   }
   Decision next(int device) override {
     return cur_ ? cur_->next(device) : Decision::done();

@@ -76,8 +76,14 @@ struct Model {
 // Least squares of t = o + n c over the samples; one distinct size (or a fit
 // with o < 0 or c <= 0) falls back to the default overhead and the median
 // time of the largest chunks.
-Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host,
-               double lanes) {
+// Storage for fit(), kept by the scheduler: a fit runs after every chunk.
+struct FitScratch {
+  std::vector<std::pair<int64_t, double>> samples, kept;
+  std::vector<double> times;
+};
+
+Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host, double lanes,
+               std::vector<double> &times) {
   Model m;
   m.lanes = lanes;
   if (s.empty())
@@ -102,7 +108,7 @@ Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host,
   const int64_t n = std::max_element(s.begin(), s.end(), [](auto a, auto b) {
                       return a.first < b.first;
                     })->first;
-  std::vector<double> times;
+  times.clear();
   for (auto [sn_, t] : s)
     if (sn_ == n)
       times.push_back(t);
@@ -118,19 +124,22 @@ Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host,
 // chunk that the OS or a page fault made 100x longer must not set a
 // device's model (the device may then never run again to correct it).
 Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
-          int64_t lanes) {
-  std::vector<std::pair<int64_t, double>> s = samples;
+          int64_t lanes, FitScratch &scratch) {
+  std::vector<std::pair<int64_t, double>> &s = scratch.samples;
+  s = samples;
   for (auto &[n, t] : s)
     n = std::max(n, lanes);
-  Model m = fit_line(s, host, double(lanes));
+  Model m = fit_line(s, host, double(lanes), scratch.times);
   if (s.size() < 3 || !m.known())
     return m;
-  std::vector<std::pair<int64_t, double>> kept;
+  std::vector<std::pair<int64_t, double>> &kept = scratch.kept;
+  kept.clear();
   for (auto [n, t] : s)
     if (t <= 2 * m.time(double(n)))
       kept.push_back({n, t});
-  return kept.size() >= 2 && kept.size() < s.size() ? fit_line(kept, host, double(lanes))
-                                                    : m;
+  return kept.size() >= 2 && kept.size() < s.size()
+             ? fit_line(kept, host, double(lanes), scratch.times)
+             : m;
 }
 
 class EftScheduler final : public Scheduler, public Seedable {
@@ -271,7 +280,7 @@ public:
       d.samples.erase(d.samples.begin());
       d.sample_exec.erase(d.sample_exec.begin());
     }
-    d.model = fit(d.samples, d.host, d.lanes);
+    d.model = fit(d.samples, d.host, d.lanes, fit_scratch_);
     // What is still in flight, re-predicted from now.
     double t = now();
     d.busy_until = t;
@@ -291,7 +300,45 @@ public:
            dev_[device].assigned == 0;
   }
 
-  std::string explain() const override { return why_; }
+  // Formatted when asked, from what choose_mode() kept: a string per
+  // execution cost a resident region about a microsecond.
+  std::string explain() const override {
+    const Choice &c = choice_;
+    char why[200];
+    if (c.reprobe)
+      std::snprintf(why, sizeof why,
+                    "learning: probing again a device left out after one execution");
+    else if (!c.all_known)
+      std::snprintf(why, sizeof why, "learning: probing the devices' costs");
+    else if (c.solo >= 0)
+      std::snprintf(why, sizeof why,
+                    "device %d alone: %.3g ms per execution %s, co-execution %.3g ms %s",
+                    c.solo, 1e3 * c.est[size_t(c.solo + 1)],
+                    c.measured[size_t(c.solo + 1)] ? "measured" : "predicted",
+                    1e3 * c.est[0], c.measured[0] ? "measured" : "predicted");
+    else
+      std::snprintf(why, sizeof why,
+                    "co-execution: %.3g ms per execution %s, device %d alone %.3g ms %s",
+                    1e3 * c.est[0], c.measured[0] ? "measured" : "predicted", c.runner_up,
+                    c.runner_up >= 0 ? 1e3 * c.est[size_t(c.runner_up + 1)] : 0.0,
+                    c.runner_up >= 0 && c.measured[size_t(c.runner_up + 1)]
+                        ? "measured"
+                        : "predicted");
+    std::string out = why;
+    if (c.all_known) {
+      // Every arm's estimate, m(easured n times) or p(redicted): what the
+      // choice compared (HCE_TRACE's region track, hce-sim --explain).
+      out += "; arms:";
+      for (size_t a = 0; a < c.est.size(); ++a) {
+        char one[64];
+        std::snprintf(one, sizeof one, " %s %.3g%s%d",
+                      a == 0 ? "co" : std::to_string(a - 1).c_str(), 1e3 * c.est[a],
+                      c.measured[a] ? "m" : "p", c.measured[a]);
+        out += one;
+      }
+    }
+    return out;
+  }
 
   std::vector<double> current_ratios() const override {
     std::vector<double> r(p_, 0);
@@ -311,7 +358,7 @@ public:
     if (device < 0 || device >= p_ || !dev_[device].model.known() ||
         !dev_[device].block.empty())
       return false;
-    return split(double(W_), std::vector<double>(p_, 0))[device] < 1;
+    return split(double(W_), zeros())[device] < 1;
   }
 
   void seed(int device, double overhead_s, double per_iteration_s) override {
@@ -492,9 +539,13 @@ private:
     for (const Dev &d : dev_)
       all_known = all_known && d.model.known();
     int best = -2, runner_up = -2; // -2: none yet (-1 is co-execution)
-    std::vector<double> est(p_ + 1, 0), pred(p_ + 1, 0);
+    // Every arm's estimate and prediction (kept for explain()).
+    std::vector<double> &est = choice_.est, &pred = pred_;
+    est.assign(size_t(p_ + 1), 0);
+    pred.assign(size_t(p_ + 1), 0);
+    choice_.measured.assign(size_t(p_ + 1), 0);
     if (all_known) {
-      split(double(W_), std::vector<double>(p_, 0));
+      split(double(W_), zeros());
       pred[0] = finish_time_;
       for (int i = 0; i < p_; ++i)
         pred[i + 1] = dev_[i].model.time(double(W_));
@@ -546,8 +597,7 @@ private:
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
       d.reprobe = all_known && provisional(d) && !d.reprobed &&
-                  (solo_ >= 0 ? solo_ != i
-                              : split(double(W_), std::vector<double>(p_, 0))[i] < 1);
+                  (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1);
       d.reprobed = d.reprobed || d.reprobe; // one attempt: it may not get to run
       reprobe_ = reprobe_ || d.reprobe;
     }
@@ -555,37 +605,12 @@ private:
       all_known = false;
       solo_ = -1;
     }
-    char why[200];
-    if (reprobe_)
-      std::snprintf(why, sizeof why,
-                    "learning: probing again a device left out after one execution");
-    else if (!all_known)
-      std::snprintf(why, sizeof why, "learning: probing the devices' costs");
-    else if (solo_ >= 0)
-      std::snprintf(why, sizeof why,
-                    "device %d alone: %.3g ms per execution %s, co-execution %.3g ms %s",
-                    solo_, 1e3 * est[solo_ + 1], arm(solo_).n ? "measured" : "predicted",
-                    1e3 * est[0], arm(-1).n ? "measured" : "predicted");
-    else
-      std::snprintf(why, sizeof why,
-                    "co-execution: %.3g ms per execution %s, device %d alone %.3g ms %s",
-                    1e3 * est[0], arm(-1).n ? "measured" : "predicted", runner_up,
-                    runner_up >= 0 ? 1e3 * est[runner_up + 1] : 0.0,
-                    runner_up >= 0 && arm(runner_up).n ? "measured" : "predicted");
-    why_ = why;
-    if (all_known) {
-      // Every arm's estimate, m(easured n times) or p(redicted): what the
-      // choice compared (HCE_TRACE's region track, hce-sim --explain).
-      why_ += "; arms:";
-      for (int a = -1; a < p_; ++a) {
-        const Arm &m = arms_[size_t(a + 1)];
-        char one[64];
-        std::snprintf(one, sizeof one, " %s %.3g%s%d",
-                      a < 0 ? "co" : std::to_string(a).c_str(), 1e3 * est[a + 1],
-                      m.n ? "m" : "p", m.n);
-        why_ += one;
-      }
-    }
+    choice_.reprobe = reprobe_;
+    choice_.all_known = all_known;
+    choice_.solo = solo_;
+    choice_.runner_up = runner_up;
+    for (size_t a = 0; a < arms_.size(); ++a)
+      choice_.measured[a] = arms_[a].n;
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
     mode_measured_ = !settling_ && all_known;
@@ -623,19 +648,24 @@ private:
   // EFT split of R iterations among the active modelled devices, given the
   // seconds a[j] until each is free: shares s_j = max(0, T - a_j - o_j) / c_j
   // with sum s_j = R.  Unmodelled or inactive devices get 0.
-  std::vector<double> split(double R, const std::vector<double> &a) const {
-    std::vector<int> idx;
+  // The result lives in the scheduler (valid until the next split): this
+  // runs several times per execution, and allocating cost a resident
+  // region's execution more than the split itself.
+  const std::vector<double> &split(double R, const std::vector<double> &a) const {
+    std::vector<int> &idx = split_idx_;
+    idx.clear();
     for (int j = 0; j < p_; ++j)
       if (dev_[j].active && dev_[j].model.known())
         idx.push_back(j);
-    std::vector<double> s(p_, 0);
+    std::vector<double> &s = split_shares_;
+    s.assign(size_t(p_), 0);
     if (idx.empty() || R <= 0)
       return s;
     // A device whose share is under its lanes still takes the time of its
     // lanes: if that ends after T it must not take any, and the others'
     // shares grow; repeat until no such device is left.
     for (;;) {
-      s = split_among(R, a, idx);
+      split_among(R, a, idx, s);
       auto late = std::find_if(idx.begin(), idx.end(), [&](int j) {
         const Model &m = dev_[j].model;
         return s[j] > 0 && s[j] < m.lanes && a[j] + m.time(s[j]) > finish_time_ + 1e-12;
@@ -648,9 +678,11 @@ private:
 
   // The EFT split of R among the devices `idx` (see split()); sets
   // finish_time_ to T.
-  std::vector<double> split_among(double R, const std::vector<double> &a,
-                                  std::vector<int> idx) const {
-    std::vector<double> s(p_, 0);
+  void split_among(double R, const std::vector<double> &a, const std::vector<int> &among,
+                   std::vector<double> &s) const {
+    s.assign(size_t(p_), 0);
+    std::vector<int> &idx = split_order_;
+    idx = among;
     auto start = [&](int j) { return a[j] + dev_[j].model.o; };
     std::sort(idx.begin(), idx.end(), [&](int x, int y) { return start(x) < start(y); });
     // Add devices in order of when they can start; T is where the rate
@@ -670,16 +702,21 @@ private:
     finish_time_ = T;
     for (int j : idx)
       s[j] = std::max(0.0, (T - start(j)) / dev_[j].model.c);
-    return s;
   }
 
   double free_in(int j, double t) const { return std::max(0.0, dev_[j].busy_until - t); }
 
   double eft_share(int device, int64_t R, double t) const {
-    std::vector<double> a(p_);
+    std::vector<double> &a = free_in_;
+    a.resize(size_t(p_));
     for (int j = 0; j < p_; ++j)
       a[j] = free_in(j, t);
     return split(double(R), a)[device];
+  }
+
+  const std::vector<double> &zeros() const {
+    zeros_.assign(size_t(p_), 0);
+    return zeros_;
   }
 
   // Whether `device` would finish one more iteration before every other
@@ -729,6 +766,10 @@ private:
   int64_t W_ = 0;
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
+  FitScratch fit_scratch_;
+  // split()'s storage, kept between calls.
+  mutable std::vector<double> split_shares_, zeros_, free_in_;
+  mutable std::vector<int> split_idx_, split_order_;
   // Co-execution and each device alone, the arms of choose_mode().
   // An arm's excess is the median of its last few measurements (the lower
   // one of two): one execution that the OS or a page fault made 100x longer
@@ -781,8 +822,15 @@ private:
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
   double exec_begin_ = 0, last_complete_ = 0;
-  std::string why_;         // explain()
-  std::vector<bool> asked_; // this execution: next() was called (gave_nothing)
+  // What the last choose_mode() decided and from what (explain()).
+  struct Choice {
+    bool reprobe = false, all_known = false;
+    int solo = -1, runner_up = -2;
+    std::vector<double> est;   // [0] co-execution, [1 + i] device i alone
+    std::vector<int> measured; // each arm's measurements (n)
+  } choice_;
+  std::vector<double> pred_; // choose_mode()'s predictions, kept for their storage
+  std::vector<bool> asked_;  // this execution: next() was called (gave_nothing)
 };
 
 } // namespace
