@@ -332,6 +332,43 @@ TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
   EXPECT_LT(c, 2e-6) << "the CPU's model kept its cold first chunk";
 }
 
+// A machine slow for its first milliseconds: the CPU's chunks of the first
+// two executions take 50x their time (the H100 machine of 2026-11-24's call
+// D: lud's first CPU executions 5 and 1.8 ms, the third 0.1 ms).  One
+// re-probe found the CPU as slow as the first probe, and the GPU alone, 5x
+// slower, ran the rest; the device is probed again until its samples span
+// three executions.
+TEST(SchedEft, ADeviceSlowForItsFirstTwoExecutionsIsProbedUntilItsModelSettles) {
+  auto exec = std::make_shared<int>(0);
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e7, 0)};
+  devs[0].time_fn = [exec](Range r, int) {
+    return (*exec < 2 ? 50.0 : 1.0) * double(r.size()) / 1e6;
+  };
+  const int64_t W = 1000; // the CPU alone 1 ms, the GPU 5 ms with transfers
+  SimOptions opt;
+  opt.start_at = {0, 0.005};
+  auto s = eft();
+  const auto *seedable = dynamic_cast<const Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  std::vector<SimResult> runs;
+  for (*exec = 0; *exec < 40; ++*exec) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs, opt));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
+    if (*exec == 1) {
+      // Two slow executions: not yet a model the cache keeps.
+      double o = 0, c = 0;
+      EXPECT_FALSE(seedable->learnt_model(0, o, c));
+    }
+  }
+  for (int e = 30; e < 40; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.1e-3)
+        << "execution " << e << ": " << s->explain();
+  double o = 0, c = 0;
+  ASSERT_TRUE(seedable->learnt_model(0, o, c));
+  EXPECT_LT(c, 2e-6) << "the CPU's model kept its slow first executions";
+}
+
 // One execution that the OS made 100x longer (the H100's lud: a 4.5 ms
 // execution among 50 us ones) does not rule the faster device alone out: an
 // arm's excess is the median of its last measurements, not a running mean

@@ -31,11 +31,12 @@
 //    iteration), so that the probe of a device 100x slower than the others
 //    costs little; while any device is still to be probed, the others keep
 //    growing their chunks rather than taking their whole share.
-//  * Models from one execution are provisional (provisional()): a device
-//    left out on its first execution's chunks is probed once more, a seeded
-//    one goes back to its seed; an arm's excess is the median of its last
-//    five measurements and a fit drops chunks far above its line, so one
-//    slow execution does not rule a device out for good (the H100's lud).
+//  * Models from fewer than three executions are provisional
+//    (provisional()): a device left out on such a model is probed again at
+//    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; an arm's
+//    excess is the median of its last five measurements and a fit drops chunks far above
+//    its line, so one slow execution does not rule a device out for good (the H100's
+//    lud).
 //  * Every device gets work or is reported left out (issue 15): idle()
 //    before the execution (planned to get nothing), gave_nothing() after it
 //    (it asked, but devices that could finish its block sooner had taken
@@ -58,9 +59,10 @@
 namespace hce::sched {
 namespace {
 
-constexpr double kConfident = 0.15; // relative prediction error
-constexpr int kMaxSamples = 12;     // chunks kept per device for the fit
-constexpr int64_t kGrowth = 4;      // chunk growth while learning
+constexpr double kConfident = 0.15;   // relative prediction error
+constexpr int kMaxSamples = 12;       // chunks kept per device for the fit
+constexpr int64_t kGrowth = 4;        // chunk growth while learning
+constexpr int kSettledExecutions = 3; // a model from fewer is provisional
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 double default_overhead(bool host) { return host ? 20e-6 : 40e-6; }
@@ -268,6 +270,9 @@ public:
     if (d.first_exec < 0)
       d.first_exec = exec_;
     d.steady = d.steady || exec_ > d.first_exec;
+    if (d.last_sample_exec != exec_)
+      ++d.sampled_execs;
+    d.last_sample_exec = exec_;
     d.samples.push_back({range.size(), seconds});
     d.sample_exec.push_back(exec_);
     if (exec_ > d.first_exec)
@@ -393,8 +398,11 @@ public:
 
   bool learnt_model(int device, double &overhead_s,
                     double &per_iteration_s) const override {
+    // Not a young model once the region runs again: the cache would keep a
+    // slow start (a region's only execution is kept, Store::record).
     if (device < 0 || device >= p_ || !dev_[device].model.known() ||
-        provisional(dev_[device]))
+        provisional(dev_[device]) ||
+        (young(dev_[device]) && exec_ > dev_[device].first_exec))
       return false;
     overhead_s = dev_[device].model.o;
     per_iteration_s = dev_[device].model.c;
@@ -421,8 +429,10 @@ private:
     std::vector<int> sample_exec; // exec_ of each sample
     int first_exec = -1;          // exec_ of its first sample at this site
     bool steady = false;          // it has samples of a later execution
+    int sampled_execs = 0;        // executions it has completed chunks in
+    int last_sample_exec = -1;    // the last of them
     bool reprobe = false;         // this execution probes its model again
-    bool reprobed = false;        // it had that execution
+    int next_reprobe = 1;         // the earliest execution that may do so
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     int64_t largest = 0, assigned = 0, lanes = 0;
@@ -458,7 +468,21 @@ private:
   // earlier run's steady cost beats this run's cold first execution (the
   // H100's warm cg: a CPU left out after one cold spmv paid a learning
   // execution).
-  bool provisional(const Dev &d) const { return cold_only(d) && !d.seed.known(); }
+  //
+  // More generally a model from fewer than kSettledExecutions executions is
+  // provisional once one begins without the device: a machine may be slow
+  // for its first milliseconds (the H100 machine of 2026-11-24's call D ran
+  // lud's first two CPU executions at 5 and 1.8 ms, the third at 0.1 ms), so
+  // one re-probe was not enough either.  A device left out on such a model
+  // is probed again at the region's 2nd, 8th, 32nd ... execution (reprobe_)
+  // until its samples span enough executions.
+  bool provisional(const Dev &d) const {
+    return !d.seed.known() && (cold_only(d) || (young(d) && exec_ > d.last_sample_exec));
+  }
+  // A model from fewer than kSettledExecutions executions.
+  bool young(const Dev &d) const {
+    return d.model.known() && d.sampled_execs < kSettledExecutions;
+  }
   // A model from the device's first execution only, and a later one begun.
   bool cold_only(const Dev &d) const {
     return d.model.known() && !d.steady && d.first_exec >= 0 && exec_ > d.first_exec;
@@ -596,9 +620,10 @@ private:
     reprobe_ = false;
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
-      d.reprobe = all_known && provisional(d) && !d.reprobed &&
+      d.reprobe = all_known && provisional(d) && exec_ >= d.next_reprobe &&
                   (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1);
-      d.reprobed = d.reprobed || d.reprobe; // one attempt: it may not get to run
+      if (d.reprobe) // one attempt each time: it may not get to run
+        d.next_reprobe = 4 * exec_;
       reprobe_ = reprobe_ || d.reprobe;
     }
     if (reprobe_) {
