@@ -57,6 +57,12 @@ struct Scale {
     for (size_t i = 0; i < x.size(); ++i)
       ASSERT_EQ(y[i], 2 * x[i]) << "element " << i;
   }
+  const hce::Scheduler *scheduler() const {
+    for (const hce::SiteState *s : hce::Runtime::get().sites())
+      if (s->name == "scale")
+        return s->scheduler.get();
+    return nullptr;
+  }
   const hce::DeviceStats *stats(const std::string &dev) const {
     for (const hce::SiteState *s : hce::Runtime::get().sites())
       if (s->name == "scale") {
@@ -94,16 +100,24 @@ TEST_F(CpuTeam, AloneTheCpuTakesEveryCore) {
   // sim:0 is 1 ms per iteration: eft leaves it out once it has measured it.
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,iter_time:1e-3");
   Scale s(1 << 16, "auto");
-  bool left_out = false;
-  for (int exec = 0; exec < 6 && !left_out; ++exec) {
+  // Every execution the scheduler planned without the sim (idle(): its
+  // controller not woken) ran the CPU variant on every core.  (Which
+  // executions those are depends on measured walls, noisy on a loaded
+  // machine; eft plans the sim out once it has measured it.)
+  int planned_out = 0;
+  for (int exec = 0; exec < 12; ++exec) {
     g_team = 0;
     s.run_and_check();
-    const hce::DeviceStats *sim = s.stats("sim:0");
-    left_out = sim && sim->last_iterations == 0;
+    const hce::Scheduler *sched = s.scheduler();
+    ASSERT_NE(sched, nullptr);
+    if (!sched->idle(1))
+      continue;
+    ++planned_out;
+    EXPECT_EQ(s.stats("sim:0")->last_iterations, 0) << "execution " << exec;
+    EXPECT_GT(s.stats("cpu")->last_iterations, 0) << "execution " << exec;
+    EXPECT_EQ(g_team.load(), 4) << "execution " << exec;
   }
-  ASSERT_TRUE(left_out) << "eft never left the slow sim:0 out";
-  EXPECT_GT(s.stats("cpu")->last_iterations, 0);
-  EXPECT_EQ(g_team.load(), 4);
+  EXPECT_GT(planned_out, 0) << "eft never left the slow sim:0 out";
 }
 
 TEST_F(CpuTeam, TheCallingThreadLeadsTheTeamAndKeepsItsTeamSize) {

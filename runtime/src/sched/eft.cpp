@@ -178,6 +178,8 @@ public:
       }
     }
     choose_mode();
+    if (p_ == 1)
+      choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
     if (solo_ >= 0) {
       // The fastest device alone: the others are left out (idle()).
       for (int i = 0; i < p_; ++i) {
@@ -201,7 +203,12 @@ public:
     Dev &d = dev_[device];
     const double t = now();
     int64_t size;
-    if (needs_probe(d)) {
+    if (solo_ == device) {
+      // Alone, nobody can take over a tail: everything in one chunk, one
+      // launch.  (A share rounded down left lud's CPU a second chunk of one
+      // row in a fifth of its executions, each a fork and join more.)
+      size = R;
+    } else if (needs_probe(d)) {
       if (!d.inflight.empty())
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
@@ -216,7 +223,6 @@ public:
           return Decision::wait();
         size = 1;
       } else {
-        // Alone (solo_), nobody can take over a tail: one chunk, one launch.
         // While another device is still to be probed, the share leaves it
         // out (no model) and may be all that is left: a device keeps growing
         // by kGrowth instead of committing to it (the H100's cold nbody: the
@@ -224,12 +230,13 @@ public:
         // still creating its buffers).
         const bool probing = others_unprobed(device);
         const bool confident = d.confident && !probing;
-        const bool whole =
-            solo_ == device || confident || share * d.model.c <= 4 * d.model.o;
+        const bool whole = confident || share * d.model.c <= 4 * d.model.o;
         // Down: a chunk never ends after T (one iteration of a slow device
         // is long; the fast ones take the fraction at little cost).
-        size = std::max<int64_t>(1, int64_t(whole ? share : share / 2));
-        if (!confident && d.largest > 0 && solo_ != device)
+        // (1e-6: a share that is an integer but for rounding is not cut to
+        // one iteration less, which would cost another chunk.)
+        size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
+        if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
         // Fewer iterations than lanes cost as much as lanes; the split
         // checked that those fit before the others finish.
@@ -313,6 +320,8 @@ public:
     if (c.reprobe)
       std::snprintf(why, sizeof why,
                     "learning: probing again a device left out after one execution");
+    else if (c.solo >= 0 && !c.all_known)
+      std::snprintf(why, sizeof why, "device %d alone: the only device", c.solo);
     else if (!c.all_known)
       std::snprintf(why, sizeof why, "learning: probing the devices' costs");
     else if (c.solo >= 0)
