@@ -1,7 +1,8 @@
 // auto: what a region gets without a schedule clause.
 //
 //   W < p                        -> static (fewer iterations than devices:
-//                                   one iteration each by the ratios)
+//                                   one iteration each by the ratios), or
+//                                   eft if it left a device out last time
 //   a profile for every device   -> profile: the static partition from the
 //   (HCE_PROFILE set)               measured profile (static-partitioning-
 //                                   profile-model.txt §2; sched/profile.cpp)
@@ -31,7 +32,15 @@ public:
     const int64_t W = params.iterations;
     const int p = params.num_devices;
     Scheduler *pick;
-    if (W < p)
+    // Fewer iterations than devices: eft, if its last execution left a
+    // device out (it knows where they run best: lud's last execution, one
+    // row, cost 1 ms on the GPU that static gave it, against 18 us on the
+    // CPU that ran the 510 before); static's one iteration each otherwise.
+    bool eft_chooses = false;
+    if (W < p && W > 0 && cur_ == eft_.get())
+      for (int i = 0; i < p && !eft_chooses; ++i)
+        eft_chooses = eft_->idle(i);
+    if (W < p && !eft_chooses)
       pick = static_.get();
     else if (has_ctx_ && ctx_.auto_handover && profile::has_profile(ctx_))
       pick = profile_.get();
