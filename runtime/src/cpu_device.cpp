@@ -4,6 +4,8 @@
 
 #include <omp.h>
 
+#include <fstream>
+
 namespace hce {
 
 const char *kind_name(DeviceKind kind) {
@@ -14,6 +16,19 @@ const char *kind_name(DeviceKind kind) {
   case DeviceKind::Omp: return "omp";
   }
   return "?";
+}
+
+std::string cpu_hardware(int threads) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model = "unknown cpu";
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size())
+        model = line.substr(colon + 2);
+      break;
+    }
+  return model + "/" + std::to_string(threads) + "t";
 }
 
 namespace {

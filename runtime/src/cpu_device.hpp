@@ -5,15 +5,22 @@
 #include "device.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace hce {
+
+// "<model name of /proc/cpuinfo>/<threads>t": the CPU's hardware() (its
+// time depends on the team size as much as on the model).
+std::string cpu_hardware(int threads);
 
 class CpuDevice final : public Device {
 public:
   // `threads` when accelerators run beside it, `all_threads` when none does.
   CpuDevice(int threads, int all_threads)
       : Device(DeviceKind::Cpu, "cpu", 0), threads_(threads),
-        all_threads_(std::max(threads, all_threads)) {}
+        all_threads_(std::max(threads, all_threads)) {
+    set_hardware(cpu_hardware(all_threads_));
+  }
   int threads() const { return threads_; }
   // On the controller, before an execution's first chunk: the team of the
   // variant's `parallel for`.  When the scheduler gives the accelerators

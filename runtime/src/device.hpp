@@ -35,6 +35,11 @@ public:
   DeviceKind kind() const { return kind_; }
   const std::string &name() const { return name_; }
   int ordinal() const { return ordinal_; } // N of "sim:N", "cuda:N"
+  // What the device is (model and size; a sim's parameters): the persistent
+  // profile keys its samples by name and hardware (profile::device_key), so
+  // a cache shared between machines (an NFS home) or a changed HCE_SIM
+  // never replays another device's timings.  Empty: the name alone.
+  const std::string &hardware() const { return hardware_; }
   // True when the device works directly on host memory (no transfers).
   bool uses_host_memory() const { return kind_ == DeviceKind::Cpu; }
 
@@ -102,10 +107,14 @@ public:
   // to pin it once, before the chunks start (a no-op by default).
   virtual void prepare_host(const void *host, size_t bytes) {}
 
+protected:
+  void set_hardware(std::string hardware) { hardware_ = std::move(hardware); }
+
 private:
   DeviceKind kind_;
   std::string name_;
   int ordinal_;
+  std::string hardware_;
 };
 
 } // namespace hce

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -30,8 +31,8 @@ bool parse_number(const std::string &s, double &out) {
 }
 
 // Applies "key:value,key:value" to `p`; false and `why` on a bad pair.
-bool apply_sim_params(const std::string &who, const std::string &list,
-                      SimParams &p, std::string &why) {
+bool apply_sim_params(const std::string &who, const std::string &list, SimParams &p,
+                      std::string &why) {
   for (const std::string &kv : split_list(list, ',')) {
     size_t colon = kv.find(':');
     double v = 0;
@@ -82,15 +83,13 @@ std::optional<SimParams> parse_sim_params(const std::string &text, int ordinal,
       continue;
     size_t eq = entry.find('=');
     if (eq == std::string::npos) {
-      why = "HCE_SIM entry '" + entry +
-            "' has no '=' (expected sim:N=key:value,...)";
+      why = "HCE_SIM entry '" + entry + "' has no '=' (expected sim:N=key:value,...)";
       return std::nullopt;
     }
     std::string who = entry.substr(0, eq);
     SimParams scratch;
     bool applies = who == want || who == "sim";
-    if (!apply_sim_params(who, entry.substr(eq + 1), applies ? mine : scratch,
-                          why))
+    if (!apply_sim_params(who, entry.substr(eq + 1), applies ? mine : scratch, why))
       return std::nullopt;
   }
   return mine;
@@ -98,7 +97,14 @@ std::optional<SimParams> parse_sim_params(const std::string &text, int ordinal,
 
 SimDevice::SimDevice(int ordinal, SimParams params)
     : Device(DeviceKind::Sim, "sim:" + std::to_string(ordinal), ordinal),
-      params_(params) {}
+      params_(params) {
+  // What its timings depend on (not mem: or the fault injection).
+  char hw[160];
+  std::snprintf(hw, sizeof hw, "sim speed:%g,bw:%g,lat:%g,threads:%d,iter_time:%g,p2p:%d",
+                params.speed, params.bandwidth, params.latency, params.threads,
+                params.iter_time, int(params.p2p));
+  set_hardware(hw);
+}
 
 SimDevice::~SimDevice() {
   for (auto &[ptr, bytes] : blocks_)
@@ -109,8 +115,9 @@ void SimDevice::on_controller_start() { omp_set_num_threads(params_.threads); }
 
 bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
   if (params_.fail_compute && ++computes_ == params_.fail_compute) {
-    why = "injected kernel failure (fail_compute:" +
-          std::to_string(params_.fail_compute) + ")";
+    why =
+        "injected kernel failure (fail_compute:" + std::to_string(params_.fail_compute) +
+        ")";
     return false;
   }
   double start = now_seconds();
@@ -118,9 +125,8 @@ bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
     VariantScope scope;
     ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args, ctx.red);
   }
-  double took = params_.iter_time > 0
-                    ? double(ctx.range.size()) * params_.iter_time
-                    : now_seconds() - start;
+  double took = params_.iter_time > 0 ? double(ctx.range.size()) * params_.iter_time
+                                      : now_seconds() - start;
   sleep_until_elapsed(start, took / params_.speed);
   return true;
 }
@@ -165,14 +171,13 @@ bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
 
 bool SimDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
                        std::string &why) {
-  return transfer(dev_dst, host_src, bytes, uploads_, params_.fail_upload,
-                  "upload", why);
+  return transfer(dev_dst, host_src, bytes, uploads_, params_.fail_upload, "upload", why);
 }
 
 bool SimDevice::download(void *host_dst, const void *dev_src, size_t bytes,
                          std::string &why) {
-  return transfer(host_dst, dev_src, bytes, downloads_, params_.fail_download,
-                  "download", why);
+  return transfer(host_dst, dev_src, bytes, downloads_, params_.fail_download, "download",
+                  why);
 }
 
 bool SimDevice::can_copy_from_peer(const Device &src) const {
@@ -190,13 +195,13 @@ bool SimDevice::copy_from_peer(void *dev_dst, const Device &src, const void *src
   const SimParams &sp = static_cast<const SimDevice &>(src).params_;
   double start = now_seconds();
   std::memcpy(dev_dst, src_ptr, bytes);
-  sleep_until_elapsed(start, std::max(params_.latency, sp.latency) +
-                                 double(bytes) / std::min(params_.bandwidth, sp.bandwidth));
+  sleep_until_elapsed(start,
+                      std::max(params_.latency, sp.latency) +
+                          double(bytes) / std::min(params_.bandwidth, sp.bandwidth));
   return true;
 }
 
-bool SimDevice::copy_device(void *dst, const void *src, size_t bytes,
-                            std::string &) {
+bool SimDevice::copy_device(void *dst, const void *src, size_t bytes, std::string &) {
   std::memmove(dst, src, bytes);
   return true;
 }

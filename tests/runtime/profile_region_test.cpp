@@ -8,6 +8,7 @@
 #include "profile/profile_sched.hpp"
 #include "profile/profile_store.hpp"
 #include "runtime.hpp"
+#include "sim_device.hpp"
 #include "sched/common.hpp"
 #include "test_support.hpp"
 
@@ -94,6 +95,15 @@ protected:
 // sim:1 is 4x faster than sim:0 (modelled: 40 us per iteration at speed 1).
 const char *kSpeeds = "sim:0=iter_time:40e-6;sim:1=iter_time:40e-6,speed:4";
 
+// What the store keys sim:`ordinal`'s samples by under HCE_SIM=`sims`
+// ("sim:0@sim speed:1,...": its name and parameters).
+std::string key_of(int ordinal, const char *sims = kSpeeds) {
+  std::string why;
+  auto params = hce::parse_sim_params(sims, ordinal, why);
+  EXPECT_TRUE(params) << why;
+  return hce::profile::device_key(hce::SimDevice(ordinal, params.value_or(hce::SimParams{})));
+}
+
 TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
   use_profile("persist");
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
@@ -119,10 +129,11 @@ TEST_F(ProfileRegion, OneProfiledRunGivesTheMeasuredRatiosAndPersists) {
   hce_finalize(); // writes HCE_PROFILE
   hce::profile::Store saved;
   ASSERT_TRUE(saved.load(path_));
-  EXPECT_TRUE(saved.has("profile-e2e", "sim:0"));
-  EXPECT_TRUE(saved.has("profile-e2e", "sim:1"));
+  EXPECT_FALSE(saved.has("profile-e2e", "sim:0")); // keyed with the hardware
+  EXPECT_TRUE(saved.has("profile-e2e", key_of(0)));
+  EXPECT_TRUE(saved.has("profile-e2e", key_of(1)));
   // The measured rates are the modelled ones: sim:0 40 us/it, sim:1 10.
-  auto s0 = saved.samples("profile-e2e", "sim:0");
+  auto s0 = saved.samples("profile-e2e", key_of(0));
   auto e0 = hce::profile::interpolate(s0, 1000);
   ASSERT_TRUE(e0);
   EXPECT_GT(e0->exec_s, 0.039);
@@ -168,8 +179,8 @@ TEST_F(ProfileRegion, CorruptProfileFileWarnsAndIsReplaced) {
   use_profile("corrupt");
   {
     std::ofstream out(path_);
-    out << "hce-profile 1\nprofile-bad\tsim:0\t100\t0\t0.1\t0\t1\n"
-        << "profile-bad\tsim:1\tlots\t0\t0.1\t0\t1\n";
+    out << "hce-profile 1\nprofile-bad\t" << key_of(0) << "\t100\t0\t0.1\t0\t1\n"
+        << "profile-bad\t" << key_of(1) << "\tlots\t0\t0.1\t0\t1\n";
   }
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
   testing::internal::CaptureStderr();
@@ -187,7 +198,7 @@ TEST_F(ProfileRegion, CorruptProfileFileWarnsAndIsReplaced) {
   testing::internal::CaptureStderr();
   EXPECT_TRUE(saved.load(path_));
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-  EXPECT_TRUE(saved.has("profile-bad", "sim:1"));
+  EXPECT_TRUE(saved.has("profile-bad", key_of(1)));
 }
 
 TEST_F(ProfileRegion, MemoryBoundSharesRunAsRanges) {
@@ -264,13 +275,14 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
       std::ifstream in(entry.path());
       text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-  const bool has_mode = text.find("mode-cache\t=co:sim:0+sim:1\t") != std::string::npos ||
+  const std::string both = key_of(0) + "+" + key_of(1);
+  const bool has_mode = text.find("mode-cache\t=co:" + both + "\t") != std::string::npos ||
                         text.find("mode-cache\t=alone:sim:") != std::string::npos;
   EXPECT_TRUE(has_mode) << text;
   // eft's models as learnt beside each other, preferred by the next run's
   // seeds to the devices' own samples.
-  for (const char *dev : {"sim:0", "sim:1"})
-    EXPECT_NE(text.find(std::string("mode-cache\t=model:sim:0+sim:1/") + dev + "\t"),
+  for (int dev : {0, 1})
+    EXPECT_NE(text.find("mode-cache\t=model:" + both + "/" + key_of(dev) + "\t"),
               std::string::npos)
         << text;
 
@@ -280,6 +292,40 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
     loop.run_and_check();
     EXPECT_EQ(loop.state().stats.choice.find("learning"), std::string::npos)
         << loop.state().stats.choice;
+  }
+  hce_finalize();
+  unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+// A cache shared between machines (an NFS home), or a run with other
+// devices under the same names: samples of sim:0 at 1 us per iteration are
+// not what sim:0 at 1 ms costs.  Replayed, they gave the slow device half
+// of 65536 iterations (65 s where the CPU alone takes milliseconds).
+TEST(ProfileCache, AnotherDevicesSamplesAreNotReplayed) {
+  const std::string dir =
+      testing::TempDir() + "hce_other_hw_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  unsetenv("HCE_PROFILE");
+  const char *fast = "sim:0=iter_time:1e-6;sim:1=iter_time:1e-6";
+  const char *slow = "sim:0=iter_time:1e-3;sim:1=iter_time:1e-6";
+  ASSERT_NE(key_of(0, fast), key_of(0, slow));
+  hce_test::use_devices("sim:0,sim:1", fast);
+  {
+    Loop loop(4000, "other-hw", "auto");
+    for (int exec = 0; exec < 8; ++exec)
+      loop.run_and_check();
+  }
+  hce_finalize(); // writes the cache
+  hce_test::use_devices("sim:0,sim:1", slow);
+  {
+    Loop loop(4000, "other-hw", "auto");
+    loop.run_and_check();
+    // Nothing seeded for the slow sim:0: eft probes it, a small chunk.
+    EXPECT_NE(loop.state().stats.choice.find("learning"), std::string::npos)
+        << loop.state().stats.choice;
+    EXPECT_LT(loop.last("sim:0"), 400);
   }
   hce_finalize();
   unsetenv("XDG_CACHE_HOME");

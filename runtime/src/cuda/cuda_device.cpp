@@ -420,6 +420,12 @@ bool CudaDevice::init(std::string &why) {
     if (!check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
                "cudaStreamCreateWithFlags", why))
       return false;
+  // The model and its multiprocessors (a MIG slice keeps the GPU's name).
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, ordinal()) == cudaSuccess)
+    set_hardware(std::string(prop.name) + "/" + std::to_string(prop.multiProcessorCount) +
+                 "sm");
+  cudaGetLastError();
   limit_ = mem_limit_from_env();
   policy_ = pin_policy_from_env();
   const char *p2p = std::getenv("HCE_CUDA_P2P");

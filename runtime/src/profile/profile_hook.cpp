@@ -41,11 +41,11 @@ double cuda_mem_limit() {
 std::string co_key(const Runtime &rt, const std::vector<int> &devs) {
   std::string key = "=co:";
   for (size_t i = 0; i < devs.size(); ++i)
-    key += (i ? "+" : "") + rt.devices()[size_t(devs[i])]->name();
+    key += (i ? "+" : "") + device_key(*rt.devices()[size_t(devs[i])]);
   return key;
 }
 std::string alone_key(const Runtime &rt, int dev) {
-  return "=alone:" + rt.devices()[size_t(dev)]->name();
+  return "=alone:" + device_key(*rt.devices()[size_t(dev)]);
 }
 // The cost model eft held for device `i` at the end of an execution on the
 // device set `devs`: "=model:cpu+cuda:0/cpu".  Samples of a device measured
@@ -53,10 +53,14 @@ std::string alone_key(const Runtime &rt, int dev) {
 // placed all the data) are not what it costs beside the others.
 std::string model_key(const Runtime &rt, const std::vector<int> &devs, size_t i) {
   return "=model:" + co_key(rt, devs).substr(4) + "/" +
-         rt.devices()[size_t(devs[i])]->name();
+         device_key(*rt.devices()[size_t(devs[i])]);
 }
 
 } // namespace
+
+std::string device_key(const Device &dev) {
+  return dev.hardware().empty() ? dev.name() : dev.name() + "@" + dev.hardware();
+}
 
 int64_t iterations_fitting(const hce_region &r, double capacity) {
   if (!(capacity > 0))
@@ -97,7 +101,7 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
   ctx.region = region_key(r);
   for (int d : devs) {
     const Device &dev = *rt.devices()[size_t(d)];
-    ctx.devices.push_back(dev.name());
+    ctx.devices.push_back(device_key(dev));
     ctx.max_iterations.push_back(
         dev.uses_host_memory() ? 0 : iterations_fitting(r, device_capacity(dev)));
   }
@@ -114,7 +118,7 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
   const std::string region = region_key(r);
   const int64_t w1 = r.iterations, w2 = r.iterations / 4;
   for (size_t i = 0; i < devs.size(); ++i) {
-    const std::string &dev = rt.devices()[size_t(devs[i])]->name();
+    const std::string dev = device_key(*rt.devices()[size_t(devs[i])]);
     // The model learnt beside these devices first, the device's own
     // samples otherwise (a device set never co-executed before).
     const std::string learnt = devs.size() >= 2 ? model_key(rt, devs, i) : "";
@@ -191,7 +195,7 @@ void record_execution(const hce_region &r, const Runtime &rt,
         i < bytes.size() ? double(bytes[i].to_device) + double(bytes[i].from_device) : 0;
     s.exec_s = w.compute_busy; // the chunk loop times every stage
     s.xfer_s = std::max(0.0, w.busy - s.exec_s);
-    store.record(region, rt.devices()[size_t(w.device)]->name(), s, first);
+    store.record(region, device_key(*rt.devices()[size_t(w.device)]), s, first);
   }
 }
 

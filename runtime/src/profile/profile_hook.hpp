@@ -23,6 +23,11 @@ int64_t iterations_fitting(const hce_region &region, double capacity);
 // HCE_CUDA_MEM_LIMIT for cuda:N); 0 = no known limit.
 double device_capacity(const Device &dev);
 
+// The name the store keys a device's samples by: "cuda:0@NVIDIA H100 80GB
+// HBM3/132sm", "cpu@<model>/16t"; the name alone for a device with no
+// hardware() description.
+std::string device_key(const Device &dev);
+
 // Gives the region's scheduler its profile context (no-op for schedulers
 // that do not use one).
 void attach(Scheduler &s, const hce_region &region, const Runtime &rt,

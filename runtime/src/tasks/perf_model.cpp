@@ -87,10 +87,13 @@ double PerfModel::predict(const std::string &key, const std::string &device,
   // The profile store (HCE_PROFILE): what earlier runs of the program
   // measured for this region on this device, interpolated to `size`: the
   // seed's lookup table, filled before the first task runs.
-  if (profile::profile_requested())
-    if (auto e = profile::global().estimate(key, device, int64_t(size));
+  if (profile::profile_requested()) {
+    auto pk = profile_key_.find(device);
+    if (auto e = profile::global().estimate(
+            key, pk == profile_key_.end() ? device : pk->second, int64_t(size));
         e && e->total_s() > 0)
       return e->total_s();
+  }
   // Measured on another device: scaled by the relative speeds.
   for (const auto &[k, v] : samples_)
     if (k.first == key && measured(key, k.second, size, t))

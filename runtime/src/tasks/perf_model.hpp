@@ -20,6 +20,11 @@ public:
   void set_iteration_time(const std::string &device, double seconds) {
     iter_time_[device] = seconds;
   }
+  // The name the profile store keys `device`'s samples by
+  // (profile::device_key: name and hardware); the name itself by default.
+  void set_profile_key(const std::string &device, const std::string &key) {
+    profile_key_[device] = key;
+  }
   // One execution of region `key` with `size` iterations took `seconds` on
   // `device` alone.
   void record(const std::string &key, const std::string &device, double size,
@@ -41,6 +46,7 @@ private:
       samples_;
   std::map<std::string, double> hint_;
   std::map<std::string, double> iter_time_;
+  std::map<std::string, std::string> profile_key_;
 };
 
 } // namespace hce::tasks

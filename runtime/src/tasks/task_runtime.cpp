@@ -4,6 +4,7 @@
 #include "device_selection.hpp"
 #include "iteration_count.hpp"
 #include "log.hpp"
+#include "profile/profile_hook.hpp"
 #include "reduction.hpp"
 #include "region_exec.hpp"
 #include "runtime.hpp"
@@ -145,6 +146,7 @@ TaskSystem::TaskSystem() : rt_(Runtime::get()) {
     MapDevice md;
     md.name = devs[d]->name();
     md.host_memory = devs[d]->uses_host_memory();
+    model_.set_profile_key(md.name, profile::device_key(*devs[d]));
     if (auto *sim = dynamic_cast<const SimDevice *>(devs[d].get())) {
       md.bandwidth = sim->params().bandwidth;
       md.latency = sim->params().latency;
