@@ -161,6 +161,27 @@ TEST(SchedEft, SeedsPlanTheFirstExecution) {
   EXPECT_LE(r.makespan, 1.02 * double(W) / 4e6);
 }
 
+// A wrong seed (a stale cache, other data): the device's first chunk of an
+// execution is an eighth of its share until a steady chunk confirms the
+// model.  Seeded at 1 us per iteration, device 1 takes 1 ms: its share, half
+// of W in one chunk, would cost 500x the CPU's whole job.  The first
+// execution's chunk may carry cold costs (the seed is taken back after it),
+// the second's is steady: the third leaves the device out.
+TEST(SchedEft, AWrongSeedCostsAnEighthOfItsShareUntilMeasured) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e3, 0)};
+  auto s = seeded_eft({1e-6, 1e-6});
+  const int64_t W = 65536;
+  for (int exec = 0; exec < 2; ++exec) {
+    SimResult r = simulate(*s, make_params(W, devs), devs);
+    ASSERT_EQ(check_coverage(r, W), "");
+    EXPECT_LE(r.iterations[1], W / 2 / 8) << "execution " << exec;
+  }
+  SimResult r = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  EXPECT_LE(r.makespan, 1.05 * best_single(devs, W)) << r.iterations[1];
+}
+
 // The CPU's lanes (its team): a share under the team size that would end
 // after the accelerator finishes everything is not taken.
 TEST(SchedEft, LanesKeepTheCpuOffWhenOneRowOutlastsTheGpu) {

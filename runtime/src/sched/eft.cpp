@@ -230,7 +230,8 @@ public:
         // still creating its buffers).
         const bool probing = others_unprobed(device);
         const bool confident = d.confident && !probing;
-        const bool whole = confident || share * d.model.c <= 4 * d.model.o;
+        const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
+        const bool whole = confident || cheap;
         // Down: a chunk never ends after T (one iteration of a slow device
         // is long; the fast ones take the fraction at little cost).
         // (1e-6: a share that is an integer but for rounding is not cut to
@@ -238,6 +239,15 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
+        // A seed not yet confirmed by a steady chunk (an earlier run's
+        // model, maybe of other data or another machine): the device's
+        // first chunk of an execution is an eighth of its share, so a wrong
+        // seed costs an eighth of what it would (a stale cache gave a sim
+        // 1000x slower than it said half of 65536 iterations: 16 s), and
+        // the measured chunk rules from the next execution (a seed is taken
+        // back after a cold first execution, see provisional()).
+        if (!confident && !cheap && d.seed.known() && !d.steady && d.assigned == 0)
+          size = std::min(size, std::max<int64_t>(1, int64_t(share / 8)));
         // Fewer iterations than lanes cost as much as lanes; the split
         // checked that those fit before the others finish.
         size = std::max(size, d.lanes);
