@@ -16,7 +16,9 @@
 namespace {
 
 std::atomic<int> g_team{0};
-std::thread::id g_master;
+// Atomic: a sim device runs the same variant on its controller, whose own
+// team's thread 0 writes it too.
+std::atomic<std::thread::id> g_master{};
 
 // y[i] = 2 x[i], and the largest team a chunk ran with.
 void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
@@ -26,7 +28,7 @@ void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) 
   for (int64_t i = lb; i < ub; ++i) {
     y[i] = 2 * x[i];
     if (omp_get_thread_num() == 0)
-      g_master = std::this_thread::get_id();
+      g_master.store(std::this_thread::get_id());
     int t = omp_get_num_threads(), seen = g_team.load();
     while (t > seen && !g_team.compare_exchange_weak(seen, t)) {
     }
@@ -128,9 +130,9 @@ TEST_F(CpuTeam, TheCallingThreadLeadsTheTeamAndKeepsItsTeamSize) {
   hce::Runtime::get();    // takes the team size, 4
   omp_set_num_threads(3); // the user's, from now on
   g_team = 0;
-  g_master = {};
+  g_master.store({});
   s.run_and_check();
-  EXPECT_EQ(g_master, std::this_thread::get_id());
+  EXPECT_EQ(g_master.load(), std::this_thread::get_id());
   EXPECT_EQ(g_team.load(), 4);
   EXPECT_EQ(omp_get_max_threads(), 3);
 }
@@ -150,7 +152,7 @@ TEST_F(CpuTeam, FromInsideAParallelRegionTheCpuStillGetsItsTeam) {
       s.run_and_check();
     }
   }
-  EXPECT_NE(g_master, caller);
+  EXPECT_NE(g_master.load(), caller);
   EXPECT_EQ(g_team.load(), 4);
 }
 
