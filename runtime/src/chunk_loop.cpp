@@ -292,14 +292,19 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     if (workers[i].idle)
       scheduler.drop(int(i)); // before any device asks: nothing to re-run
-  // One device (the CPU) may run on this thread: the others are handed to
-  // their controllers first, so that they start at once.
+  // One device may run on this thread: the CPU first (its team is this
+  // thread's; on a controller it would be a second team, spinning on the
+  // same cores), else an accelerator.  The others are handed to their
+  // controllers first, so that they start at once.
   Device *here = nullptr;
   size_t here_slot = workers.size();
-  for (size_t i = 0; i < workers.size() && !here; ++i)
-    if (!workers[i].idle && rt.devices()[size_t(workers[i].device)]->enter_caller()) {
-      here = rt.devices()[size_t(workers[i].device)].get();
-      here_slot = i;
+  for (bool host : {true, false})
+    for (size_t i = 0; i < workers.size() && !here; ++i) {
+      Device *dev = rt.devices()[size_t(workers[i].device)].get();
+      if (!workers[i].idle && dev->uses_host_memory() == host && dev->enter_caller()) {
+        here = dev;
+        here_slot = i;
+      }
     }
   for (size_t i = 0; i < workers.size(); ++i)
     if (!workers[i].idle && i != here_slot)

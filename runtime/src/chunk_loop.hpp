@@ -74,9 +74,9 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
                                 const std::vector<ChunkWorker> &workers, int cores);
 
 // Runs `scheduler` (begun already) over `workers` on their controllers and
-// waits for all of them; a device that can (Device::enter_caller: the CPU,
-// outside a parallel region) runs on the calling thread instead.  `label`
-// names the loop in warnings.
+// waits for all of them; one device that can (Device::enter_caller: the
+// CPU outside a parallel region, else a GPU or a sim) runs on the calling
+// thread instead.  `label` names the loop in warnings.
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label);

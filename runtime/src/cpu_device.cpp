@@ -67,16 +67,24 @@ bool CpuDevice::enter_caller() {
   // calling thread, one more than the cores, had to be woken).
   if (omp_get_active_level() > 0 || VariantScope::active())
     return false;
+  // The team size is use_team()'s, in the worker's prologue.  Not set here
+  // as well: libomp releases hot-team threads as soon as the size drops
+  // (__kmp_set_num_threads), so setting the co-execution size and then the
+  // whole machine's woke a released thread at every fork -- lud's CPU-alone
+  // chunks computed 2x slower with any accelerator in HCE_DEVICES (H100).
   saved_threads = omp_get_max_threads();
-  omp_set_num_threads(threads_);
-  ensure_team();
   return true;
 }
 
-void CpuDevice::leave_caller() { omp_set_num_threads(saved_threads); }
+void CpuDevice::leave_caller() {
+  if (omp_get_max_threads() != saved_threads)
+    omp_set_num_threads(saved_threads);
+}
 
 void CpuDevice::use_team(bool alone) const {
-  omp_set_num_threads(alone ? all_threads_ : threads_);
+  const int team = alone ? all_threads_ : threads_;
+  if (omp_get_max_threads() != team)
+    omp_set_num_threads(team);
   ensure_team();
 }
 

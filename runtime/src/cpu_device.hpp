@@ -22,17 +22,18 @@ public:
     set_hardware(cpu_hardware(all_threads_));
   }
   int threads() const { return threads_; }
-  // On the controller, before an execution's first chunk: the team of the
-  // variant's `parallel for`.  When the scheduler gives the accelerators
-  // nothing, their controllers sleep and the cores they keep free are the
-  // CPU's too.
+  // On the thread that runs the CPU's chunks (the caller or the controller),
+  // before an execution's first chunk: the team of the variant's `parallel
+  // for` (every worker of the CPU has this prologue).  When the scheduler
+  // gives the accelerators nothing, their controllers sleep and the cores
+  // they keep free are the CPU's too.
   void use_team(bool alone) const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   void on_controller_start() override;
   // The calling thread runs the CPU's chunks as the master of its own
   // OpenMP team, outside any active parallel region and variant (a nested
-  // `parallel for` would run on one thread).  The user's team-size ICV is
-  // restored afterwards.
+  // `parallel for` would run on one thread); use_team() sizes the team.  The
+  // user's team-size ICV is restored afterwards.
   bool enter_caller() override;
   void leave_caller() override;
   bool compute(const ChunkContext &ctx, std::string &why) override;

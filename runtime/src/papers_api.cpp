@@ -5,6 +5,7 @@
 #include "hce/hce_papers.h"
 
 #include "chunk_loop.hpp"
+#include "cpu_device.hpp"
 #include "data/paper_cases.hpp"
 #include "log.hpp"
 #include "runtime.hpp"
@@ -200,6 +201,10 @@ int hce_co_schedule(const char *sched_type, int initial_chunk) {
       return true;
     };
     w.abandon = [](int) {};
+    if (d.type == "CPU")
+      if (const auto *cpu =
+              dynamic_cast<const CpuDevice *>(rt.devices()[size_t(w.device)].get()))
+        w.prologue = [cpu] { cpu->use_team(false); }; // its kernel's team
     workers.push_back(std::move(w));
     auto it = s.ratios.find({d.type, d.num});
     double ratio = it == s.ratios.end() ? 0 : it->second;

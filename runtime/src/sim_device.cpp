@@ -113,6 +113,18 @@ SimDevice::~SimDevice() {
 
 void SimDevice::on_controller_start() { omp_set_num_threads(params_.threads); }
 
+bool SimDevice::enter_caller() {
+  // Its variant is a `parallel for`: not nested in the caller's (the same
+  // rule as the CPU's, CpuDevice::enter_caller).
+  if (omp_get_active_level() > 0 || VariantScope::active())
+    return false;
+  caller_threads_ = omp_get_max_threads();
+  omp_set_num_threads(params_.threads);
+  return true;
+}
+
+void SimDevice::leave_caller() { omp_set_num_threads(caller_threads_); }
+
 bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
   if (params_.fail_compute && ++computes_ == params_.fail_compute) {
     why =

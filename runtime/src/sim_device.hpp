@@ -61,6 +61,10 @@ public:
     return region.cpu != nullptr;
   }
   void on_controller_start() override;
+  // As a GPU does (CudaDevice::enter_caller), the calling thread runs the
+  // sim's chunks when no CPU chunk needs it, with the sim's team size.
+  bool enter_caller() override;
+  void leave_caller() override;
   bool compute(const ChunkContext &ctx, std::string &why) override;
   void *allocate(size_t bytes) override;
   void release(void *ptr) override;
@@ -75,6 +79,7 @@ public:
                       size_t bytes, std::string &why) override;
 
 private:
+  int caller_threads_ = 0; // the calling thread's team size, while it runs chunks
   bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,
                 long fail_at, const char *what, std::string &why);
 

@@ -4,6 +4,7 @@
 // core (issue 12: matadd ran on 15 of 16 threads with the GPU left out).
 // Outside a parallel region the calling thread is the team's master (no
 // hand-off to the CPU's controller), and the caller's own team size stays.
+#include "cpu_device.hpp"
 #include "runtime.hpp"
 #include "test_support.hpp"
 
@@ -154,6 +155,36 @@ TEST_F(CpuTeam, FromInsideAParallelRegionTheCpuStillGetsItsTeam) {
   }
   EXPECT_NE(g_master.load(), caller);
   EXPECT_EQ(g_team.load(), 4);
+}
+
+TEST_F(CpuTeam, ReadyingTheCallerNeverLowersTheTeamSizeOnTheWay) {
+  // libomp releases hot-team threads as soon as the team-size ICV drops
+  // below the team (__kmp_set_num_threads).  Readying the calling thread
+  // set the co-execution size (3) before the prologue set the whole
+  // machine's (4): every CPU-alone execution released a thread and woke it
+  // again at the fork, and lud's chunks computed 2x slower on the H100
+  // with any accelerator in HCE_DEVICES.
+  hce::CpuDevice cpu(3, 4);
+  ASSERT_EQ(omp_get_max_threads(), 4);
+  ASSERT_TRUE(cpu.enter_caller());
+  EXPECT_EQ(omp_get_max_threads(), 4);
+  cpu.use_team(/*alone=*/true);
+  EXPECT_EQ(omp_get_max_threads(), 4);
+  int team = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    team = omp_get_num_threads();
+  }
+  EXPECT_EQ(team, 4);
+  cpu.leave_caller();
+  // Beside an accelerator the team is one thread smaller; the caller's own
+  // size comes back afterwards.
+  ASSERT_TRUE(cpu.enter_caller());
+  cpu.use_team(/*alone=*/false);
+  EXPECT_EQ(omp_get_max_threads(), 3);
+  cpu.leave_caller();
+  EXPECT_EQ(omp_get_max_threads(), 4);
 }
 
 } // namespace

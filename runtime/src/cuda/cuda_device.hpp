@@ -93,6 +93,10 @@ public:
 
   bool can_run(const hce_region &region) const override { return region.cuda != nullptr; }
   void on_controller_start() override;
+  // Any thread can drive the GPU (every call makes its device current for
+  // the call, CurrentDevice): when no CPU chunk needs the calling thread it
+  // runs this device's chunks, without the two hand-offs to the controller.
+  bool enter_caller() override { return true; }
   bool compute(const ChunkContext &ctx, std::string &why) override;
   void *allocate(size_t bytes) override;
   void release(void *ptr) override;
