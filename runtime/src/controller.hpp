@@ -8,7 +8,8 @@
 // its own (the caller says so: no CPU team is running) spins for up to
 // twice what its hand-offs took lately, at most 100 us: the job of a
 // resident region on cuda:N (an empty kernel's launch and synchronisation,
-// ~15 us) is waited for spinning, not sleeping.  A spin that runs out means
+// ~15 us) is waited for spinning, not sleeping (a GPU alone runs on the
+// calling thread: Device::enter_caller).  A spin that runs out means
 // the other thread had no core (a loaded machine) or a long job: that side
 // then blocks at once for the next 2, 4, ... 4096 hand-offs, so a loaded
 // machine pays one spin in thousands.  An idle controller burns no core.
