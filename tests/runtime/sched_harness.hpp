@@ -37,6 +37,10 @@ struct SimDevice {
   double speed = 1e6;  // iterations per second
   double overhead = 0; // seconds added to every chunk
   bool host = false;   // SchedParams::is_host
+  int64_t lanes = 0;   // SchedParams::lanes
+  // Seconds added to a chunk that runs while another device runs one (the
+  // H100's CPU chunks beside the GPU's pinning and copies: 1-17 ms).
+  double beside = 0;
   // Optional: seconds for `range` as this device's k-th chunk (0-based);
   // overrides speed/overhead.
   std::function<double(Range range, int k)> time_fn;
@@ -71,6 +75,7 @@ struct SimChunk {
   double issued = 0; // virtual time next() returned it
   double start = 0, end = 0;
   bool completed = false;
+  bool stalled = false; // SimDevice::beside was added
 };
 
 struct SimOptions {
@@ -115,8 +120,10 @@ inline SchedParams make_params(int64_t W, const std::vector<SimDevice> &devs,
   p.initial_chunk = chunk;
   p.alpha = alpha;
   p.ratios = std::move(ratios);
-  for (const SimDevice &d : devs)
+  for (const SimDevice &d : devs) {
     p.is_host.push_back(d.host);
+    p.lanes.push_back(d.lanes);
+  }
   p.lookahead = lookahead;
   return p;
 }
@@ -157,6 +164,18 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
     SimChunk &c = res.chunks[dev[d].queue.front()];
     c.start = now;
     c.end = now + std::max(0.0, devs[d].time(c.range, dev[d].nchunks++));
+    // Chunks that run side by side stall those of devices with `beside`.
+    auto stall = [&](SimChunk &x, int owner) {
+      if (devs[owner].beside > 0 && !x.stalled) {
+        x.end += devs[owner].beside;
+        x.stalled = true;
+      }
+    };
+    for (int e = 0; e < p; ++e)
+      if (e != d && !dev[e].queue.empty()) {
+        stall(c, d);
+        stall(res.chunks[dev[e].queue.front()], e);
+      }
   };
   // One next() call; returns true if a chunk was handed out.
   auto ask = [&](int d) -> bool {

@@ -71,6 +71,10 @@ struct Model {
   double o = 0;     // seconds per chunk
   double c = 0;     // seconds per iteration; 0 = no model
   double lanes = 0; // a chunk of fewer iterations costs as much as this
+  // Every sample had at most `lanes` iterations: the chunks' time does not
+  // tell the per-iteration cost from the per-chunk one, and a stall of the
+  // chunk reads as a per-iteration cost (the fit guesses o, fit_line).
+  bool lanes_only = false;
   bool known() const { return c > 0; }
   double time(double n) const { return o + std::max(n, lanes) * c; }
 };
@@ -129,9 +133,13 @@ Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
           int64_t lanes, FitScratch &scratch) {
   std::vector<std::pair<int64_t, double>> &s = scratch.samples;
   s = samples;
-  for (auto &[n, t] : s)
+  bool lanes_only = lanes > 0;
+  for (auto &[n, t] : s) {
+    lanes_only = lanes_only && n <= lanes;
     n = std::max(n, lanes);
+  }
   Model m = fit_line(s, host, double(lanes), scratch.times);
+  m.lanes_only = lanes_only;
   if (s.size() < 3 || !m.known())
     return m;
   std::vector<std::pair<int64_t, double>> &kept = scratch.kept;
@@ -139,10 +147,35 @@ Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
   for (auto [n, t] : s)
     if (t <= 2 * m.time(double(n)))
       kept.push_back({n, t});
-  return kept.size() >= 2 && kept.size() < s.size()
-             ? fit_line(kept, host, double(lanes), scratch.times)
-             : m;
+  if (kept.size() >= 2 && kept.size() < s.size()) {
+    m = fit_line(kept, host, double(lanes), scratch.times);
+    m.lanes_only = lanes_only;
+  }
+  return m;
 }
+
+// A device's last chunks, (iterations, seconds), with the execution of each.
+struct Samples {
+  std::vector<std::pair<int64_t, double>> v;
+  std::vector<int> exec;
+  // Keeps the newest kMaxSamples; once `exec` is past `first_exec`, the
+  // chunks of the device's first execution at the site leave (one-time
+  // costs, see complete()).
+  void add(int64_t n, double t, int at, int first_exec) {
+    v.push_back({n, t});
+    exec.push_back(at);
+    if (at > first_exec)
+      for (size_t k = v.size(); k-- > 0;)
+        if (exec[k] == first_exec) {
+          v.erase(v.begin() + std::ptrdiff_t(k));
+          exec.erase(exec.begin() + std::ptrdiff_t(k));
+        }
+    if (int(v.size()) > kMaxSamples) {
+      v.erase(v.begin());
+      exec.erase(exec.begin());
+    }
+  }
+};
 
 class EftScheduler final : public Scheduler, public Seedable {
 public:
@@ -180,7 +213,9 @@ public:
     choose_mode();
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
-    if (solo_ >= 0) {
+    if (alone_probe_ >= 0) {
+      plan_alone_probe();
+    } else if (solo_ >= 0) {
       // The fastest device alone: the others are left out (idle()).
       for (int i = 0; i < p_; ++i) {
         dev_[i].block = i == solo_ ? Range{0, W_} : Range{W_, W_};
@@ -203,7 +238,12 @@ public:
     Dev &d = dev_[device];
     const double t = now();
     int64_t size;
-    if (solo_ == device) {
+    if (alone_probe_ >= 0) {
+      // Everybody waits for the alone probe, which runs by itself.
+      if (device != alone_probe_ || !d.inflight.empty())
+        return Decision::wait();
+      size = d.block.size();
+    } else if (solo_ == device) {
       // Alone, nobody can take over a tail: everything in one chunk, one
       // launch.  (A share rounded down left lud's CPU a second chunk of one
       // row in a fifth of its executions, each a fork and join more.)
@@ -255,7 +295,14 @@ public:
     }
     size = std::clamp<int64_t>(size, 1, R);
     Range r = take(device, size);
-    d.inflight.push_back({r, t, d.model.known() ? d.model.time(double(r.size())) : 0});
+    // Whether the chunk runs beside another device's, in either order.
+    bool beside = false;
+    for (int j = 0; j < p_; ++j)
+      if (j != device)
+        for (Flight &f : dev_[j].inflight)
+          beside = f.beside = true;
+    d.inflight.push_back(
+        {r, t, d.model.known() ? d.model.time(double(r.size())) : 0, beside});
     d.busy_until = std::max(d.busy_until, t) +
                    (d.model.known() ? d.model.time(double(r.size())) : 0);
     d.assigned += r.size();
@@ -271,8 +318,11 @@ public:
     if (it == d.inflight.end())
       return;
     const double predicted = it->predicted;
+    const bool beside = it->beside;
     d.inflight.erase(it);
     last_complete_ = now();
+    if (alone_probe_ == device)
+      end_alone_probe();
     if (seconds <= 0 || range.empty())
       return;
     d.largest = std::max(d.largest, range.size());
@@ -290,19 +340,12 @@ public:
     if (d.last_sample_exec != exec_)
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
-    d.samples.push_back({range.size(), seconds});
-    d.sample_exec.push_back(exec_);
-    if (exec_ > d.first_exec)
-      for (size_t k = d.samples.size(); k-- > 0;)
-        if (d.sample_exec[k] == d.first_exec) {
-          d.samples.erase(d.samples.begin() + std::ptrdiff_t(k));
-          d.sample_exec.erase(d.sample_exec.begin() + std::ptrdiff_t(k));
-        }
-    if (int(d.samples.size()) > kMaxSamples) {
-      d.samples.erase(d.samples.begin());
-      d.sample_exec.erase(d.sample_exec.begin());
+    d.samples.add(range.size(), seconds, exec_, d.first_exec);
+    d.model = fit(d.samples.v, d.host, d.lanes, fit_scratch_);
+    if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
+      d.alone.add(range.size(), seconds, exec_, d.first_exec);
+      d.alone_model = fit(d.alone.v, d.host, d.lanes, fit_scratch_);
     }
-    d.model = fit(d.samples, d.host, d.lanes, fit_scratch_);
     // What is still in flight, re-predicted from now.
     double t = now();
     d.busy_until = t;
@@ -315,6 +358,8 @@ public:
       return;
     dev_[device].active = false;
     dev_[device].inflight.clear();
+    if (alone_probe_ == device)
+      end_alone_probe();
   }
 
   bool gave_nothing(int device) const override {
@@ -330,6 +375,11 @@ public:
     if (c.reprobe)
       std::snprintf(why, sizeof why,
                     "learning: probing again a device left out after one execution");
+    else if (c.alone_probe >= 0)
+      std::snprintf(why, sizeof why,
+                    "learning: device %d probed alone (its chunks beside the others "
+                    "all had its lanes' size), then %s",
+                    c.alone_probe, c.solo >= 0 ? "one device alone" : "co-execution");
     else if (c.solo >= 0 && !c.all_known)
       std::snprintf(why, sizeof why, "device %d alone: the only device", c.solo);
     else if (!c.all_known)
@@ -377,6 +427,8 @@ public:
   // Planned to get nothing: a modelled device with an empty block whose
   // share of all W, with every device free, is under one iteration.
   bool idle(int device) const override {
+    if (device == alone_probe_)
+      return false;
     if (solo_ >= 0)
       return device != solo_;
     if (device < 0 || device >= p_ || !dev_[device].model.known() ||
@@ -417,10 +469,18 @@ public:
 
   bool learnt_model(int device, double &overhead_s,
                     double &per_iteration_s) const override {
+    if (device < 0 || device >= p_)
+      return false;
+    // What it costs alone, where its model beside the others may hold a stall
+    // (solo_model()): the next run predicts its arm alone from that.
+    if (const Dev &d = dev_[device]; d.model.lanes_only && d.alone_model.known()) {
+      overhead_s = d.alone_model.o;
+      per_iteration_s = d.alone_model.c;
+      return true;
+    }
     // Not a young model once the region runs again: the cache would keep a
     // slow start (a region's only execution is kept, Store::record).
-    if (device < 0 || device >= p_ || !dev_[device].model.known() ||
-        provisional(dev_[device]) ||
+    if (!dev_[device].model.known() || provisional(dev_[device]) ||
         (young(dev_[device]) && exec_ > dev_[device].first_exec))
       return false;
     overhead_s = dev_[device].model.o;
@@ -440,12 +500,20 @@ private:
   struct Flight {
     Range range;
     double start = 0, predicted = 0;
+    bool beside = false; // another device had a chunk in flight meanwhile
   };
   struct Dev {
     bool host = false, active = true, confident = false;
     Model model, seed;
-    std::vector<std::pair<int64_t, double>> samples;
-    std::vector<int> sample_exec; // exec_ of each sample
+    Samples samples; // every chunk: the model for co-execution
+    // The chunks during which no other device had one in flight, and their
+    // model: what the device costs alone.  On the H100 the CPU's chunks
+    // beside the GPU stalled 1-17 ms for 15 rows of lud (10-40 us alone)
+    // while the GPU pinned and copied; a model of those predicted the CPU
+    // alone 60-450x too slow, and that arm was never measured.
+    Samples alone;
+    Model alone_model;
+    bool alone_probed = false;    // it had its alone probe (once per site)
     int first_exec = -1;          // exec_ of its first sample at this site
     bool steady = false;          // it has samples of a later execution
     int sampled_execs = 0;        // executions it has completed chunks in
@@ -457,6 +525,58 @@ private:
     int64_t largest = 0, assigned = 0, lanes = 0;
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
+
+  // The model that predicts the device alone (its arm in choose_mode()): its
+  // model from every chunk, unless those all had the lanes' size
+  // (Model::lanes_only) -- then what it measured alone (Dev::alone), else its
+  // seed (an earlier run's, learnt_model()).
+  static const Model &solo_model(const Dev &d) {
+    if (!d.model.lanes_only)
+      return d.model;
+    return d.alone_model.known() ? d.alone_model : d.seed.known() ? d.seed : d.model;
+  }
+
+  // An execution that starts with a host device's alone probe: a host whose
+  // chunks all had the lanes' size, and that has neither run alone nor a
+  // seed, runs one probe-sized chunk by itself while everybody else waits,
+  // once per site, so that its arm alone is predicted from what it costs
+  // alone (solo_model()).  Nothing else tells a stall beside the others from
+  // a slow row.  The probe costs the others one chunk of the host's lanes,
+  // once; the lock-in it prevents cost lud 20x on the H100 (the GPU alone,
+  // 0.26 s, against the CPU alone, 0.013 s).  Then the chosen mode runs
+  // without it; the execution does not measure that mode.
+  void plan_alone_probe() {
+    const int i = alone_probe_;
+    const int64_t n = std::clamp<int64_t>(std::max(W_ / 1024, dev_[i].lanes), 1,
+                                          std::max<int64_t>(1, W_ / (2 * p_)));
+    if (solo_ >= 0) {
+      for (int j = 0; j < p_; ++j) {
+        dev_[j].block = j == solo_ ? Range{n, W_} : Range{W_, W_};
+        dev_[j].active = j == solo_;
+      }
+    } else {
+      // The EFT split of the rest among the others.
+      dev_[i].active = false;
+      std::vector<double> w = split(double(W_ - n), zeros());
+      std::vector<bool> active(p_, true);
+      active[size_t(i)] = false;
+      w[size_t(i)] = 0;
+      std::vector<int64_t> sizes = split_sizes(W_ - n, w, active);
+      int64_t lb = n;
+      for (int j = 0; j < p_; ++j) {
+        dev_[j].block = j == i ? Range{W_, W_} : Range{lb, lb + sizes[size_t(j)]};
+        lb += j == i ? 0 : sizes[size_t(j)];
+      }
+    }
+    dev_[i].block = {0, n};
+    dev_[i].active = true;
+  }
+  // The alone probe completed (or its device was dropped): the others go on.
+  void end_alone_probe() {
+    const int i = alone_probe_;
+    alone_probe_ = -1;
+    dev_[i].active = false; // the mode was chosen without it
+  }
 
   // While a device's model is unconfirmed, a chunk may take at most kGrowth
   // times its longest chunk so far (by the model), or be kGrowth times its
@@ -591,7 +711,7 @@ private:
       split(double(W_), zeros());
       pred[0] = finish_time_;
       for (int i = 0; i < p_; ++i)
-        pred[i + 1] = dev_[i].model.time(double(W_));
+        pred[i + 1] = solo_model(dev_[i]).time(double(W_));
       for (int a = -1; a < p_; ++a) {
         Arm &m = arm(a);
         const double pr = pred[a + 1];
@@ -649,6 +769,17 @@ private:
       all_known = false;
       solo_ = -1;
     }
+    alone_probe_ = -1;
+    for (int i = 0; i < p_ && all_known && W_ >= 2 * p_; ++i) {
+      Dev &d = dev_[i];
+      if (d.host && solo_ != i && !d.alone_probed && d.model.lanes_only &&
+          !d.alone_model.known() && !d.seed.known()) {
+        d.alone_probed = true;
+        alone_probe_ = i;
+        break;
+      }
+    }
+    choice_.alone_probe = alone_probe_;
     choice_.reprobe = reprobe_;
     choice_.all_known = all_known;
     choice_.solo = solo_;
@@ -657,7 +788,7 @@ private:
       choice_.measured[a] = arms_[a].n;
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
-    mode_measured_ = !settling_ && all_known;
+    mode_measured_ = !settling_ && all_known && alone_probe_ < 0;
     if (solo_ != was)
       mode_since_ = exec_;
   }
@@ -859,6 +990,7 @@ private:
   }
   int solo_ = -1;        // the device running alone this execution, -1 = co-exec
   bool reprobe_ = false; // this execution probes a provisional model again
+  int alone_probe_ = -1; // the device probed alone this execution (-1: none)
   int exec_ = 0, mode_since_ = 0;
   bool settling_ = true;
   bool mode_measured_ = false; // this execution's wall measures its mode
@@ -869,7 +1001,7 @@ private:
   // What the last choose_mode() decided and from what (explain()).
   struct Choice {
     bool reprobe = false, all_known = false;
-    int solo = -1, runner_up = -2;
+    int solo = -1, runner_up = -2, alone_probe = -1;
     std::vector<double> est;   // [0] co-execution, [1 + i] device i alone
     std::vector<int> measured; // each arm's measurements (n)
   } choice_;
