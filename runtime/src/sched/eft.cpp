@@ -37,6 +37,11 @@
 //    excess is the median of its last five measurements and a fit drops chunks far above
 //    its line, so one slow execution does not rule a device out for good (the H100's
 //    lud).
+//  * A device's chunks that ran with no other device's chunk in flight are
+//    kept apart too (Dev::alone): a host whose chunks beside the others all
+//    had its lanes' size is predicted alone from those, after one probe run
+//    by itself (plan_alone_probe()); a stall beside the GPU otherwise reads
+//    as a per-iteration cost and rules the host's arm out unmeasured.
 //  * Every device gets work or is reported left out (issue 15): idle()
 //    before the execution (planned to get nothing), gave_nothing() after it
 //    (it asked, but devices that could finish its block sooner had taken
@@ -538,13 +543,15 @@ private:
 
   // An execution that starts with a host device's alone probe: a host whose
   // chunks all had the lanes' size, and that has neither run alone nor a
-  // seed, runs one probe-sized chunk by itself while everybody else waits,
-  // once per site, so that its arm alone is predicted from what it costs
-  // alone (solo_model()).  Nothing else tells a stall beside the others from
-  // a slow row.  The probe costs the others one chunk of the host's lanes,
-  // once; the lock-in it prevents cost lud 20x on the H100 (the GPU alone,
-  // 0.26 s, against the CPU alone, 0.013 s).  Then the chosen mode runs
-  // without it; the execution does not measure that mode.
+  // seed, runs one probe-sized chunk by itself while everybody else waits
+  // (asleep, in the chunk loop), once per site, so that its arm alone is
+  // predicted from what it costs alone (solo_model()).  Nothing else tells a
+  // stall beside the others' chunks from a slow row.  The probe costs the
+  // others one chunk of the host's lanes, once.  Then the chosen mode runs
+  // without it; the execution does not measure that mode.  (On the H100 the
+  // one lud lock-in caught with this in place, call AP, had the probe itself
+  // stalled, 1.8 ms for 15 rows: there the stall does not come from the
+  // GPU's chunks alone; docs/benchmarks.md, "Runs AK-AP".)
   void plan_alone_probe() {
     const int i = alone_probe_;
     const int64_t n = std::clamp<int64_t>(std::max(W_ / 1024, dev_[i].lanes), 1,
