@@ -498,3 +498,58 @@ TEST(SchedEft, NoAloneProbeForAModelOfSeveralChunkSizes) {
         << "execution " << e << ": " << s->explain();
   }
 }
+
+// The H100's lud again (calls AO-AQ): in some runs the CPU is slow for the
+// process's first milliseconds, alone as well as beside the GPU, so its
+// first alone probe is stalled too.  It is probed alone again (8th, 32nd
+// ... execution) while its arm alone is unmeasured, and the fastest alone
+// probe predicts that arm: the CPU alone is found.
+TEST(SchedEft, ACpuSlowForItsFirstExecutionsIsProbedAloneAgain) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.lanes = 16;
+  cpu.time_fn = [exec](Range r, int) {
+    return double(r.size()) / 5e7 + (*exec < 4 ? 3e-3 : 0.0);
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  const int64_t W = 500;
+  const double cpu_alone = double(W) / 5e7;
+  auto s = eft();
+  std::vector<SimResult> runs;
+  for (*exec = 0; *exec < 100; ++*exec) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
+  }
+  for (int e = 80; e < 100; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
+        << "execution " << e << ": " << s->explain();
+}
+
+// An arm predicted from samples of a slow start (here the CPU 100x slower in
+// its first three executions, chunks of several sizes: no alone probe) is
+// measured once it costs at most 2% of the site's time so far: the CPU alone
+// is then found, and the exploration cost about 2% of what ran before it.
+TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec](Range r, int) {
+    return (*exec < 3 ? 100.0 : 1.0) * double(r.size()) / 5e7;
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  const int64_t W = 500;
+  const double cpu_alone = double(W) / 5e7, gpu_alone = 0.2e-3;
+  auto s = eft();
+  std::vector<SimResult> runs;
+  double total = 0;
+  for (*exec = 0; *exec < 1000; ++*exec) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
+    total += runs.back().makespan;
+  }
+  for (int e = 900; e < 1000; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
+        << "execution " << e << ": " << s->explain();
+  // The GPU alone until the CPU alone fits the budget (50x its predicted
+  // 1 ms, twice), then the CPU alone.
+  EXPECT_LE(total, 560 * gpu_alone + 1000 * cpu_alone) << s->explain();
+}

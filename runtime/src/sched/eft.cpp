@@ -42,6 +42,9 @@
 //    had its lanes' size is predicted alone from those, after one probe run
 //    by itself (plan_alone_probe()); a stall beside the GPU otherwise reads
 //    as a per-iteration cost and rules the host's arm out unmeasured.
+//  * An arm never measured and estimated far from the best is explored
+//    within a budget of 2% of the site's time (unmeasured_within_budget()):
+//    its estimate may come from a slow start of the machine.
 //  * Every device gets work or is reported left out (issue 15): idle()
 //    before the execution (planned to get nothing), gave_nothing() after it
 //    (it asked, but devices that could finish its block sooner had taken
@@ -68,6 +71,7 @@ constexpr double kConfident = 0.15;   // relative prediction error
 constexpr int kMaxSamples = 12;       // chunks kept per device for the fit
 constexpr int64_t kGrowth = 4;        // chunk growth while learning
 constexpr int kSettledExecutions = 3; // a model from fewer is provisional
+constexpr double kRetryWithin = 1.3;  // choose_mode(): runner-ups measured again
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 double default_overhead(bool host) { return host ? 20e-6 : 40e-6; }
@@ -350,6 +354,16 @@ public:
     if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
       d.alone.add(range.size(), seconds, exec_, d.first_exec);
       d.alone_model = fit(d.alone.v, d.host, d.lanes, fit_scratch_);
+      // Chunks of the lanes' size only: the fastest one, since the slower
+      // ones were stalled by something else on the machine (the H100's lud:
+      // alone probes of 1.3-5.5 ms in its first milliseconds, 10-40 us
+      // later); the arm this predicts is measured before it is kept.
+      if (d.alone_model.lanes_only) {
+        auto fastest =
+            *std::min_element(d.alone.v.begin(), d.alone.v.end(),
+                              [](auto a, auto b) { return a.second < b.second; });
+        d.alone_model = fit({fastest}, d.host, d.lanes, fit_scratch_);
+      }
     }
     // What is still in flight, re-predicted from now.
     double t = now();
@@ -518,7 +532,7 @@ private:
     // alone 60-450x too slow, and that arm was never measured.
     Samples alone;
     Model alone_model;
-    bool alone_probed = false;    // it had its alone probe (once per site)
+    int next_alone_probe = 1;     // the earliest execution of its next alone probe
     int first_exec = -1;          // exec_ of its first sample at this site
     bool steady = false;          // it has samples of a later execution
     int sampled_execs = 0;        // executions it has completed chunks in
@@ -531,6 +545,30 @@ private:
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
 
+  // Exploration: the cheapest arm other than `best` never measured, if its
+  // two executions (one settles, one measures) are predicted to cost at most
+  // kExplore of the wall this site has run so far, with what explorations
+  // already cost beyond the best arm's estimate (explore_spent_: an arm's
+  // prediction is what is in doubt; an explored arm whose first execution
+  // takes kExploreAbort times the best's is measured by it), and it is estimated
+  // beyond kRetryWithin of the best (nearer ones are retried anyway); -2 if
+  // none.  An arm
+  // predicted from samples taken while the machine was slow (the H100's lud:
+  // the CPU's chunks in the process's first milliseconds, 100x their later
+  // time) is otherwise never measured; the budget bounds what a correct
+  // prediction costs to confirm (2% of the site's time, once per arm).
+  int unmeasured_within_budget(int best) {
+    constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
+    int pick = -2;
+    for (int a = -1; a < p_; ++a)
+      if (a != best && arm(a).n == 0 &&
+          choice_.est[size_t(a + 1)] > kRetryWithin * choice_.est[size_t(best + 1)] &&
+          explore_spent_ + 2 * choice_.est[size_t(a + 1)] <= kExplore * site_wall_ &&
+          (pick < -1 || choice_.est[size_t(a + 1)] < choice_.est[size_t(pick + 1)]))
+        pick = a;
+    return pick;
+  }
+
   // The model that predicts the device alone (its arm in choose_mode()): its
   // model from every chunk, unless those all had the lanes' size
   // (Model::lanes_only) -- then what it measured alone (Dev::alone), else its
@@ -542,16 +580,16 @@ private:
   }
 
   // An execution that starts with a host device's alone probe: a host whose
-  // chunks all had the lanes' size, and that has neither run alone nor a
-  // seed, runs one probe-sized chunk by itself while everybody else waits
-  // (asleep, in the chunk loop), once per site, so that its arm alone is
-  // predicted from what it costs alone (solo_model()).  Nothing else tells a
-  // stall beside the others' chunks from a slow row.  The probe costs the
-  // others one chunk of the host's lanes, once.  Then the chosen mode runs
-  // without it; the execution does not measure that mode.  (On the H100 the
-  // one lud lock-in caught with this in place, call AP, had the probe itself
-  // stalled, 1.8 ms for 15 rows: there the stall does not come from the
-  // GPU's chunks alone; docs/benchmarks.md, "Runs AK-AP".)
+  // chunks all had the lanes' size, and whose arm alone was never measured,
+  // runs one probe-sized chunk by itself while everybody else waits (asleep,
+  // in the chunk loop), so that its arm alone is predicted from what it
+  // costs alone (solo_model()).  Nothing else tells a stall beside the
+  // others' chunks from a slow row.  Again at the 8th, 32nd ... execution
+  // while that arm stays unmeasured and left out: on the H100 lud's CPU was
+  // slow for its first milliseconds, alone too (call AP: a probe alone at
+  // the 3rd execution took 1.8 ms for 15 rows, 10-40 us later; AQ).  Each
+  // probe costs the others one chunk of the host's lanes.  Then the chosen
+  // mode runs without it; the execution does not measure that mode.
   void plan_alone_probe() {
     const int i = alone_probe_;
     const int64_t n = std::clamp<int64_t>(std::max(W_ / 1024, dev_[i].lanes), 1,
@@ -681,7 +719,6 @@ private:
   // mode without exploring.
   void choose_mode() {
     constexpr int kRetry = 16, kMaxRetry = 256;
-    constexpr double kRetryWithin = 1.3;
     constexpr double kCoSurcharge = 1.25, kMinGain = 1e-3; // unmeasured co
     int was = solo_;
     if (static_cast<int>(arms_.size()) != p_ + 1) { // first use, or other devices
@@ -691,12 +728,28 @@ private:
       mode_measured_ = false;
       was = -1;
     }
+    if (exec_ >= 2) // (the first execution's one-time costs are no budget)
+      site_wall_ += std::max(0.0, last_complete_ - exec_begin_);
     bool measured_now = false; // the execution that ended measured `was`
+    const double wall = last_complete_ - exec_begin_;
     if (mode_measured_ && measured_pred_ > 0) {
       measured_now = true;
       Arm &m = arm(was);
       m.n = m.seeded ? 1 : m.n + 1;
-      m.add((last_complete_ - exec_begin_) / measured_pred_);
+      m.add(wall / measured_pred_);
+    } else if (exploring_ && settling_ && measured_pred_ > 0 &&
+               wall > kExploreAbort * explore_best_) {
+      // An explored arm whose first execution already took kExploreAbort
+      // times the best arm's: that is its measurement (a second one would
+      // only spend the budget again).
+      measured_now = true;
+      Arm &m = arm(was);
+      m.n = 1;
+      m.add(wall / measured_pred_);
+    }
+    if (exploring_) {
+      explore_spent_ += std::max(0.0, wall - explore_best_);
+      exploring_ = !measured_now;
     }
     ++exec_;
     for (Dev &d : dev_)
@@ -757,6 +810,12 @@ private:
                  est[runner_up + 1] <= kRetryWithin * est[best + 1]) {
         solo_ = runner_up; // measure the runner-up again
         retry_from_ = was;
+      } else if (int a = unmeasured_within_budget(best);
+                 was == best && arm(was).n > 0 && a >= -1) {
+        solo_ = a; // measure an arm never measured, once (see below)
+        retry_from_ = was;
+        exploring_ = true;
+        explore_best_ = est[best + 1];
       }
       measured_pred_ = pred[solo_ + 1];
     }
@@ -779,9 +838,9 @@ private:
     alone_probe_ = -1;
     for (int i = 0; i < p_ && all_known && W_ >= 2 * p_; ++i) {
       Dev &d = dev_[i];
-      if (d.host && solo_ != i && !d.alone_probed && d.model.lanes_only &&
-          !d.alone_model.known() && !d.seed.known()) {
-        d.alone_probed = true;
+      if (d.host && solo_ != i && exec_ >= d.next_alone_probe && arm(i).n == 0 &&
+          d.model.lanes_only) {
+        d.next_alone_probe = 4 * exec_;
         alone_probe_ = i;
         break;
       }
@@ -999,6 +1058,12 @@ private:
   bool reprobe_ = false; // this execution probes a provisional model again
   int alone_probe_ = -1; // the device probed alone this execution (-1: none)
   int exec_ = 0, mode_since_ = 0;
+  double site_wall_ = 0; // the walls of this site's executions so far
+  // Exploration (unmeasured_within_budget()): one under way, the best arm's
+  // estimate when it began, and what explorations cost beyond it so far.
+  bool exploring_ = false;
+  double explore_best_ = 0, explore_spent_ = 0;
+  static constexpr double kExploreAbort = 3;
   bool settling_ = true;
   bool mode_measured_ = false; // this execution's wall measures its mode
   double measured_pred_ = 0;   // the predicted wall of this execution's arm
