@@ -325,6 +325,12 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
     serve(who);
     wake_all(who);
   }
+  // The runtime joins every device it woke, so one that starts late ends the
+  // execution no earlier than its start, even with nothing to do.
+  // (Devices idle() names are not woken.)
+  for (int d = 0; d < p; ++d)
+    if (!res.idle[d] && started[d] && !dev[d].dropped)
+      res.makespan = std::max(res.makespan, start_of(d));
   return res;
 }
 

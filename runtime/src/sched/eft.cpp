@@ -213,6 +213,7 @@ public:
       d.active = true;
       d.inflight.clear();
       d.busy_until = 0;
+      d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
       d.assigned = 0;
       if (!d.model.known() && d.seed.known()) {
         d.model = d.seed;
@@ -261,8 +262,7 @@ public:
       if (!d.inflight.empty())
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
-      size = std::clamp<int64_t>(std::max(W_ / 1024, d.lanes), 1,
-                                 std::max<int64_t>(1, W_ / (2 * p_)));
+      size = probe_size(d);
     } else {
       const double share = eft_share(device, R, t);
       if (share < 1) {
@@ -304,6 +304,8 @@ public:
     }
     size = std::clamp<int64_t>(size, 1, R);
     Range r = take(device, size);
+    if (r.empty())
+      return Decision::wait(); // all that is left is a late device's probe
     // Whether the chunk runs beside another device's, in either order.
     bool beside = false;
     for (int j = 0; j < p_; ++j)
@@ -524,6 +526,12 @@ private:
   struct Dev {
     bool host = false, active = true, confident = false;
     Model model, seed;
+    // It asked in the last execution and got nothing: the others had taken
+    // its block before it came (a GPU whose preparation outlasts the CPU's
+    // whole execution: lud on the H100, call AL, learnt nothing in 511
+    // executions at 200 us each, against 15-40 us for the CPU alone).
+    // While it has no model, thieves leave it its probe (kept_for()).
+    bool starved = false;
     Samples samples; // every chunk: the model for co-execution
     // The chunks during which no other device had one in flight, and their
     // model: what the device costs alone.  On the H100 the CPU's chunks
@@ -592,8 +600,7 @@ private:
   // mode runs without it; the execution does not measure that mode.
   void plan_alone_probe() {
     const int i = alone_probe_;
-    const int64_t n = std::clamp<int64_t>(std::max(W_ / 1024, dev_[i].lanes), 1,
-                                          std::max<int64_t>(1, W_ / (2 * p_)));
+    const int64_t n = probe_size(dev_[i]);
     if (solo_ >= 0) {
       for (int j = 0; j < p_; ++j) {
         dev_[j].block = j == solo_ ? Range{n, W_} : Range{W_, W_};
@@ -984,7 +991,7 @@ private:
     double worst = -1;
     for (int j = 0; j < p_; ++j) {
       const Dev &v = dev_[j];
-      if (v.block.empty())
+      if (v.block.size() <= kept_for(j))
         continue;
       // An owner that is gone or unmodelled leaves its block to thieves
       // first; otherwise the block's predicted time decides.
@@ -996,10 +1003,29 @@ private:
         victim = j;
       }
     }
+    if (victim < 0)
+      return {0, 0};
     Range &b = dev_[victim].block;
-    Range r{std::max(b.lb, b.ub - size), b.ub};
+    Range r{std::max(b.lb + kept_for(victim), b.ub - size), b.ub};
     b.ub = r.lb;
     return r;
+  }
+
+  // The head of device j's block that thieves leave to it: its probe, while
+  // it has no model and asked in the last execution only to find its block
+  // taken (Dev::starved).
+  int64_t kept_for(int j) const {
+    const Dev &d = dev_[size_t(j)];
+    return d.starved && d.active && d.assigned == 0 && needs_probe(d)
+               ? std::min(d.block.size(), probe_size(d))
+               : 0;
+  }
+
+  // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
+  // much), at most W/(2p).
+  int64_t probe_size(const Dev &d) const {
+    return std::clamp<int64_t>(std::max(W_ / 1024, d.lanes), 1,
+                               std::max<int64_t>(1, W_ / (2 * p_)));
   }
 
   SchedParams params_;
