@@ -53,7 +53,8 @@
 //    iteration when W >= p), and an owner takes at least one iteration of
 //    its block even when its EFT share has dropped below one.  Thieves do
 //    not wait for a late owner: on the H100 profile that cost matadd a
-//    third of its time (bench/sim floors).
+//    third of its time (bench/sim floors).  Except for its probe, while it
+//    has no model, once it found its block taken (Dev::starved).
 #include "common.hpp"
 
 #include "clock.hpp"
