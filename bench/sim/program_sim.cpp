@@ -171,7 +171,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         // the process has an accelerator (CpuDevice::threads()).
         const int team = cfg.devices.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
         p.is_host.push_back(d.cost.host);
-        p.lanes.push_back(d.cost.host ? (d.cost.flat ? 1 : std::max(0, team)) : 0);
+        p.lanes.push_back(d.cost.host ? (d.cost.flat ? 1 : std::max(0, team))
+                                      : d.cost.kernel_lanes);
         devs.push_back(d);
       }
       ExecutionContext ctx;

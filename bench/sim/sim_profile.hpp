@@ -33,6 +33,10 @@ struct DeviceCost {
   bool host = false;
   StageCost up, comp, down; // v1: up/down per iteration; v2: only comp
   int64_t lanes = 0;        // the GPU: fitted from co-executed chunks
+  // The GPU: the lanes the runtime reports to the scheduler (a 1-D kernel's
+  // block times the multiprocessors, CudaDevice::lanes), where `lanes` is
+  // what the chunks cost.
+  int64_t kernel_lanes = 0;
   // The CPU device's OpenMP team alone; beside a working accelerator one
   // core goes to the accelerator's controller thread (docs/design.md).
   int threads = 0;

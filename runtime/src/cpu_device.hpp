@@ -29,6 +29,11 @@ public:
   // they keep free are the CPU's too.
   void use_team(bool alone) const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
+  // A chunk of fewer rows than threads runs on fewer threads, unless the
+  // variant spreads each row over the whole team (cpu_flat).
+  int64_t lanes(const hce_region &region) const override {
+    return region.cpu_flat ? 1 : threads_;
+  }
   void on_controller_start() override;
   // The calling thread runs the CPU's chunks as the master of its own
   // OpenMP team, outside any active parallel region and variant (a nested

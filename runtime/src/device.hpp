@@ -45,6 +45,10 @@ public:
 
   // Whether this device has a variant of the region it can run.
   virtual bool can_run(const hce_region &region) const = 0;
+  // The region's iterations below which a chunk costs as much as one of
+  // this size (it leaves some of the device's parallel units idle): the
+  // scheduler's lanes (SchedParams::lanes).  0: unknown.
+  virtual int64_t lanes(const hce_region &region) const { return 0; }
   // Called once on the device's controller thread before any work.
   virtual void on_controller_start() {}
   // Whether the thread that runs a chunk loop can run this device's chunks

@@ -310,8 +310,7 @@ bool make_schedule_plan(Runtime &rt, const hce_region &r, const Settings &set,
     const Device &dev = *rt.devices()[d];
     params.is_host.push_back(dev.uses_host_memory());
     const auto *cpu = dynamic_cast<const CpuDevice *>(&dev);
-    // A flattened CPU variant runs one row on the whole team.
-    params.lanes.push_back(cpu ? (r.cpu_flat ? 1 : cpu->threads()) : 0);
+    params.lanes.push_back(dev.lanes(r));
     params.lookahead =
         params.lookahead || (sp.co == CoMode::Pipelined && !dev.uses_host_memory());
     sp.is_cpu.push_back(cpu != nullptr);

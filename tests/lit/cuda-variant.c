@@ -136,7 +136,9 @@ int main(void) {
 // HOST-NEXT: {{^}}#endif
 // HOST: {{^}}  __hce_r.cpu = __hce_cpu_0;
 // HOST-NEXT: {{^}}#ifdef HCE_HAVE_CUDA_VARIANTS
+// A 1-D kernel (one iteration per thread) tells the runtime its block.
 // HOST-NEXT: {{^}}  __hce_r.cuda = __hce_cuda_0_[[SUF]];
+// HOST-NEXT: {{^}}  __hce_r.cuda_block_iterations = 256;
 // HOST-NEXT: {{^}}#endif
 
 // EXEC: cuda-variant ok

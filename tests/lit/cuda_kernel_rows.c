@@ -173,3 +173,9 @@ int main(void) {
 // CHECK: /* Kernel shape: rows. {{.*}}: independence of the inner iterations asserted by 'collapse(2)' on the co_exec loop. */
 // CHECK: /* Kernel shape: rows. {{.*}}: independence of the inner iterations asserted by '#pragma omp simd' on the inner loop. */
 // CHECK: {{^}}      for (int j = (int)((0) + (int64_t)(blockIdx.y * blockDim.x + threadIdx.x) * 2); j < (N); j += (int)((int64_t)(gridDim.y * blockDim.x) * 2))
+
+// A rows kernel fills the GPU from one row: no block size in the descriptor.
+// RUN: FileCheck %s --check-prefix=HOST --input-file %t.c
+// HOST-NOT: {{^}}  __hce_r.cuda_block_iterations
+// HOST: {{^}}  __hce_r.cuda =
+// HOST-NOT: {{^}}  __hce_r.cuda_block_iterations

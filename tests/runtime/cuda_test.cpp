@@ -293,6 +293,26 @@ TEST_F(CudaDeviceTest, RoundTripUnderEveryPinPolicy) {
   }
 }
 
+// A 1-D kernel's lanes: its block on every multiprocessor (the scheduler
+// then never probes the GPU with fewer iterations); none for a kernel that
+// spreads the inner loop (cuda_block_iterations 0).
+TEST_F(CudaDeviceTest, LanesAreTheBlockOnEveryMultiprocessor) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  // hardware() is "<name>/<multiprocessors>sm".
+  const std::string hw = dev->hardware();
+  const size_t slash = hw.rfind('/');
+  ASSERT_NE(slash, std::string::npos) << hw;
+  const int sms = std::atoi(hw.c_str() + slash + 1);
+  ASSERT_GT(sms, 0) << hw;
+  hce_region r{};
+  EXPECT_EQ(dev->lanes(r), 0);
+  r.cuda_block_iterations = 256;
+  EXPECT_EQ(dev->lanes(r), int64_t(256) * sms);
+}
+
 // Rows of a 2-D section (lud's trailing rows): one strided copy each way,
 // under every pin policy, with rows both narrower than a staging slot and,
 // for "stage", more rows than one slot holds.  Elements between the rows

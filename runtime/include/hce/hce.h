@@ -171,6 +171,12 @@ typedef struct hce_region {
                             inner one as one space), so a chunk of one
                             iteration uses every thread; 0: one thread per
                             outer iteration */
+  int cuda_block_iterations; /* the CUDA variant's kernel runs one outer
+                            iteration per thread, this many per block: a
+                            chunk of fewer than this times the GPU's
+                            multiprocessors leaves some idle and takes as
+                            long as one of that size; 0: unknown (a kernel
+                            that spreads the inner loop over threads) */
 } hce_region;
 
 /* Co-executes the region on the selected devices.  Returns 0 on success;

@@ -422,9 +422,11 @@ bool CudaDevice::init(std::string &why) {
       return false;
   // The model and its multiprocessors (a MIG slice keeps the GPU's name).
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, ordinal()) == cudaSuccess)
+  if (cudaGetDeviceProperties(&prop, ordinal()) == cudaSuccess) {
     set_hardware(std::string(prop.name) + "/" + std::to_string(prop.multiProcessorCount) +
                  "sm");
+    multiprocessors_ = std::max(0, prop.multiProcessorCount);
+  }
   cudaGetLastError();
   limit_ = mem_limit_from_env();
   policy_ = pin_policy_from_env();

@@ -29,6 +29,7 @@
 #include "device.hpp"
 #include "launch_scratch.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -92,6 +93,11 @@ public:
   void *scratch(void *stream, size_t bytes) override;
 
   bool can_run(const hce_region &region) const override { return region.cuda != nullptr; }
+  // A 1-D kernel's block on every multiprocessor: fewer iterations leave
+  // some idle, and each block takes as long.
+  int64_t lanes(const hce_region &region) const override {
+    return int64_t(std::max(0, region.cuda_block_iterations)) * multiprocessors_;
+  }
   void on_controller_start() override;
   // Any thread can drive the GPU (every call makes its device current for
   // the call, CurrentDevice): when no CPU chunk needs the calling thread it
@@ -188,6 +194,7 @@ private:
   bool ensure_staging(std::string &why);
 
   std::array<cudaStream_t, 3> streams_{};
+  int multiprocessors_ = 0; // lanes(): 0 until init() reads them
   size_t limit_ = 0;
   PinPolicy policy_ = PinPolicy::Region;
   bool p2p_ = true; // HCE_CUDA_P2P=0: halos go through the host

@@ -28,9 +28,16 @@
 //    learning, never more than 4x its largest chunk or, by the model, 4x
 //    its longest chunk so far.  A
 //    device with no model yet gets a small probe (W/1024, at least one
-//    iteration), so that the probe of a device 100x slower than the others
-//    costs little; while any device is still to be probed, the others keep
-//    growing their chunks rather than taking their whole share.
+//    iteration, at least its lanes), so that the probe of a device 100x
+//    slower than the others costs little; while any device is still to be
+//    probed, the others keep growing their chunks rather than taking their
+//    whole share, none predicted to take longer than the execution so far
+//    (while_others_probe()).
+//  * Lanes (SchedParams::lanes, Device::lanes): a chunk of fewer iterations
+//    costs as much -- the CPU's team, a 1-D CUDA kernel's block on every
+//    multiprocessor.  A device whose lanes end before the others could
+//    finish without it takes its lanes (split()); an accelerator's lanes
+//    that its chunks disprove are dropped (lanes_disproved()).
 //  * Models from fewer than three executions are provisional
 //    (provisional()): a device left out on such a model is probed again at
 //    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; an arm's
@@ -164,6 +171,33 @@ Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
   return m;
 }
 
+// Whether chunks under `lanes` iterations took longer the more iterations
+// they had: an accelerator's lanes come from its kernel's shape (a 1-D
+// kernel's block on every multiprocessor), and a kernel whose threads
+// wait on one another or on a shared resource need not keep that promise.
+// Disproved when the chunks' sizes span 1.5x and, by least squares over
+// them, the iterations make at least half the largest one's time.
+bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t lanes) {
+  double sn = 0, st = 0, snn = 0, snt = 0, k = 0;
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
+  for (auto [n, t] : s) {
+    if (n > lanes)
+      continue;
+    sn += double(n);
+    st += t;
+    snn += double(n) * double(n);
+    snt += double(n) * t;
+    k += 1;
+    lo = std::min(lo, n);
+    hi = std::max(hi, n);
+  }
+  const double den = k * snn - sn * sn;
+  if (k < 2 || 2 * hi < 3 * lo || den <= 0)
+    return false;
+  const double c = (k * snt - sn * st) / den, o = (st - c * sn) / k;
+  return c > 0 && c * double(hi) >= 0.5 * (o + c * double(hi));
+}
+
 // A device's last chunks, (iterations, seconds), with the execution of each.
 struct Samples {
   std::vector<std::pair<int64_t, double>> v;
@@ -210,7 +244,9 @@ public:
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
       d.host = i < int(params.is_host.size()) && params.is_host[i];
-      d.lanes = i < int(params.lanes.size()) ? std::max<int64_t>(0, params.lanes[i]) : 0;
+      d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
+                    ? std::max<int64_t>(0, params.lanes[i])
+                    : 0;
       d.active = true;
       d.inflight.clear();
       d.busy_until = 0;
@@ -289,6 +325,8 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
+        if (probing && d.largest > 0)
+          size = std::min(size, while_others_probe(d, t));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
         // first chunk of an execution is an eighth of its share, so a wrong
@@ -353,6 +391,10 @@ public:
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
     d.samples.add(range.size(), seconds, exec_, d.first_exec);
+    if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
+      d.lanes_disproved = true; // modelled without lanes from now on
+      d.lanes = 0;
+    }
     d.model = fit(d.samples.v, d.host, d.lanes, fit_scratch_);
     if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
       d.alone.add(range.size(), seconds, exec_, d.first_exec);
@@ -533,6 +575,7 @@ private:
     // executions at 200 us each, against 15-40 us for the CPU alone).
     // While it has no model, thieves leave it its probe (kept_for()).
     bool starved = false;
+    bool lanes_disproved = false; // see lanes_disproved()
     Samples samples; // every chunk: the model for co-execution
     // The chunks during which no other device had one in flight, and their
     // model: what the device costs alone.  On the H100 the CPU's chunks
@@ -566,15 +609,37 @@ private:
   // the CPU's chunks in the process's first milliseconds, 100x their later
   // time) is otherwise never measured; the budget bounds what a correct
   // prediction costs to confirm (2% of the site's time, once per arm).
+  //
+  // A device's arm whose only wall is an earlier run's (seed_mode) is in
+  // doubt too when that wall is kSeedDoubt times what the device's model
+  // predicts now and the model says it would beat the best: one slow
+  // execution stored in the profile cache (the H100's lud, call AY: the CPU
+  // alone 6.68 ms against 10-40 us, measured in a slow moment) otherwise
+  // left that device out of every later run.  Its cost is taken from the
+  // model; if the wall was right, the settling execution measures it
+  // (kExploreAbort) and the next run's seed is this run's.
   int unmeasured_within_budget(int best) {
     constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
+    constexpr double kSeedDoubt = 4;
+    const std::vector<double> &est = choice_.est;
     int pick = -2;
-    for (int a = -1; a < p_; ++a)
-      if (a != best && arm(a).n == 0 &&
-          choice_.est[size_t(a + 1)] > kRetryWithin * choice_.est[size_t(best + 1)] &&
-          explore_spent_ + 2 * choice_.est[size_t(a + 1)] <= kExplore * site_wall_ &&
-          (pick < -1 || choice_.est[size_t(a + 1)] < choice_.est[size_t(pick + 1)]))
+    double pick_cost = 0;
+    for (int a = -1; a < p_; ++a) {
+      const Arm &m = arm(a);
+      const double pr = pred_[size_t(a + 1)];
+      const bool doubtful_seed = a >= 0 && m.seeded &&
+                                 est[size_t(a + 1)] > kSeedDoubt * pr &&
+                                 pr < est[size_t(best + 1)];
+      if (a == best || (m.n != 0 && !doubtful_seed))
+        continue;
+      const double cost = doubtful_seed ? pr : est[size_t(a + 1)];
+      if (est[size_t(a + 1)] > kRetryWithin * est[size_t(best + 1)] &&
+          explore_spent_ + 2 * cost <= kExplore * site_wall_ &&
+          (pick < -1 || cost < pick_cost)) {
         pick = a;
+        pick_cost = cost;
+      }
+    }
     return pick;
   }
 
@@ -644,6 +709,19 @@ private:
     double by_time = budget / d.model.c;
     return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
                            : std::max(by_size, int64_t(by_time));
+  }
+
+  // While another device is still to be probed, a chunk is predicted to
+  // take at most as long as the execution so far, and has at least as many
+  // iterations as the device's largest: the probe may show that device
+  // doing the rest at once, and what was taken before costs at most the time
+  // already spent (the H100's cold nbody: the CPU's fourth chunk, 11.6 ms,
+  // outlasted the GPU's probe, after which the GPU did the rest in 4.7 ms).
+  int64_t while_others_probe(const Dev &d, double t) const {
+    const double by_time = (t - exec_begin_ - d.model.o) / d.model.c;
+    if (!d.model.known() || by_time >= 9e18)
+      return std::numeric_limits<int64_t>::max();
+    return std::max(d.largest, int64_t(by_time));
   }
 
   double now() const { return params_.clock ? params_.clock() : now_seconds(); }
@@ -911,8 +989,11 @@ private:
     if (idx.empty() || R <= 0)
       return s;
     // A device whose share is under its lanes still takes the time of its
-    // lanes: if that ends after T it must not take any, and the others'
-    // shares grow; repeat until no such device is left.
+    // lanes.  If that ends after T, it takes none and the others' shares
+    // grow -- unless without it they would finish after it could have done
+    // its lanes: then it takes its lanes (fewer cost as much) and the others
+    // the rest (the H100's nbody: 16384 bodies on the GPU take the 4.7 ms of
+    // its lanes, the CPU alone 150 ms).  Repeat until no such device is left.
     for (;;) {
       split_among(R, a, idx, s);
       auto late = std::find_if(idx.begin(), idx.end(), [&](int j) {
@@ -921,7 +1002,23 @@ private:
       });
       if (late == idx.end() || idx.size() == 1)
         return s;
+      const int j = *late;
+      const Model &m = dev_[j].model;
+      const double ready = a[j] + m.time(m.lanes); // its lanes done
       idx.erase(late);
+      split_among(R, a, idx, s);
+      if (finish_time_ <= ready + 1e-12)
+        continue; // the others finish first without it
+      const double lanes = std::min(R, m.lanes);
+      if (R > lanes) {
+        split_among(R - lanes, a, idx, s);
+      } else {
+        s.assign(size_t(p_), 0);
+        finish_time_ = 0;
+      }
+      s[j] = lanes;
+      finish_time_ = std::max(finish_time_, ready);
+      return s;
     }
   }
 
@@ -986,6 +1083,19 @@ private:
     if (!own.empty()) {
       Range r{own.lb, std::min(own.ub, own.lb + size)};
       own.lb = r.ub;
+      // More than its block: the tail of the block just before it, in the
+      // same chunk (one launch, not two: the H100's nbody GPU took its
+      // half, 4.7 ms, then the CPU's, 4.7 ms again).
+      if (r.size() < size && own.empty())
+        for (int j = 0; j < p_; ++j)
+          if (Range &b = dev_[j].block; j != device && !b.empty() && b.ub == r.lb) {
+            const int64_t extra = std::min(size - r.size(), b.size() - kept_for(j));
+            if (extra > 0) {
+              b.ub -= extra;
+              r.lb = b.ub;
+            }
+            break;
+          }
       return r;
     }
     int victim = -1;
@@ -1023,10 +1133,13 @@ private:
   }
 
   // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
-  // much), at most W/(2p).
+  // much), at most W/(2p) -- or its lanes up to W/p, its block from equal
+  // ratios: a probe of half as many would cost as much (the H100's nbody:
+  // the GPU's 8192 bodies take the 4.7 ms of 4096).
   int64_t probe_size(const Dev &d) const {
+    const int64_t most = std::max(W_ / (2 * p_), std::min(d.lanes, W_ / std::max(1, p_)));
     return std::clamp<int64_t>(std::max(W_ / 1024, d.lanes), 1,
-                               std::max<int64_t>(1, W_ / (2 * p_)));
+                               std::max<int64_t>(1, most));
   }
 
   SchedParams params_;
