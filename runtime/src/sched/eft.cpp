@@ -718,10 +718,12 @@ private:
   // already spent (the H100's cold nbody: the CPU's fourth chunk, 11.6 ms,
   // outlasted the GPU's probe, after which the GPU did the rest in 4.7 ms).
   int64_t while_others_probe(const Dev &d, double t) const {
-    const double by_time = (t - exec_begin_ - d.model.o) / d.model.c;
-    if (!d.model.known() || by_time >= 9e18)
+    if (!d.model.known())
       return std::numeric_limits<int64_t>::max();
-    return std::max(d.largest, int64_t(by_time));
+    const double by_time = (t - exec_begin_ - d.model.o) / d.model.c;
+    if (by_time >= 9e18)
+      return std::numeric_limits<int64_t>::max();
+    return std::max(d.largest, int64_t(std::max(0.0, by_time)));
   }
 
   double now() const { return params_.clock ? params_.clock() : now_seconds(); }
