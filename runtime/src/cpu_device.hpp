@@ -22,6 +22,8 @@ public:
     set_hardware(cpu_hardware(all_threads_));
   }
   int threads() const { return threads_; }
+  // The team when no accelerator runs beside it: every core.
+  int all_threads() const { return all_threads_; }
   // On the thread that runs the CPU's chunks (the caller or the controller),
   // before an execution's first chunk: the team of the variant's `parallel
   // for` (every worker of the CPU has this prologue).  When the scheduler

@@ -110,6 +110,11 @@ public:
   // Host memory the device will copy from or to during a region: a chance
   // to pin it once, before the chunks start (a no-op by default).
   virtual void prepare_host(const void *host, size_t bytes) {}
+  // Host threads the device's copies may use in the coming execution, the
+  // one that runs its chunks included (region_exec: the CPU's cores when
+  // its team does no work in the execution, shared among the accelerators
+  // that do; 1 beside a working CPU team, which would lose those cores).
+  virtual void set_copy_threads(int threads) {}
 
 protected:
   void set_hardware(std::string hardware) { hardware_ = std::move(hardware); }

@@ -31,6 +31,34 @@ std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
 }
 
+// Host threads for the accelerators' copies in this execution
+// (Device::set_copy_threads): every core when the CPU's team does no work
+// in it (left out by the scheduler, or not among the region's devices),
+// shared among the accelerators that work; one beside a working CPU team,
+// whose cores they are.
+void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
+                        const std::vector<bool> &is_cpu,
+                        const std::vector<ChunkWorker> &workers) {
+  bool cpu_works = false;
+  int accelerators = 0;
+  for (size_t i = 0; i < devs.size(); ++i) {
+    if (workers[i].idle)
+      continue;
+    if (is_cpu[i])
+      cpu_works = true;
+    else if (!rt.devices()[size_t(devs[i])]->uses_host_memory())
+      ++accelerators;
+  }
+  if (accelerators == 0)
+    return;
+  // Device 0 is the CPU, selected or not (Runtime::devices).
+  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+  const int threads = cpu_works ? 1 : std::max(1, cpu->all_threads() / accelerators);
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!workers[i].idle && !is_cpu[i])
+      rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
+}
+
 // The devices (indices into Runtime::devices) the region runs on.
 bool select_region_devices(Runtime &rt, const hce_region &r, std::vector<int> &out,
                            std::string &why) {
@@ -500,6 +528,7 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
+  share_copy_threads(rt, devs, site.plan.is_cpu, workers);
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {

@@ -77,8 +77,12 @@ public:
   bool can_copy_from_peer(const Device &src) const override;
   bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
                       size_t bytes, std::string &why) override;
+  // Kept for tests: a sim copies with memcpy whatever it is given.
+  void set_copy_threads(int threads) override { copy_threads_ = threads; }
+  int copy_threads() const { return copy_threads_; }
 
 private:
+  std::atomic<int> copy_threads_{0}; // 0: never set
   int caller_threads_ = 0; // the calling thread's team size, while it runs chunks
   bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,
                 long fail_at, const char *what, std::string &why);

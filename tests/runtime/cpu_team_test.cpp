@@ -6,6 +6,7 @@
 // hand-off to the CPU's controller), and the caller's own team size stays.
 #include "cpu_device.hpp"
 #include "runtime.hpp"
+#include "sim_device.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -198,6 +199,42 @@ TEST_F(CpuTeam, AnAcceleratorWithNoCpuChunkBesideItRunsOnTheCallingThread) {
   EXPECT_EQ(s.stats("sim:0")->last_iterations, 1 << 12);
   EXPECT_EQ(g_master.load(), std::this_thread::get_id());
   EXPECT_EQ(omp_get_max_threads(), 4); // the caller's team size is back
+}
+
+// The copy threads region_exec gave sim:N in the last execution.
+int copy_threads_of(const std::string &name) {
+  for (const auto &d : hce::Runtime::get().devices())
+    if (d->name() == name)
+      if (const auto *sim = dynamic_cast<const hce::SimDevice *>(d.get()))
+        return sim->copy_threads();
+  return -1;
+}
+
+TEST_F(CpuTeam, AnAcceleratorBesideTheCpuTeamCopiesOnOneThread) {
+  // Staging threads beside a working CPU team would take its cores.
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  Scale s(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+  s.run_and_check();
+  ASSERT_NE(s.stats("sim:0"), nullptr);
+  EXPECT_GT(s.stats("sim:0")->last_iterations, 0);
+  EXPECT_EQ(copy_threads_of("sim:0"), 1);
+}
+
+TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {
+  // No CPU chunk in the execution: the 4 cores of the caller's team copy
+  // for the accelerators (2 each for two sims, 4 for one).
+  hce_test::use_devices("sim:0,sim:1", "sim:0=bw:1e12,lat:0;sim:1=bw:1e12,lat:0");
+  Scale two(1 << 14, "static", "sim:0=0.5,sim:1=0.5");
+  two.run_and_check();
+  ASSERT_NE(two.stats("sim:1"), nullptr);
+  EXPECT_GT(two.stats("sim:1")->last_iterations, 0);
+  EXPECT_EQ(copy_threads_of("sim:0"), 2);
+  EXPECT_EQ(copy_threads_of("sim:1"), 2);
+  hce_finalize();
+  hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0");
+  Scale one(1 << 14, "static");
+  one.run_and_check();
+  EXPECT_EQ(copy_threads_of("sim:0"), 4);
 }
 
 } // namespace

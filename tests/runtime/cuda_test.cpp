@@ -386,6 +386,56 @@ TEST_F(CudaDeviceTest, AsyncCopiesOrderedByEvents) {
   dev->release(d);
 }
 
+// A copy of pageable memory while the execution leaves host threads free
+// (set_copy_threads, region_exec) goes through the staging pool: nothing
+// registered, every byte right, pages pinned beforehand still copied
+// directly, and the copies ordered on their stream as one would be.
+TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  dev->set_copy_threads(4);
+  // 80 MiB (more than kPoolMakeBytes: the pool is made; several slots per
+  // worker) at an odd offset.
+  const size_t n = (size_t(80) << 20) / sizeof(double) + 77;
+  const size_t bytes = n * sizeof(double);
+  std::vector<double> src = hce_test::random_vector(n + 5, 33);
+  // A pinned stretch in the middle (a data region's array would be).
+  const size_t pinned_lo = n / 3, pinned_n = n / 8;
+  ASSERT_TRUE(dev->pin_host(src.data() + 3 + pinned_lo, pinned_n * sizeof(double)));
+  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  void *d = dev->allocate(bytes);
+  ASSERT_NE(d, nullptr);
+  std::string why;
+  ASSERT_TRUE(dev->upload(d, src.data() + 3, bytes, why)) << why;
+  std::vector<double> back(n, 0.0);
+  ASSERT_TRUE(dev->download(back.data(), d, bytes, why)) << why;
+  EXPECT_EQ(std::memcmp(back.data(), src.data() + 3, bytes), 0);
+  hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(st.registrations, before.registrations) << "the pool registers nothing";
+  EXPECT_GE(st.staged_bytes - before.staged_bytes,
+            2 * (bytes - pinned_n * sizeof(double)));
+  EXPECT_LT(st.staged_bytes - before.staged_bytes, 2 * bytes);
+
+  // Asynchronous: the download stream waits for the upload on the device.
+  std::vector<double> src2 = hce_test::random_vector(n, 34), back2(n, 0.0);
+  cudaEvent_t uploaded = dev->acquire_event(why);
+  ASSERT_NE(uploaded, nullptr) << why;
+  ASSERT_TRUE(dev->upload_async(d, src2.data(), bytes, why)) << why;
+  // The host array may change once upload_async returns.
+  std::vector<double> expect = src2;
+  std::fill(src2.begin(), src2.end(), -1.0);
+  ASSERT_TRUE(dev->record(uploaded, hce::CudaDevice::Stream::Upload, why)) << why;
+  ASSERT_TRUE(dev->stream_wait(hce::CudaDevice::Stream::Download, uploaded, why)) << why;
+  ASSERT_TRUE(dev->download_async(back2.data(), d, bytes, why)) << why;
+  ASSERT_TRUE(dev->synchronize(hce::CudaDevice::Stream::Download, why)) << why;
+  EXPECT_EQ(back2, expect);
+  dev->release_event(uploaded);
+  dev->release(d);
+  dev->unpin_host(src.data() + 3 + pinned_lo, pinned_n * sizeof(double));
+}
+
 TEST_F(CudaDeviceTest, OutOfMemoryAndCapGiveNull) {
   REQUIRE_GPU();
   restart("cuda:0", nullptr, "1M");
@@ -448,6 +498,39 @@ TEST_F(CudaRegion, MatrixAdditionOnCudaOnlyEveryScheduler) {
     EXPECT_EQ(t.first_wrong(), -1);
     EXPECT_EQ(hce_last_iterations(&t.site, "cuda:0"), 1031);
   }
+}
+
+// The GPU alone (no CPU team at work) stages a one-shot region's copies by
+// the host's free threads; beside the CPU's chunks it registers them.  (A
+// copy of 64 MiB or more makes the pool; smaller ones register until then:
+// the second region.)
+TEST_F(CudaRegion, AGpuAloneStagesItsCopiesByTheFreeCores) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  MatAdd small(1024, 1024, "static", 16); // 8 MiB per array: no pool yet
+  hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  ASSERT_EQ(hce_co_exec(&small.region), 0);
+  EXPECT_EQ(small.first_wrong(), -1);
+  EXPECT_EQ(hce::CudaDevice::pin_stats().staged_bytes, before.staged_bytes);
+  MatAdd alone(2304, 4096, "static", 17); // 72 MiB per array
+  before = hce::CudaDevice::pin_stats();
+  ASSERT_EQ(hce_co_exec(&alone.region), 0);
+  EXPECT_EQ(alone.first_wrong(), -1);
+  EXPECT_EQ(hce_last_iterations(&alone.site, "cuda:0"), 2304);
+  hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * alone.a.size() * sizeof(double));
+  EXPECT_EQ(st.registrations, before.registrations);
+
+  restart("cpu,cuda:0");
+  MatAdd both(1024, 4096, "static", 18);
+  before = hce::CudaDevice::pin_stats();
+  ASSERT_EQ(hce_co_exec(&both.region), 0);
+  EXPECT_EQ(both.first_wrong(), -1);
+  ASSERT_GT(hce_last_iterations(&both.site, "cuda:0"), 0);
+  ASSERT_GT(hce_last_iterations(&both.site, "cpu"), 0);
+  st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(st.staged_bytes, before.staged_bytes);
+  EXPECT_GT(st.registrations, before.registrations);
 }
 
 TEST_F(CudaRegion, MatrixAdditionOnCpuAndCudaEveryScheduler) {

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -71,6 +72,7 @@ PinPolicy pin_policy_from_env();
 const char *pin_policy_name(PinPolicy p);
 
 class PinnedCache;
+class StagingPool;
 
 class CudaDevice final : public Device, public LaunchScratch {
 public:
@@ -111,6 +113,12 @@ public:
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
   void prepare_host(const void *host, size_t bytes) override;
+  // Host threads this device's copies may use in the coming execution:
+  // with two or more, a one-shot copy of pageable memory is staged by that
+  // many threads (StagingPool) instead of registered.
+  void set_copy_threads(int threads) override {
+    copy_threads_.store(threads, std::memory_order_relaxed);
+  }
   // One cudaMemcpy2DAsync per call (per staging slot when the host rows
   // are pageable), not one copy and one synchronisation per row.
   bool upload_blocks(void *dev_dst, const void *host_src, size_t width, size_t pitch,
@@ -192,6 +200,23 @@ private:
   bool staged_download_blocks(char *host, const char *dev, size_t width, size_t pitch,
                               size_t count, std::string &why);
   bool ensure_staging(std::string &why);
+  // The pool that stages the copy of [host, host + bytes) by several
+  // threads, with the copy's `pieces` (pinned or not, registering nothing),
+  // or nullptr: the copy then registers its pages (or takes the one-thread
+  // staging buffer).  Only under PinPolicy::Region, whose registrations end
+  // with the region anyway, while the execution leaves threads free
+  // (copy_threads_), and when kPoolMinBytes or more of the copy are not
+  // pinned (a data region's pinned arrays never make a pool).  The pool is
+  // made by the first copy of kPoolMakeBytes or more: making it costs
+  // ~5 ms (gemm's 16 MiB copies on the GPU alone took 1.3x as long with
+  // it, call CB), which a smaller copy does not win back.
+  StagingPool *pool_for(const char *host, size_t bytes, std::vector<Piece> &pieces);
+  // The copy's `pieces` (pinned: one copy on `s`; not: by `pool`), ordered
+  // on stream `s`.
+  bool pooled_copy(StagingPool &pool, bool up, char *dev, char *host,
+                   const std::vector<Piece> &pieces, Stream s, std::string &why);
+  static constexpr size_t kPoolMinBytes = size_t(4) << 20;
+  static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
 
   std::array<cudaStream_t, 3> streams_{};
   int multiprocessors_ = 0; // lanes(): 0 until init() reads them
@@ -221,6 +246,11 @@ private:
   Staging up_stage_, down_stage_;
   std::mutex staging_alloc_mutex_;
   size_t stage_bytes_ = 0; // bytes per slot
+
+  std::atomic<int> copy_threads_{1};
+  std::mutex pool_mutex_;
+  std::unique_ptr<StagingPool> pool_; // made at the first copy that wants it
+  bool pool_failed_ = false;
 
   std::mutex scratch_mutex_;
   void *scratch_ = nullptr; // hce_cuda_scratch's block (cudaMalloc)

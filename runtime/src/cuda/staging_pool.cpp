@@ -1,0 +1,223 @@
+#include "staging_pool.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace hce {
+namespace {
+
+bool ok(cudaError_t rc, const char *call, int ordinal, std::string &why) {
+  if (rc == cudaSuccess)
+    return true;
+  const char *s = cudaGetErrorString(rc);
+  why = std::string(call) + " failed on cuda:" + std::to_string(ordinal) + ": " +
+        (s ? s : "unknown CUDA error");
+  cudaGetLastError(); // a non-sticky error must not fail the next call
+  return false;
+}
+
+} // namespace
+
+std::unique_ptr<StagingPool> StagingPool::create(int ordinal, int threads,
+                                                 std::string &why) {
+  std::unique_ptr<StagingPool> pool(new StagingPool(ordinal));
+  // The caller made `ordinal` current.
+  if (!ok(cudaEventCreateWithFlags(&pool->fork_, cudaEventDisableTiming),
+          "cudaEventCreateWithFlags", ordinal, why))
+    return nullptr;
+  pool->workers_.resize(size_t(std::max(1, threads)));
+  pool->starting_ = int(pool->workers_.size());
+  for (size_t i = 0; i < pool->workers_.size(); ++i)
+    pool->workers_[i].thread = std::thread(&StagingPool::run, pool.get(), int(i));
+  std::unique_lock<std::mutex> lock(pool->mutex_);
+  pool->finished_.wait(lock, [&] { return pool->starting_ == 0; });
+  if (!pool->error_.empty()) {
+    why = pool->error_;
+    lock.unlock();
+    return nullptr; // the destructor stops the workers and frees what they made
+  }
+  return pool;
+}
+
+bool StagingPool::make_worker(Worker &w, std::string &why) {
+  if (!ok(cudaSetDevice(ordinal_), "cudaSetDevice", ordinal_, why) ||
+      !ok(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking),
+          "cudaStreamCreateWithFlags", ordinal_, why) ||
+      !ok(cudaEventCreateWithFlags(&w.last, cudaEventDisableTiming),
+          "cudaEventCreateWithFlags", ordinal_, why))
+    return false;
+  for (int k = 0; k < 2; ++k) {
+    if (!ok(cudaEventCreateWithFlags(&w.done[k], cudaEventDisableTiming),
+            "cudaEventCreateWithFlags", ordinal_, why))
+      return false;
+    void *p = std::aligned_alloc(4096, kSlotBytes);
+    if (!p) {
+      why = "no host memory for a staging slot on cuda:" + std::to_string(ordinal_);
+      return false;
+    }
+    std::memset(p, 0, kSlotBytes); // its pages faulted in here, in parallel
+    if (!ok(cudaHostRegister(p, kSlotBytes, cudaHostRegisterPortable),
+            "cudaHostRegister (staging slot)", ordinal_, why)) {
+      std::free(p);
+      return false;
+    }
+    w.slot[k] = static_cast<char *>(p);
+  }
+  return true;
+}
+
+StagingPool::~StagingPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (Worker &w : workers_)
+    if (w.thread.joinable())
+      w.thread.join();
+  // The owner made ordinal_ current.
+  for (Worker &w : workers_) {
+    if (w.stream)
+      cudaStreamSynchronize(w.stream);
+    for (int k = 0; k < 2; ++k) {
+      if (w.slot[k]) {
+        cudaHostUnregister(w.slot[k]);
+        std::free(w.slot[k]);
+      }
+      if (w.done[k])
+        cudaEventDestroy(w.done[k]);
+    }
+    if (w.last)
+      cudaEventDestroy(w.last);
+    if (w.stream)
+      cudaStreamDestroy(w.stream);
+  }
+  if (fork_)
+    cudaEventDestroy(fork_);
+  cudaGetLastError();
+}
+
+bool StagingPool::upload(char *dev, const char *host, size_t bytes, int use,
+                         cudaStream_t stream, std::string &why) {
+  return copy(true, dev, const_cast<char *>(host), bytes, use, stream, why);
+}
+
+bool StagingPool::download(char *host, const char *dev, size_t bytes, int use,
+                           cudaStream_t stream, std::string &why) {
+  return copy(false, const_cast<char *>(dev), host, bytes, use, stream, why);
+}
+
+bool StagingPool::copy(bool up, char *dev, char *host, size_t bytes, int use,
+                       cudaStream_t stream, std::string &why) {
+  if (bytes == 0)
+    return true;
+  std::lock_guard<std::mutex> call(call_mutex_);
+  // Never more workers than slots to fill.
+  use = int(std::min<size_t>({size_t(std::max(1, use)), workers_.size(),
+                              (bytes + kSlotBytes - 1) / kSlotBytes}));
+  if (!ok(cudaEventRecord(fork_, stream), "cudaEventRecord", ordinal_, why))
+    return false;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = Job{up, dev, host, bytes, use};
+    error_.clear();
+    pending_ = int(workers_.size());
+    ++generation_;
+    wake_.notify_all();
+    finished_.wait(lock, [&] { return pending_ == 0; });
+    if (!error_.empty()) {
+      why = error_;
+      return false;
+    }
+  }
+  // Join: the caller's stream passes the copy only after every worker's.
+  for (int i = 0; i < use; ++i)
+    if (!ok(cudaStreamWaitEvent(stream, workers_[size_t(i)].last, 0),
+            "cudaStreamWaitEvent", ordinal_, why))
+      return false;
+  return true;
+}
+
+void StagingPool::run(int index) {
+  Worker &w = workers_[size_t(index)];
+  {
+    std::string why;
+    const bool made = make_worker(w, why);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!made && error_.empty())
+      error_ = why;
+    if (--starting_ == 0)
+      finished_.notify_all();
+  }
+  uint64_t seen = 0;
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_)
+        return;
+      seen = generation_;
+      job = job_;
+    }
+    std::string why;
+    const bool done = index >= job.use || work(w, index, job, why);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!done && error_.empty())
+      error_ = why;
+    if (--pending_ == 0)
+      finished_.notify_all();
+  }
+}
+
+// Worker `index` of `use` moves slots index, index + use, ...: the copies
+// of all workers interleave over the range, so the link sees them in about
+// the order of the addresses.
+bool StagingPool::work(Worker &w, int index, const Job &job, std::string &why) {
+  if (!ok(cudaStreamWaitEvent(w.stream, fork_, 0), "cudaStreamWaitEvent", ordinal_, why))
+    return false;
+  const size_t step = size_t(job.use) * kSlotBytes;
+  int k = 0;
+  if (job.up) {
+    for (size_t off = size_t(index) * kSlotBytes; off < job.bytes; off += step, k ^= 1) {
+      const size_t n = std::min(kSlotBytes, job.bytes - off);
+      // The slot's previous copy must have left it before it is refilled.
+      if (!ok(cudaEventSynchronize(w.done[k]), "cudaEventSynchronize", ordinal_, why))
+        return false;
+      std::memcpy(w.slot[k], job.host + off, n);
+      if (!ok(cudaMemcpyAsync(job.dev + off, w.slot[k], n, cudaMemcpyHostToDevice,
+                              w.stream),
+              "cudaMemcpyAsync (staged upload)", ordinal_, why) ||
+          !ok(cudaEventRecord(w.done[k], w.stream), "cudaEventRecord", ordinal_, why))
+        return false;
+    }
+  } else {
+    // The device-to-host copy into slot k runs while slot k^1 is copied out.
+    size_t prev_off = 0, prev_n = 0;
+    auto drain = [&](int slot) {
+      if (prev_n == 0)
+        return true;
+      if (!ok(cudaEventSynchronize(w.done[slot]), "cudaEventSynchronize", ordinal_, why))
+        return false;
+      std::memcpy(job.host + prev_off, w.slot[slot], prev_n);
+      return true;
+    };
+    for (size_t off = size_t(index) * kSlotBytes; off < job.bytes; off += step, k ^= 1) {
+      const size_t n = std::min(kSlotBytes, job.bytes - off);
+      if (!ok(cudaMemcpyAsync(w.slot[k], job.dev + off, n, cudaMemcpyDeviceToHost,
+                              w.stream),
+              "cudaMemcpyAsync (staged download)", ordinal_, why) ||
+          !ok(cudaEventRecord(w.done[k], w.stream), "cudaEventRecord", ordinal_, why) ||
+          !drain(k ^ 1))
+        return false;
+      prev_off = off;
+      prev_n = n;
+    }
+    if (!drain(k ^ 1))
+      return false;
+  }
+  return ok(cudaEventRecord(w.last, w.stream), "cudaEventRecord", ordinal_, why);
+}
+
+} // namespace hce
