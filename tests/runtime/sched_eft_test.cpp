@@ -661,3 +661,41 @@ TEST(SchedEft, ADoubtfulSeededWallIsMeasuredAgain) {
   }
   EXPECT_EQ(gpu_runs, 0) << s->explain();
 }
+
+namespace {
+// lud, warm, as the H100 ran it in call CA (2026-11-27): W = 511 down to 1,
+// the CPU about 10 us per execution, the GPU 0.25 ms whatever the rows (its
+// lanes), and a CPU chunk beside the GPU's stalled 2 ms.  The profile cache
+// held the CPU's model and its arm alone from a slow start (50x and 1.9 ms),
+// the GPU's and the co-execution's walls right.  The arm's seeded wall kept
+// the CPU out until W ~ 70 (0.11 s in all, 21x the CPU alone); the CPU's
+// alone probe now replaces that wall for this run.
+TEST(SchedEft, ASeededModelThatLeavesTheCpuOutIsCheckedInTheRun) {
+  SimDevice cpu = SimDevice::constant(5e7, 5e-6, true);
+  cpu.lanes = 15;
+  cpu.beside = 2e-3;
+  SimDevice gpu = SimDevice::constant(1e12, 2.5e-4);
+  gpu.lanes = 33792;
+  std::vector<SimDevice> devs = {cpu, gpu};
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 1e-6);
+  seedable->seed(1, 2.5e-4, 1e-12);
+  seedable->seed_mode(-1, 2e-4);
+  seedable->seed_mode(0, 1.9e-3);
+  seedable->seed_mode(1, 3e-4);
+  double total = 0, cpu_alone = 0;
+  int gpu_execs = 0;
+  for (int64_t W = 511; W >= 1; --W) {
+    SimResult r = simulate(*s, make_params(W, devs), devs);
+    ASSERT_EQ(check_coverage(r, W), "") << "W " << W;
+    total += r.makespan;
+    cpu_alone += cpu.time(Range{0, W}, 0);
+    gpu_execs += r.iterations[1] > 0;
+  }
+  // The CPU alone takes ~4 ms in all; the GPU in every execution ~128 ms.
+  EXPECT_LT(gpu_execs, 20) << s->explain();
+  EXPECT_LT(total, 3 * cpu_alone) << s->explain();
+}
+} // namespace

@@ -48,7 +48,9 @@
 //    kept apart too (Dev::alone): a host whose chunks beside the others all
 //    had its lanes' size is predicted alone from those, after one probe run
 //    by itself (plan_alone_probe()); a stall beside the GPU otherwise reads
-//    as a per-iteration cost and rules the host's arm out unmeasured.
+//    as a per-iteration cost and rules the host's arm out unmeasured.  An
+//    earlier run's wall of that arm (the profile cache's) does not spare the
+//    probe, and the probe replaces it (end_alone_probe()).
 //  * An arm never measured and estimated far from the best is explored
 //    within a budget of 2% of the site's time (unmeasured_within_budget()):
 //    its estimate may come from a slow start of the machine.
@@ -654,7 +656,9 @@ private:
   }
 
   // An execution that starts with a host device's alone probe: a host whose
-  // chunks all had the lanes' size, and whose arm alone was never measured,
+  // chunks all had the lanes' size, and whose arm alone was never measured
+  // in this run (a wall from the profile cache does not count: call CA's
+  // warm lud kept a slow start's 1.9 ms per execution for the CPU alone),
   // runs one probe-sized chunk by itself while everybody else waits (asleep,
   // in the chunk loop), so that its arm alone is predicted from what it
   // costs alone (solo_model()).  Nothing else tells a stall beside the
@@ -694,6 +698,14 @@ private:
     const int i = alone_probe_;
     alone_probe_ = -1;
     dev_[i].active = false; // the mode was chosen without it
+    // What this run measured alone outranks an earlier run's wall of the
+    // arm (the profile cache's, maybe from a slow start of the machine: the
+    // H100's warm lud held the CPU alone at 0.7-10 ms per execution against
+    // ~40 us, call CA): the arm is estimated from the probe, then measured.
+    if (arm(i).seeded) {
+      seed_walls_[size_t(i + 1)] = 0;
+      arm(i) = Arm{};
+    }
   }
 
   // While a device's model is unconfirmed, a chunk may take at most kGrowth
@@ -926,8 +938,8 @@ private:
     alone_probe_ = -1;
     for (int i = 0; i < p_ && all_known && W_ >= 2 * p_; ++i) {
       Dev &d = dev_[i];
-      if (d.host && solo_ != i && exec_ >= d.next_alone_probe && arm(i).n == 0 &&
-          d.model.lanes_only) {
+      if (d.host && solo_ != i && exec_ >= d.next_alone_probe &&
+          (arm(i).n == 0 || arm(i).seeded) && d.model.lanes_only) {
         d.next_alone_probe = 4 * exec_;
         alone_probe_ = i;
         break;
