@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# A/B of two (or more) libhce builds on the suite's benchmarks, interleaved,
+# on the GPU machine: the same example binaries run with each library
+# (LD_LIBRARY_PATH), so a runtime change is measured against its base in one
+# call (session 14's calls CA and CB were this script by hand).
+#
+#   bash bench/ab_libs.sh DIR [ROUNDS]
+#     DIR: a staged suite (scripts/stage-suite.sh: bin/, lib/) with one
+#          lib-NAME/libhce.so.0 per library to compare
+#   env: AB_LIBS="base new"   the lib-NAME folders, in this order
+#        AB_BENCH="matadd ..."  the benchmarks (default: all 12)
+#        AB_CONFIGS="gpu warm cold"  gpu: cuda:0 alone (static); warm: auto on
+#          cpu,cuda:0 with a profile cache per library, first filled by a cpu, a
+#          gpu and an auto run of each benchmark (the suite's order); cold: auto
+#          with HCE_PROFILE=off.  The CPU alone runs once per benchmark (not gemm).
+#        AB_DEVICES (default cpu,cuda:0), AB_GPU (default cuda:0): for sims,
+#          AB_DEVICES=cpu,sim:0 AB_GPU=sim:0 and SUITE_SMALL=1 sizes
+#        AB_TIME (s, default 400): later rounds are skipped past it
+# Prints one `R bench config seconds devices | choice` line per run (the
+# regions' wall_seconds summed, from HCE_STATS) and a table of medians; a run
+# that does not verify prints NOT VERIFIED.
+set -u
+dir=$1
+rounds=${2:-3}
+libs=${AB_LIBS:-base new}
+configs=${AB_CONFIGS:-gpu warm cold}
+devices=${AB_DEVICES:-cpu,cuda:0}
+gpu=${AB_GPU:-cuda:0}
+limit=${AB_TIME:-400}
+declare -A A=([matadd]="8192 8192" [blackscholes]="16777216" [gemm]="2048 2048 2048"
+  [jacobi2d]="4096 20" [heat3d]="256 10" [fdtd2d]="2048 2048 10" [nbody]="16384 2"
+  [kmeans]="1048576 16 16 5" [mcpi]="200000000" [cg]="1048576 4 10" [bfs]="1048576 8"
+  [lud]="512")
+if [ "${SUITE_SMALL:-0}" = 1 ]; then
+  A=([matadd]="1000 129" [blackscholes]="100003" [gemm]="97 83 61" [jacobi2d]="131 6"
+    [heat3d]="23 4" [fdtd2d]="97 83 5" [nbody]="601 3" [kmeans]="20001 5 6 6"
+    [mcpi]="1000003" [cg]="10007 3 20" [bfs]="20011 6" [lud]="131")
+fi
+benches=${AB_BENCH:-matadd blackscholes gemm jacobi2d heat3d fdtd2d nbody kmeans mcpi cg bfs lud}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+t0=$(date +%s)
+stamp() { echo "== [$(($(date +%s) - t0)) s] $*"; }
+
+# one BENCH LABEL LIB [VAR=value ...]: one run, its line.
+one() {
+  local b=$1 label=$2 lib=$3
+  shift 3
+  env LD_LIBRARY_PATH="$dir/lib-$lib:$dir/lib" HCE_STATS="$tmp/s.json" "$@" \
+    "$dir/bin/$b" ${A[$b]} >"$tmp/out" 2>&1
+  grep -q verified "$tmp/out" || { echo "NOT VERIFIED $b $label"; tail -3 "$tmp/out"; }
+  python3 - "$tmp/s.json" "$b" "$label" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))["regions"]
+except (OSError, ValueError, KeyError):
+    print("R %-12s %-12s nan | no stats" % (sys.argv[2], sys.argv[3])); sys.exit()
+it = {}
+for x in r:
+    for d in x["devices"]:
+        it[d["device"]] = it.get(d["device"], 0) + d["iterations"]
+print("R %-12s %-12s %.5f" % (sys.argv[2], sys.argv[3], sum(x["wall_seconds"] for x in r)),
+      " ".join("%s:%d" % kv for kv in it.items()), "|", r[0].get("choice", "")[-60:])
+PY
+}
+
+{
+  nvidia-smi -L 2>/dev/null | head -1
+  echo "date $(date -u +%F) libs: $libs configs: $configs rounds: $rounds"
+  if [[ " $configs " == *" warm "* ]]; then
+    stamp "profile caches: a cpu, a gpu and an auto run of each benchmark per library"
+    for b in $benches; do
+      for L in $libs; do
+        c="XDG_CACHE_HOME=$tmp/cache-$L"
+        [ "$b" = gemm ] || one "$b" fill-cpu "$L" "$c" HCE_DEVICES=cpu HCE_SCHEDULE=static >/dev/null
+        one "$b" fill-gpu "$L" "$c" HCE_DEVICES="$gpu" HCE_SCHEDULE=static >/dev/null
+        one "$b" fill-auto "$L" "$c" HCE_DEVICES="$devices" HCE_SCHEDULE=auto >/dev/null
+      done
+    done
+  fi
+  for k in $(seq 1 "$rounds"); do
+    [ $(($(date +%s) - t0)) -gt "$limit" ] && { stamp "round $k skipped (AB_TIME)"; break; }
+    stamp "round $k"
+    for b in $benches; do
+      [ "$k" = 1 ] && [ "$b" != gemm ] &&
+        one "$b" cpu "${libs%% *}" HCE_DEVICES=cpu HCE_SCHEDULE=static HCE_PROFILE=off
+      for L in $libs; do
+        for cf in $configs; do
+          case $cf in
+          gpu) one "$b" "gpu-$L" "$L" HCE_DEVICES="$gpu" HCE_SCHEDULE=static HCE_PROFILE=off ;;
+          warm) one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
+          cold) one "$b" "cold-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
+          esac
+        done
+      done
+    done
+  done
+  stamp done
+} 2>&1 | tee "$tmp/run.txt"
+
+python3 - "$tmp/run.txt" "$libs" "$configs" "$benches" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    if line.startswith("R "):
+        w = line.split()
+        try:
+            runs.setdefault((w[1], w[2]), []).append(float(w[3]))
+        except ValueError:
+            pass
+med = {k: statistics.median(v) for k, v in runs.items()}
+cols = ["cpu"] + ["%s-%s" % (c, l) for c in sys.argv[3].split() for l in sys.argv[2].split()]
+print("medians (s)")
+print("%-13s" % "bench" + "".join("%10s" % c for c in cols))
+for b in sys.argv[4].split():
+    print("%-13s" % b + "".join("%10.4f" % med.get((b, c), float("nan")) for c in cols))
+PY
