@@ -76,7 +76,7 @@ template <class S> bool learnt_model(const S &s, int i, double &o, double &c) {
 // execution's samples held back as the runtime's Store::record does).
 void record(const Scheduler &s, const Region &r, int e,
             const std::vector<std::string> &devs, const std::vector<DeviceRun> &runs,
-            profile::Store &store) {
+            double loop_wall, profile::Store &store) {
   if (!profile::recorded_execution(e))
     return;
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -89,8 +89,16 @@ void record(const Scheduler &s, const Region &r, int e,
     x.xfer_s = std::max(0.0, runs[i].busy - runs[i].compute_busy);
     store.record(r.name, device_name(devs[i]), x, e == 0);
   }
+  if (devs.size() == 1) { // one device: its wall is its arm alone
+    profile::Sample alone;
+    alone.iterations = r.iterations(e);
+    alone.exec_s = loop_wall;
+    if (alone.iterations > 0 && loop_wall > 0)
+      store.record(r.name, "=alone:" + device_name(devs[0]), alone, e == 0);
+    return;
+  }
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
-  if (!seedable || devs.size() < 2)
+  if (!seedable)
     return;
   // The models, as two points of their line (W and W/4).
   const int64_t w1 = std::max<int64_t>(4, r.iterations(e)), w2 = w1 / 4;
@@ -216,14 +224,15 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           }
         }
       }
-      const double wall = overhead(m.overhead, cfg.devices, idle) + loop.run();
+      const double loop_wall = loop.run();
+      const double wall = overhead(m.overhead, cfg.devices, idle) + loop_wall;
       for (size_t i = 0; i < devs.size(); ++i)
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;
       if (residency)
         residency->end_execution(r, e);
       if (store)
-        record(s, r, e, cfg.devices, loop.devices, *store);
+        record(s, r, e, cfg.devices, loop.devices, loop_wall, *store);
       double bytes = 0;
       for (const DeviceRun &d : loop.devices)
         bytes += d.bytes;

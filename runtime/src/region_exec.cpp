@@ -555,7 +555,7 @@ int execute_region(const hce_region &r, std::string &why) {
   // (Which execution at this site: the first carries one-time costs.)
   const int64_t nth = site.stats.executions;
   profile::record_execution(r, rt, workers, bytes, loop.failures, nth);
-  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth);
+  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth, loop.wall);
   std::vector<unsigned char> retry_red = reduction_slots(r);
   std::string retry_error;
   const int64_t retried =

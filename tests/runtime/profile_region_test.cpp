@@ -298,6 +298,66 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
   std::filesystem::remove_all(dir);
 }
 
+// A run on one device (HCE_DEVICES=sim:1, any scheduler) keeps its wall as
+// that device's arm alone ("=alone:sim:1@..."): a later co-execution on
+// sim:0,sim:1 starts with the arms alone measured instead of predicted, so
+// the GPU alone of a `gpu` run is not taken for its cost beside the CPU.
+TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
+  const std::string dir =
+      testing::TempDir() + "hce_alone_one_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  unsetenv("HCE_PROFILE");
+  for (const char *one : {"sim:0", "sim:1"}) { // a `cpu` and a `gpu` run
+    hce_test::use_devices(one, kSpeeds);
+    {
+      Loop loop(1000, "alone-one", "static");
+      for (int exec = 0; exec < 3; ++exec)
+        loop.run_and_check();
+      EXPECT_EQ(loop.last(one), 1000);
+    }
+    hce_finalize(); // writes the cache
+  }
+  std::string file;
+  for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.path().extension() == ".profile")
+      file = entry.path().string();
+  hce::profile::Store saved;
+  ASSERT_TRUE(saved.load(file)) << file;
+  for (int dev : {0, 1}) {
+    const std::string alone = "=alone:" + key_of(dev);
+    ASSERT_TRUE(saved.has("alone-one", alone)) << saved.serialize();
+    // Its wall: 1000 iterations at 40 or 10 us (and the sim's copies).
+    auto wall = saved.estimate("alone-one", alone, 1000);
+    ASSERT_TRUE(wall);
+    const double compute = dev == 0 ? 0.040 : 0.010;
+    EXPECT_GT(wall->exec_s, 0.95 * compute);
+    if (hce_test::timing_checks())
+      EXPECT_LT(wall->exec_s, 2 * compute);
+  }
+  EXPECT_FALSE(saved.has("alone-one", "=co:" + key_of(0) + "+" + key_of(1)));
+
+  hce_test::use_devices("sim:0,sim:1", kSpeeds);
+  {
+    Loop loop(1000, "alone-one", "auto");
+    loop.run_and_check();
+    // eft's arms ("arms: co Xp0 0 Ym1 1 Zm1"): each device alone measured
+    // once (the seeded walls), co-execution predicted.
+    const std::string &choice = loop.state().stats.choice;
+    const size_t co = choice.find("arms: co "), arm0 = choice.find(" 0 "),
+                 arm1 = choice.find(" 1 ");
+    ASSERT_NE(co, std::string::npos) << choice;
+    ASSERT_NE(arm0, std::string::npos) << choice;
+    ASSERT_NE(arm1, std::string::npos) << choice;
+    EXPECT_NE(choice.substr(co, arm0 - co).find("p0"), std::string::npos) << choice;
+    EXPECT_NE(choice.substr(arm0, arm1 - arm0).find("m1"), std::string::npos) << choice;
+    EXPECT_NE(choice.substr(arm1).find("m1"), std::string::npos) << choice;
+  }
+  hce_finalize();
+  unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
 // A cache shared between machines (an NFS home), or a run with other
 // devices under the same names: samples of sim:0 at 1 us per iteration are
 // not what sim:0 at 1 ms costs.  Replayed, they gave the slow device half

@@ -146,12 +146,23 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 }
 
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
-                 const std::vector<int> &devs, size_t failures, int64_t nth) {
-  const auto *seedable = dynamic_cast<const Seedable *>(&s);
-  if (!seedable || failures > 0 || devs.size() < 2 || !recorded_execution(nth) ||
-      !recording())
+                 const std::vector<int> &devs, size_t failures, int64_t nth,
+                 double loop_wall_s) {
+  if (failures > 0 || !recorded_execution(nth) || !recording())
     return;
   const bool first = nth == 0;
+  if (devs.size() == 1) {
+    if (loop_wall_s > 0 && r.iterations > 0) {
+      Sample alone;
+      alone.iterations = r.iterations;
+      alone.exec_s = loop_wall_s;
+      global().record(region_key(r), alone_key(rt, devs[0]), alone, first);
+    }
+    return;
+  }
+  const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  if (!seedable || devs.size() < 2)
+    return;
   // The models, as two points of their line (W and W/4), so that seed()
   // reads back o and c; the store averages them over the executions.
   const int64_t w1 = std::max<int64_t>(4, r.iterations), w2 = w1 / 4;
