@@ -42,5 +42,9 @@ done
 strip --strip-debug "$dst"/bin*/hce_* 2>/dev/null || true
 cp -L "$gpu/lib/libhce.so.0" /usr/lib/llvm-19/lib/libomp.so.5 \
   "$(dirname "$(readlink -f /usr/local/cuda/bin/nvcc)")/../lib/libcudart.so.13" "$dst/lib/"
+# The benchmarks link Google Benchmark, which the GPU machine does not have.
+for t in "$dst"/bin/hce_bench_*; do
+  ldd "$t" | awk '/libbenchmark/ { print $3 }'
+done | sort -u | xargs -r cp -L -t "$dst/lib/"
 strip --strip-debug "$dst/lib/libhce.so.0"
 du -sh "$dst"
