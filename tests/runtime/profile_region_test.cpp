@@ -358,6 +358,62 @@ TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
   std::filesystem::remove_all(dir);
 }
 
+// A region that runs once per program: its only execution is a first one,
+// which eft's seeds chose (here co-execution, the two sims alike).  Its
+// wall goes to the cache as "=co:..." (Store::record keeps a first
+// execution's sample when the region never runs again); without it the
+// next run of the program decided on predictions again (matadd on the
+// H100: one co-executed run at 2.7x the CPU alone in every fresh cache).
+TEST(ProfileCache, AOneExecutionProgramKeepsTheWallOfItsMode) {
+  const std::string dir = testing::TempDir() + "hce_one_exec_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  unsetenv("HCE_PROFILE");
+  const char *alike = "sim:0=iter_time:40e-6;sim:1=iter_time:40e-6";
+  auto load = [&](hce::profile::Store &saved) {
+    std::string file;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
+      if (entry.path().extension() == ".profile")
+        file = entry.path().string();
+    ASSERT_TRUE(saved.load(file)) << file;
+  };
+  for (const char *one : {"sim:0", "sim:1"}) { // each device's own samples
+    hce_test::use_devices(one, alike);
+    {
+      Loop loop(500, "one-exec", "static");
+      loop.run_and_check();
+    }
+    hce_finalize();
+  }
+  const std::string co = "=co:" + key_of(0, alike) + "+" + key_of(1, alike);
+  {
+    hce::profile::Store saved;
+    load(saved);
+    EXPECT_FALSE(saved.has("one-exec", co));
+  }
+  hce_test::use_devices("sim:0,sim:1", alike);
+  {
+    Loop loop(500, "one-exec", "auto");
+    loop.run_and_check();
+    // Seeded, the first execution is planned: co-execution, half each.
+    EXPECT_GT(loop.last("sim:0"), 100);
+    EXPECT_GT(loop.last("sim:1"), 100);
+    EXPECT_EQ(loop.state().stats.choice.find("learning"), std::string::npos)
+        << loop.state().stats.choice;
+  }
+  hce_finalize();
+  hce::profile::Store saved;
+  load(saved);
+  ASSERT_TRUE(saved.has("one-exec", co)) << saved.serialize();
+  auto wall = saved.estimate("one-exec", co, 500);
+  ASSERT_TRUE(wall);
+  EXPECT_GT(wall->exec_s, 0.009); // 250 iterations at 40 us on each
+  if (hce_test::timing_checks())
+    EXPECT_LT(wall->exec_s, 0.030);
+  unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
 // A cache shared between machines (an NFS home), or a run with other
 // devices under the same names: samples of sim:0 at 1 us per iteration are
 // not what sim:0 at 1 ms costs.  Replayed, they gave the slow device half

@@ -519,7 +519,7 @@ public:
     seed_walls_[device + 1] = wall_s;
   }
   bool measured_mode(int &device, double &wall_s) const override {
-    if (!mode_measured_)
+    if (!mode_measured_ && !first_measured_)
       return false;
     // The arm's median excess with this execution's, at this execution's
     // prediction: what the profile cache keeps is as robust to one slow
@@ -955,6 +955,15 @@ private:
     // The first execution after a switch moves data: it does not count.
     settling_ = solo_ != was || exec_ == 1;
     mode_measured_ = !settling_ && all_known && alone_probe_ < 0;
+    // A run's first execution in a mode the seeds chose: not a measurement
+    // for this run's arms (it also places the data), but the only one a
+    // program that runs the region once ever makes.  measured_mode() hands
+    // it to the profile cache, which keeps it only if the region does not
+    // execute again (Store::record): without it a one-execution program
+    // never learnt what co-execution costs (matadd on the H100, call CE:
+    // co-executed in 0.059 s, then still predicted at 21 ms against the
+    // CPU alone's measured 22 ms).
+    first_measured_ = exec_ == 1 && all_known && alone_probe_ < 0;
     if (solo_ != was)
       mode_since_ = exec_;
   }
@@ -1220,6 +1229,7 @@ private:
   static constexpr double kExploreAbort = 3;
   bool settling_ = true;
   bool mode_measured_ = false; // this execution's wall measures its mode
+  bool first_measured_ = false; // ... the first execution's, for the cache
   double measured_pred_ = 0;   // the predicted wall of this execution's arm
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
