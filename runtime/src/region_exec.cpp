@@ -555,7 +555,6 @@ int execute_region(const hce_region &r, std::string &why) {
   // (Which execution at this site: the first carries one-time costs.)
   const int64_t nth = site.stats.executions;
   profile::record_execution(r, rt, workers, bytes, loop.failures, nth);
-  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth, loop.wall);
   std::vector<unsigned char> retry_red = reduction_slots(r);
   std::string retry_error;
   const int64_t retried =
@@ -565,6 +564,10 @@ int execute_region(const hce_region &r, std::string &why) {
   if (!data.end_region(r, why))
     return fail(why);
   const double wall = now_seconds() - t0;
+  // The mode's cost is the whole execution's: the data placed before the
+  // loop and put back after it are part of what a mode costs.
+  site.scheduler->ended(wall);
+  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth, wall);
 
   // ---- fold
   // Reductions: the user's value OP every device's partial result; array

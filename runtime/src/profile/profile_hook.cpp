@@ -147,15 +147,15 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures, int64_t nth,
-                 double loop_wall_s) {
+                 double wall_s) {
   if (failures > 0 || !recorded_execution(nth) || !recording())
     return;
   const bool first = nth == 0;
   if (devs.size() == 1) {
-    if (loop_wall_s > 0 && r.iterations > 0) {
+    if (wall_s > 0 && r.iterations > 0) {
       Sample alone;
       alone.iterations = r.iterations;
-      alone.exec_s = loop_wall_s;
+      alone.exec_s = wall_s;
       global().record(region_key(r), alone_key(rt, devs[0]), alone, first);
     }
     return;

@@ -55,13 +55,13 @@ void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
 // of the region in this process this is (0: the first, which Store::record
 // holds back; recorded_execution() says which are recorded).
 // An execution on one device (HCE_DEVICES=cuda:0, any scheduler) records
-// its wall `loop_wall_s` as that device's "=alone:DEV": the arm is the same
-// (a CPU alone has the whole team, a GPU alone the free cores for its
-// copies), so a `gpu` run tells a later co-execution what the GPU alone
-// costs without the latter having to try it.
+// its wall `wall_s` (the whole execution's) as that device's "=alone:DEV": the arm is the
+// same (a CPU alone has the whole team, a GPU alone the free cores for its copies), so a
+// `gpu` run tells a later co-execution what the GPU alone costs without the latter having
+// to try it.
 void record_mode(const Scheduler &s, const hce_region &region, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures, int64_t nth,
-                 double loop_wall_s);
+                 double wall_s);
 
 void record_execution(const hce_region &region, const Runtime &rt,
                       const std::vector<ChunkWorker> &workers,

@@ -275,7 +275,10 @@ public:
     }
     asked_.assign(p_, false);
     exec_begin_ = last_complete_ = now();
+    exec_wall_ = 0;
   }
+
+  void ended(double wall_s) override { exec_wall_ = wall_s; }
 
   Decision next(int device) override {
     if (device < 0 || device >= p_ || !dev_[device].active)
@@ -525,7 +528,7 @@ public:
     // prediction: what the profile cache keeps is as robust to one slow
     // execution as the choice is.
     device = solo_;
-    const double wall = last_complete_ - exec_begin_;
+    const double wall = exec_wall();
     const Arm &m = arms_[size_t(solo_ + 1)];
     wall_s = measured_pred_ > 0
                  ? (m.seeded ? wall : m.excess(wall / measured_pred_) * measured_pred_)
@@ -829,9 +832,9 @@ private:
       was = -1;
     }
     if (exec_ >= 2) // (the first execution's one-time costs are no budget)
-      site_wall_ += std::max(0.0, last_complete_ - exec_begin_);
+      site_wall_ += std::max(0.0, exec_wall());
     bool measured_now = false; // the execution that ended measured `was`
-    const double wall = last_complete_ - exec_begin_;
+    const double wall = exec_wall();
     if (mode_measured_ && measured_pred_ > 0) {
       measured_now = true;
       Arm &m = arm(was);
@@ -892,7 +895,9 @@ private:
       }
       // Hysteresis: a measured mode gives way to another measured one only
       // for a 3% gain, so that noise does not make it switch (and move data).
-      if (best != was && arm(was).n > 0 && arm(best).n > 0 &&
+      // Not at a run's first execution: no mode ran yet (matadd, call CF:
+      // co-execution seeded at 18.9 ms kept over the CPU alone's 18.5).
+      if (exec_ > 1 && best != was && arm(was).n > 0 && arm(best).n > 0 &&
           est[best + 1] > 0.97 * est[was + 1])
         best = was;
       solo_ = best;
@@ -1234,6 +1239,12 @@ private:
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
   double exec_begin_ = 0, last_complete_ = 0;
+  double exec_wall_ = 0; // ended(): the whole execution's, 0 until then
+  // The last execution's wall: the runtime's whole one (ended()), or from
+  // the scheduler's begin() to the last chunk (the simulator).
+  double exec_wall() const {
+    return exec_wall_ > 0 ? exec_wall_ : last_complete_ - exec_begin_;
+  }
   // What the last choose_mode() decided and from what (explain()).
   struct Choice {
     bool reprobe = false, all_known = false;

@@ -89,6 +89,13 @@ public:
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
   virtual std::string explain() const { return ""; }
+  // After the execution, with the data placed back (the runtime's
+  // DataEnv::end_region): its whole wall time, from before the data were
+  // placed for it.  What a choice between modes should compare: the chunk
+  // loop alone misses what a mode costs around it (matadd co-executed on
+  // the H100: 19 ms in the loop, 32 ms in all, the rest unpinning the GPU's
+  // share).  Not called by the simulator (the loop's wall is all it has).
+  virtual void ended(double wall_s) {}
 };
 
 // A scheduler that can start from cost models measured earlier (the
