@@ -251,17 +251,48 @@ TEST_F(ProfileRegion, RandomDataMatchesSequentialReference) {
 
 namespace {
 
+// The default per-user cache (no HCE_PROFILE) in a directory of the test's
+// own: XDG_CACHE_HOME points there while the test runs.
+class ProfileCache : public testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "hce_cache_" +
+           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+    unsetenv("HCE_PROFILE");
+  }
+  void TearDown() override {
+    hce_finalize();
+    unsetenv("XDG_CACHE_HOME");
+    std::filesystem::remove_all(dir_);
+  }
+  // The program's cache file ("" when there is none yet).
+  std::string file() const {
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(dir_))
+      if (entry.path().extension() == ".profile")
+        return entry.path().string();
+    return "";
+  }
+  std::string text() const {
+    std::ifstream in(file());
+    return std::string(std::istreambuf_iterator<char>(in),
+                       std::istreambuf_iterator<char>());
+  }
+  void load(hce::profile::Store &saved) const {
+    const std::string f = file();
+    ASSERT_TRUE(saved.load(f)) << f;
+  }
+  std::string dir_;
+};
+
 // The default per-user cache keeps, beside the devices' samples, the wall
 // time auto measured co-executing and with one device alone
 // ("=co:sim:0+sim:1", "=alone:sim:1") and the cost models it learnt
 // ("=model:sim:0+sim:1/sim:0"); the next run seeds them and starts in the
 // faster mode, with no learning execution.
-TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
-  const std::string dir =
-      testing::TempDir() + "hce_mode_cache_" + std::to_string(getpid());
-  std::filesystem::remove_all(dir);
-  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  unsetenv("HCE_PROFILE");
+TEST_F(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
   hce_test::use_devices("sim:0,sim:1", kSpeeds);
   {
     Loop loop(4000, "mode-cache", "auto");
@@ -269,12 +300,7 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
       loop.run_and_check();
   }
   hce_finalize(); // writes the cache
-  std::string text;
-  for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.path().extension() == ".profile") {
-      std::ifstream in(entry.path());
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+  const std::string text = this->text();
   const std::string both = key_of(0) + "+" + key_of(1);
   const bool has_mode = text.find("mode-cache\t=co:" + both + "\t") != std::string::npos ||
                         text.find("mode-cache\t=alone:sim:") != std::string::npos;
@@ -293,21 +319,13 @@ TEST(ProfileCache, ModeWallsPersistAndSeedTheNextRun) {
     EXPECT_EQ(loop.state().stats.choice.find("learning"), std::string::npos)
         << loop.state().stats.choice;
   }
-  hce_finalize();
-  unsetenv("XDG_CACHE_HOME");
-  std::filesystem::remove_all(dir);
 }
 
 // A run on one device (HCE_DEVICES=sim:1, any scheduler) keeps its wall as
 // that device's arm alone ("=alone:sim:1@..."): a later co-execution on
 // sim:0,sim:1 starts with the arms alone measured instead of predicted, so
 // the GPU alone of a `gpu` run is not taken for its cost beside the CPU.
-TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
-  const std::string dir =
-      testing::TempDir() + "hce_alone_one_" + std::to_string(getpid());
-  std::filesystem::remove_all(dir);
-  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  unsetenv("HCE_PROFILE");
+TEST_F(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
   for (const char *one : {"sim:0", "sim:1"}) { // a `cpu` and a `gpu` run
     hce_test::use_devices(one, kSpeeds);
     {
@@ -318,12 +336,8 @@ TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
     }
     hce_finalize(); // writes the cache
   }
-  std::string file;
-  for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.path().extension() == ".profile")
-      file = entry.path().string();
   hce::profile::Store saved;
-  ASSERT_TRUE(saved.load(file)) << file;
+  load(saved);
   for (int dev : {0, 1}) {
     const std::string alone = "=alone:" + key_of(dev);
     ASSERT_TRUE(saved.has("alone-one", alone)) << saved.serialize();
@@ -353,9 +367,6 @@ TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
     EXPECT_NE(choice.substr(arm0, arm1 - arm0).find("m1"), std::string::npos) << choice;
     EXPECT_NE(choice.substr(arm1).find("m1"), std::string::npos) << choice;
   }
-  hce_finalize();
-  unsetenv("XDG_CACHE_HOME");
-  std::filesystem::remove_all(dir);
 }
 
 // A region that runs once per program: its only execution is a first one,
@@ -364,19 +375,8 @@ TEST(ProfileCache, AOneDeviceRunKeepsItsWallAsThatDeviceAlone) {
 // execution's sample when the region never runs again); without it the
 // next run of the program decided on predictions again (matadd on the
 // H100: one co-executed run at 2.7x the CPU alone in every fresh cache).
-TEST(ProfileCache, AOneExecutionProgramKeepsTheWallOfItsMode) {
-  const std::string dir = testing::TempDir() + "hce_one_exec_" + std::to_string(getpid());
-  std::filesystem::remove_all(dir);
-  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  unsetenv("HCE_PROFILE");
+TEST_F(ProfileCache, AOneExecutionProgramKeepsTheWallOfItsMode) {
   const char *alike = "sim:0=iter_time:40e-6;sim:1=iter_time:40e-6";
-  auto load = [&](hce::profile::Store &saved) {
-    std::string file;
-    for (const auto &entry : std::filesystem::recursive_directory_iterator(dir))
-      if (entry.path().extension() == ".profile")
-        file = entry.path().string();
-    ASSERT_TRUE(saved.load(file)) << file;
-  };
   for (const char *one : {"sim:0", "sim:1"}) { // each device's own samples
     hce_test::use_devices(one, alike);
     {
@@ -410,20 +410,13 @@ TEST(ProfileCache, AOneExecutionProgramKeepsTheWallOfItsMode) {
   EXPECT_GT(wall->exec_s, 0.009); // 250 iterations at 40 us on each
   if (hce_test::timing_checks())
     EXPECT_LT(wall->exec_s, 0.030);
-  unsetenv("XDG_CACHE_HOME");
-  std::filesystem::remove_all(dir);
 }
 
 // A cache shared between machines (an NFS home), or a run with other
 // devices under the same names: samples of sim:0 at 1 us per iteration are
 // not what sim:0 at 1 ms costs.  Replayed, they gave the slow device half
 // of 65536 iterations (65 s where the CPU alone takes milliseconds).
-TEST(ProfileCache, AnotherDevicesSamplesAreNotReplayed) {
-  const std::string dir =
-      testing::TempDir() + "hce_other_hw_" + std::to_string(getpid());
-  std::filesystem::remove_all(dir);
-  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  unsetenv("HCE_PROFILE");
+TEST_F(ProfileCache, AnotherDevicesSamplesAreNotReplayed) {
   const char *fast = "sim:0=iter_time:1e-6;sim:1=iter_time:1e-6";
   const char *slow = "sim:0=iter_time:1e-3;sim:1=iter_time:1e-6";
   ASSERT_NE(key_of(0, fast), key_of(0, slow));
@@ -443,9 +436,6 @@ TEST(ProfileCache, AnotherDevicesSamplesAreNotReplayed) {
         << loop.state().stats.choice;
     EXPECT_LT(loop.last("sim:0"), 400);
   }
-  hce_finalize();
-  unsetenv("XDG_CACHE_HOME");
-  std::filesystem::remove_all(dir);
 }
 
 } // namespace
