@@ -94,7 +94,8 @@ public:
   // placed for it.  What a choice between modes should compare: the chunk
   // loop alone misses what a mode costs around it (matadd co-executed on
   // the H100: 19 ms in the loop, 32 ms in all, the rest unpinning the GPU's
-  // share).  Not called by the simulator (the loop's wall is all it has).
+  // share).  The simulator gives the loop's wall and the runtime's fixed
+  // cost per execution (bench/sim/program_sim.cpp).
   virtual void ended(double wall_s) {}
 };
 
