@@ -81,8 +81,8 @@ void CpuDevice::leave_caller() {
     omp_set_num_threads(saved_threads);
 }
 
-void CpuDevice::use_team(int team) const {
-  team = std::max(1, team);
+void CpuDevice::use_team(bool alone) const {
+  const int team = alone ? all_threads_ : threads_;
   if (omp_get_max_threads() != team)
     omp_set_num_threads(team);
   ensure_team();

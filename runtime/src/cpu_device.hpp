@@ -26,11 +26,10 @@ public:
   int all_threads() const { return all_threads_; }
   // On the thread that runs the CPU's chunks (the caller or the controller),
   // before an execution's first chunk: the team of the variant's `parallel
-  // for`, `team` threads (every worker of the CPU has this prologue).  When
-  // the scheduler gives the accelerators nothing, their controllers sleep
-  // and the cores they keep free are the CPU's too (all_threads()); beside
-  // working accelerators threads(), less the cores their copies take.
-  void use_team(int team) const;
+  // for` (every worker of the CPU has this prologue).  When the scheduler
+  // gives the accelerators nothing, their controllers sleep and the cores
+  // they keep free are the CPU's too.
+  void use_team(bool alone) const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   // A chunk of fewer rows than threads runs on fewer threads, unless the
   // variant spreads each row over the whole team (cpu_flat).

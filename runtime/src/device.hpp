@@ -7,7 +7,6 @@
 #include "sched/scheduler.hpp"
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 
 namespace hce {
@@ -114,15 +113,8 @@ public:
   // Host threads the device's copies may use in the coming execution, the
   // one that runs its chunks included (region_exec: the CPU's cores when
   // its team does no work in the execution, shared among the accelerators
-  // that do; beside a working CPU team, HCE_CO_COPY_THREADS of its cores
-  // when the execution moves enough pageable memory, else 1), and the
-  // pageable host bytes its maps move over the whole iteration space (0:
-  // none, or the arrays are in a data region).
-  virtual void set_copy_threads(int threads, uint64_t one_shot_bytes) {}
-  // Whether more copy threads make this device's one-shot copies faster
-  // (a CUDA GPU stages pageable memory by several threads): only then does
-  // a working CPU team give it cores.
-  virtual bool copies_by_threads() const { return false; }
+  // that do; 1 beside a working CPU team, which would lose those cores).
+  virtual void set_copy_threads(int threads) {}
 
 protected:
   void set_hardware(std::string hardware) { hardware_ = std::move(hardware); }

@@ -3,7 +3,6 @@
 #include "chunk_loop.hpp"
 #include "clock.hpp"
 #include "cpu_device.hpp"
-#include "data/footprint.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "iteration_count.hpp"
@@ -32,62 +31,32 @@ std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
 }
 
-// Pageable bytes an execution moving `map_bytes` copies, below which a
-// co-executing accelerator does not take the CPU team's cores for its
-// copies: the ~5 ms a CUDA GPU's staging pool costs to make
-// (CudaDevice::kPoolMakeBytes), and a chunk's copies must be MiBs to gain
-// from several threads.
-constexpr uint64_t kCoCopyMinBytes = uint64_t(64) << 20;
-
 // Host threads for the accelerators' copies in this execution
-// (Device::set_copy_threads), and the CPU team's size beside them.  Every
-// core copies when the CPU's team does no work in it (left out by the
-// scheduler, or not among the region's devices), shared among the
-// accelerators that work.  Beside a working CPU team, an accelerator whose
-// copies go faster with more threads gets HCE_CO_COPY_THREADS of the team's
-// cores when the execution moves kCoCopyMinBytes or more of pageable
-// memory (a one-shot region: the GPU alone staged matadd's copies 3x
-// faster than one thread registering them, call CC); else one, its
-// controller.  Returns the team of a CPU that works beside accelerators.
-int share_copy_threads(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
-                       const SitePlan &sp, const std::vector<ChunkWorker> &workers,
-                       const Settings &set) {
-  // Device 0 is the CPU, selected or not (Runtime::devices).
-  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+// (Device::set_copy_threads): every core when the CPU's team does no work
+// in it (left out by the scheduler, or not among the region's devices),
+// shared among the accelerators that work; one beside a working CPU team,
+// whose cores they are.
+void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
+                        const std::vector<bool> &is_cpu,
+                        const std::vector<ChunkWorker> &workers) {
   bool cpu_works = false;
   int accelerators = 0;
   for (size_t i = 0; i < devs.size(); ++i) {
     if (workers[i].idle)
       continue;
-    if (sp.is_cpu[i])
+    if (is_cpu[i])
       cpu_works = true;
     else if (!rt.devices()[size_t(devs[i])]->uses_host_memory())
       ++accelerators;
   }
   if (accelerators == 0)
-    return cpu->threads();
-  // (Asked only of large regions: it takes the data's lock.)
-  const uint64_t one_shot =
-      sp.map_bytes >= kCoCopyMinBytes && !rt.data().in_data_region(r) ? sp.map_bytes : 0;
-  const bool staged = one_shot >= kCoCopyMinBytes && set.co_copy_threads > 1;
-  int team = cpu->threads();
-  for (size_t i = 0; i < devs.size(); ++i) {
-    if (workers[i].idle || sp.is_cpu[i])
-      continue;
-    Device &dev = *rt.devices()[size_t(devs[i])];
-    int threads = std::max(1, cpu->all_threads() / accelerators);
-    if (cpu_works) {
-      // Its controller's core is already not the team's (CpuDevice::threads);
-      // the team keeps at least half of its cores.
-      threads =
-          staged && dev.copies_by_threads()
-              ? std::min(set.co_copy_threads, 1 + cpu->threads() / (2 * accelerators))
-              : 1;
-      team -= threads - 1;
-    }
-    dev.set_copy_threads(threads, one_shot);
-  }
-  return std::max(1, team);
+    return;
+  // Device 0 is the CPU, selected or not (Runtime::devices).
+  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+  const int threads = cpu_works ? 1 : std::max(1, cpu->all_threads() / accelerators);
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!workers[i].idle && !is_cpu[i])
+      rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
 }
 
 // The devices (indices into Runtime::devices) the region runs on.
@@ -374,16 +343,6 @@ bool make_schedule_plan(Runtime &rt, const hce_region &r, const Settings &set,
         params.lookahead || (sp.co == CoMode::Pipelined && !dev.uses_host_memory());
     sp.is_cpu.push_back(cpu != nullptr);
   }
-  sp.map_bytes = 0;
-  for (int m = 0; m < r.num_maps; ++m) {
-    const hce_map &map = r.maps[m];
-    const int directions =
-        ((map.kind & HCE_MAP_TO) != 0) + ((map.kind & HCE_MAP_FROM) != 0);
-    if (directions > 0)
-      sp.map_bytes += uint64_t(directions) *
-                      uint64_t(footprint(map, 0, r.iterations).total_length()) *
-                      map.elem_size;
-  }
   sp.devs = plan.devs;
   sp.schedule_version = plan.version;
   return true;
@@ -569,16 +528,15 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
-  const int co_team = share_copy_threads(rt, r, devs, site.plan, workers, set);
+  share_copy_threads(rt, devs, site.plan.is_cpu, workers);
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
         alone = alone && (j == i || workers[j].idle);
-      const auto *cpu = static_cast<const CpuDevice *>(&dev);
-      workers[i].prologue = [cpu, team = alone ? cpu->all_threads() : co_team] {
-        cpu->use_team(team);
+      workers[i].prologue = [cpu = static_cast<const CpuDevice *>(&dev), alone] {
+        cpu->use_team(alone);
       };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
       workers[i].prologue = [w = work[i].get()] { w->prepare(); };

@@ -59,13 +59,6 @@ bool Settings::from_env(Settings &out, std::string &why) {
       return bad(why, "HCE_ALPHA", v, "a number in (0, 1)");
     out.alpha = a;
   }
-  if (const char *v = value("HCE_CO_COPY_THREADS")) {
-    char *end = nullptr;
-    long n = std::strtol(v, &end, 10);
-    if (*end || n < 1 || n > 64)
-      return bad(why, "HCE_CO_COPY_THREADS", v, "a number of threads in [1, 64]");
-    out.co_copy_threads = int(n);
-  }
   if (const char *v = value("HCE_MIN_SHARE")) {
     char *end = nullptr;
     double m = std::strtod(v, &end);

@@ -27,12 +27,6 @@ struct Settings {
   std::optional<int64_t> chunk;        // HCE_CHUNK: overrides chunk()
   std::optional<double> alpha;         // HCE_ALPHA: overrides alpha()
   double min_share = 0.03;             // HCE_MIN_SHARE, in [0, 1)
-  // HCE_CO_COPY_THREADS, in [1, 64]: host threads a GPU's one-shot copies
-  // take from a CPU team that works beside it (the GPU's controller one of
-  // them), when the execution moves kCoCopyMinBytes or more of pageable
-  // memory.  One copy thread registers pages at ~13.5 GB/s; staged by
-  // several it reaches 25-30 GB/s (StagingPool).
-  int co_copy_threads = 4;
 
   // The settings from the environment; false + why (naming the variable and
   // the accepted values) on a bad value.

@@ -77,10 +77,8 @@ public:
   bool can_copy_from_peer(const Device &src) const override;
   bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
                       size_t bytes, std::string &why) override;
-  // Kept for tests: a sim copies with memcpy whatever it is given, and
-  // stands for a GPU that stages its copies (copies_by_threads).
-  void set_copy_threads(int threads, uint64_t) override { copy_threads_ = threads; }
-  bool copies_by_threads() const override { return true; }
+  // Kept for tests: a sim copies with memcpy whatever it is given.
+  void set_copy_threads(int threads) override { copy_threads_ = threads; }
   int copy_threads() const { return copy_threads_; }
 
 private:

@@ -52,10 +52,6 @@ struct SitePlan {
   CoMode co = CoMode::Incremental;
   SchedParams params;
   std::vector<bool> is_cpu; // per entry of devs: the CpuDevice (its team)
-  // Bytes the maps move over the whole iteration space, to the devices and
-  // back (footprints, broadcast sections once): what a one-shot execution
-  // copies, which decides the accelerators' copy threads.
-  uint64_t map_bytes = 0;
 };
 
 } // namespace hce

@@ -13,7 +13,6 @@
 #include <omp.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <thread>
 
 namespace {
@@ -86,7 +85,6 @@ protected:
   }
   void TearDown() override {
     hce_finalize();
-    unsetenv("HCE_CO_COPY_THREADS");
     omp_set_num_threads(saved_);
   }
   int saved_ = 1;
@@ -171,7 +169,7 @@ TEST_F(CpuTeam, ReadyingTheCallerNeverLowersTheTeamSizeOnTheWay) {
   ASSERT_EQ(omp_get_max_threads(), 4);
   ASSERT_TRUE(cpu.enter_caller());
   EXPECT_EQ(omp_get_max_threads(), 4);
-  cpu.use_team(cpu.all_threads());
+  cpu.use_team(/*alone=*/true);
   EXPECT_EQ(omp_get_max_threads(), 4);
   int team = 0;
 #pragma omp parallel
@@ -184,7 +182,7 @@ TEST_F(CpuTeam, ReadyingTheCallerNeverLowersTheTeamSizeOnTheWay) {
   // Beside an accelerator the team is one thread smaller; the caller's own
   // size comes back afterwards.
   ASSERT_TRUE(cpu.enter_caller());
-  cpu.use_team(cpu.threads());
+  cpu.use_team(/*alone=*/false);
   EXPECT_EQ(omp_get_max_threads(), 3);
   cpu.leave_caller();
   EXPECT_EQ(omp_get_max_threads(), 4);
@@ -220,39 +218,6 @@ TEST_F(CpuTeam, AnAcceleratorBesideTheCpuTeamCopiesOnOneThread) {
   ASSERT_NE(s.stats("sim:0"), nullptr);
   EXPECT_GT(s.stats("sim:0")->last_iterations, 0);
   EXPECT_EQ(copy_threads_of("sim:0"), 1);
-}
-
-TEST_F(CpuTeam, ALargeOneShotRegionGivesTheAcceleratorCoresOfTheTeam) {
-  // 64 MiB of pageable memory cross the link (x up, y down): the sim, which
-  // stands for a GPU that stages copies by several threads, gets
-  // HCE_CO_COPY_THREADS of the team's cores (at most half the team: 4 cores,
-  // 3 of them the team's, leave 1 + 3/2 = 2), and the team loses what it
-  // gave.
-  setenv("HCE_CO_COPY_THREADS", "3", 1);
-  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  Scale big(int64_t(4) << 20, "static", "cpu=0.5,sim:0=0.5");
-  g_team = 0;
-  big.run_and_check();
-  ASSERT_NE(big.stats("sim:0"), nullptr);
-  EXPECT_GT(big.stats("sim:0")->last_iterations, 0);
-  EXPECT_EQ(copy_threads_of("sim:0"), 2);
-  EXPECT_EQ(g_team.load(), 2);
-  // A small region keeps the team whole: one copy thread, the controller.
-  Scale small(1 << 14, "static", "cpu=0.5,sim:0=0.5");
-  g_team = 0;
-  small.run_and_check();
-  EXPECT_EQ(copy_threads_of("sim:0"), 1);
-  EXPECT_EQ(g_team.load(), 3);
-}
-
-TEST_F(CpuTeam, OneCoCopyThreadKeepsTheTeamWhole) {
-  setenv("HCE_CO_COPY_THREADS", "1", 1);
-  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  Scale big(int64_t(4) << 20, "static", "cpu=0.5,sim:0=0.5");
-  g_team = 0;
-  big.run_and_check();
-  EXPECT_EQ(copy_threads_of("sim:0"), 1);
-  EXPECT_EQ(g_team.load(), 3);
 }
 
 TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {

@@ -395,7 +395,7 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   restart("cuda:0");
   hce::CudaDevice *dev = cuda_device(0);
   ASSERT_NE(dev, nullptr);
-  dev->set_copy_threads(4, 0);
+  dev->set_copy_threads(4);
   // 80 MiB (more than kPoolMakeBytes: the pool is made; several slots per
   // worker) at an odd offset.
   const size_t n = (size_t(80) << 20) / sizeof(double) + 77;

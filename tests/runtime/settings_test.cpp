@@ -16,8 +16,8 @@ namespace {
 
 struct EnvGuard {
   ~EnvGuard() {
-    for (const char *v : {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA",
-                          "HCE_MIN_SHARE", "HCE_CO_COPY_THREADS"})
+    for (const char *v :
+         {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE"})
       unsetenv(v);
   }
 };
@@ -32,7 +32,6 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_FALSE(s.chunk);
   EXPECT_FALSE(s.alpha);
   EXPECT_DOUBLE_EQ(s.min_share, 0.03);
-  EXPECT_EQ(s.co_copy_threads, 4);
 }
 
 TEST(Settings, GoodValuesAreParsed) {
@@ -42,7 +41,6 @@ TEST(Settings, GoodValuesAreParsed) {
   setenv("HCE_CHUNK", "64", 1);
   setenv("HCE_ALPHA", "0.25", 1);
   setenv("HCE_MIN_SHARE", "0", 1);
-  setenv("HCE_CO_COPY_THREADS", "1", 1);
   hce::Settings s;
   std::string why;
   ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
@@ -51,7 +49,6 @@ TEST(Settings, GoodValuesAreParsed) {
   EXPECT_EQ(*s.chunk, 64);
   EXPECT_DOUBLE_EQ(*s.alpha, 0.25);
   EXPECT_DOUBLE_EQ(s.min_share, 0.0);
-  EXPECT_EQ(s.co_copy_threads, 1);
 }
 
 struct Bad {
@@ -77,9 +74,7 @@ INSTANTIATE_TEST_SUITE_P(Values, SettingsBad,
                                            Bad{"HCE_SCHEDULE", "fastest", "eft"},
                                            Bad{"HCE_CHUNK", "-3", "integer"},
                                            Bad{"HCE_CHUNK", "12k", "integer"},
-                                           Bad{"HCE_ALPHA", "1", "(0, 1)"},
-                                           Bad{"HCE_CO_COPY_THREADS", "0", "[1, 64]"},
-                                           Bad{"HCE_CO_COPY_THREADS", "4x", "[1, 64]"}),
+                                           Bad{"HCE_ALPHA", "1", "(0, 1)"}),
                          // A stable name: gtest_discover_tests lists the tests
                          // once, and a name printed from the parameter's
                          // pointers (ASLR) would match nothing when ctest runs

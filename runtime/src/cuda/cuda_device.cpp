@@ -800,9 +800,7 @@ StagingPool *CudaDevice::pool_for(const char *host, size_t bytes,
   if (unpinned < kPoolMinBytes)
     return nullptr;
   std::lock_guard<std::mutex> lock(pool_mutex_);
-  if (!pool_ && !pool_failed_ &&
-      (unpinned >= kPoolMakeBytes ||
-       one_shot_bytes_.load(std::memory_order_relaxed) >= kPoolMakeBytes)) {
+  if (!pool_ && !pool_failed_ && unpinned >= kPoolMakeBytes) {
     // As many workers as the machine has cores to spare, at most 8: eight
     // staging threads reached 30 GB/s on the H100 machine, four 25 GB/s.
     const int n = int(std::clamp(std::thread::hardware_concurrency(), 2u, 8u));

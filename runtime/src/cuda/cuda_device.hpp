@@ -116,11 +116,9 @@ public:
   // Host threads this device's copies may use in the coming execution:
   // with two or more, a one-shot copy of pageable memory is staged by that
   // many threads (StagingPool) instead of registered.
-  void set_copy_threads(int threads, uint64_t one_shot_bytes) override {
+  void set_copy_threads(int threads) override {
     copy_threads_.store(threads, std::memory_order_relaxed);
-    one_shot_bytes_.store(one_shot_bytes, std::memory_order_relaxed);
   }
-  bool copies_by_threads() const override { return policy_ == PinPolicy::Region; }
   // One cudaMemcpy2DAsync per call (per staging slot when the host rows
   // are pageable), not one copy and one synchronisation per row.
   bool upload_blocks(void *dev_dst, const void *host_src, size_t width, size_t pitch,
@@ -209,11 +207,9 @@ private:
   // with the region anyway, while the execution leaves threads free
   // (copy_threads_), and when kPoolMinBytes or more of the copy are not
   // pinned (a data region's pinned arrays never make a pool).  The pool is
-  // made by the first copy of kPoolMakeBytes or more, or of an execution
-  // whose maps move that much (one_shot_bytes_: a co-executing GPU's
-  // chunks are smaller): making it costs ~5 ms (gemm's 16 MiB copies on
-  // the GPU alone took 1.3x as long with it, call CB), which less traffic
-  // does not win back.
+  // made by the first copy of kPoolMakeBytes or more: making it costs
+  // ~5 ms (gemm's 16 MiB copies on the GPU alone took 1.3x as long with
+  // it, call CB), which a smaller copy does not win back.
   StagingPool *pool_for(const char *host, size_t bytes, std::vector<Piece> &pieces);
   // The copy's `pieces` (pinned: one copy on `s`; not: by `pool`), ordered
   // on stream `s`.
@@ -252,7 +248,6 @@ private:
   size_t stage_bytes_ = 0; // bytes per slot
 
   std::atomic<int> copy_threads_{1};
-  std::atomic<uint64_t> one_shot_bytes_{0};
   std::mutex pool_mutex_;
   std::unique_ptr<StagingPool> pool_; // made at the first copy that wants it
   bool pool_failed_ = false;
