@@ -35,9 +35,10 @@ namespace {
 // chunk: it reads them, or it may leave some of them unwritten (a `from`
 // map not known to be written in full keeps the values it had, as OpenMP
 // keeps the host's or the present copy's).
-bool needs_current_values(const hce_map &map, int64_t iterations) {
+// `diff`: merged_by_diff(map, iterations).
+bool needs_current_values(const hce_map &map, bool diff) {
   return reads(map.kind) || (writes(map.kind) && !(map.kind & HCE_MAP_WRITES_ALL)) ||
-         merged_by_diff(map, iterations);
+         diff;
 }
 
 // One copy, tried twice: a transient fault (a failed DMA, an injected
@@ -417,6 +418,10 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
                                  std::vector<Copy> &copies,
                                  std::vector<std::pair<Array *, int>> &pins,
                                  std::string &why) {
+  // The usual case, the host holds it all and nothing is on its way there:
+  // nothing to wait for or plan (and no sets to build).
+  if (a.to_host.empty() && a.res.valid(kHost).contains(want))
+    return true;
   // Elements already on their way to the host are not fetched twice (two
   // copies into the same host bytes would race).
   IntervalSet mine = wait_for_copies_home(lock, a, want, copies);
@@ -439,48 +444,58 @@ bool DataEnv::plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
   return true;
 }
 
-std::vector<DataEnv::ArrayUse> DataEnv::array_uses(const hce_region &region, Range range,
-                                                   bool written_only) {
-  std::vector<ArrayUse> uses;
-  uses.reserve(size_t(region.num_maps));
+void DataEnv::array_uses(const hce_region &region, Range range,
+                         std::vector<ArrayUse> &uses, bool written_only) {
+  // uses[0, n) are this call's; each is emptied when taken, keeping its
+  // vectors' storage (as `need` keeps its own).
+  size_t n = 0;
+  thread_local IntervalSet need; // a map's footprint
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
     if (!map.host || (written_only && !writes(map.kind)))
       continue;
     // A region maps a handful of arrays: a linear search, no index to build
     // for every chunk.
-    auto it = std::find_if(uses.begin(), uses.end(), [&](const ArrayUse &u) {
+    auto taken = uses.begin() + std::ptrdiff_t(n);
+    auto it = std::find_if(uses.begin(), taken, [&](const ArrayUse &u) {
       return u.a->host == static_cast<const char *>(map.host);
     });
-    if (it == uses.end()) {
-      uses.emplace_back();
-      uses.back().a = &arrays_.at(map.host);
-      it = uses.end() - 1;
+    if (it == taken) {
+      if (n == uses.size())
+        uses.emplace_back();
+      ArrayUse &u = uses[n++];
+      u.a = &arrays_.at(map.host);
+      u.maps.clear();
+      u.all.clear();
+      u.current.clear();
+      u.takeover.clear();
+      u.written.clear();
+      u.limit = Interval{0, 0};
+      u.diff = false;
+      it = uses.begin() + std::ptrdiff_t(n - 1);
     }
     ArrayUse &u = *it;
-    IntervalSet need = footprint(map, range.lb, range.ub);
+    footprint(map, range.lb, range.ub, need);
     Interval hull = clamped_hull(map, 0, region.iterations);
     if (hull.hi > hull.lo)
       u.limit = u.limit.hi > u.limit.lo ? Interval{std::min(u.limit.lo, hull.lo),
                                                    std::max(u.limit.hi, hull.hi)}
                                         : hull;
     u.maps.push_back(m);
-    u.diff = u.diff || merged_by_diff(map, region.iterations);
-    if (needs_current_values(map, region.iterations))
+    const bool diff = merged_by_diff(map, region.iterations);
+    u.diff = u.diff || diff;
+    if (needs_current_values(map, diff))
       u.current.unite(need);
     else if (writes(map.kind))
       u.takeover.unite(need);
     if (writes(map.kind))
       u.written.unite(need);
-    if (u.all.empty())
-      u.all = std::move(need); // the usual case: one map per array, no copy
-    else
-      u.all.unite(need);
+    u.all.unite(need); // (a copy into u.all's storage when it is empty)
   }
+  uses.resize(n);
   // An element another map reads is not taken over unread.
   for (ArrayUse &u : uses)
     u.takeover.subtract(u.current);
-  return uses;
 }
 
 bool DataEnv::acquire(int device, const hce_region &region, Range range,
@@ -489,7 +504,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   std::unique_lock<std::mutex> lock(mutex_);
   ptrs.assign(size_t(region.num_maps), nullptr);
   const bool host = devices_[device]->uses_host_memory();
-  std::vector<ArrayUse> uses = array_uses(region, range);
+  thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+  array_uses(region, range, uses);
   auto set_ptrs = [&](const ArrayUse &u, void *p) {
     for (int m : u.maps)
       ptrs[size_t(m)] = p;
@@ -673,7 +689,9 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
   std::string why;
   if (region.iterations == 0)
     return;
-  for (const ArrayUse &u : array_uses(region, Range{0, 0})) {
+  thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+  array_uses(region, Range{0, 0}, uses);
+  for (const ArrayUse &u : uses) {
     if (u.diff)
       continue; // each chunk gets a private copy
     Array &a = *u.a;
@@ -771,7 +789,9 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
       return false;
     }
   }
-  for (ArrayUse &u : array_uses(region, range, /*written_only=*/true)) {
+  thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+  array_uses(region, range, uses, /*written_only=*/true);
+  for (ArrayUse &u : uses) {
     Array &a = *u.a;
     if (u.written.empty() || merged.count(&a))
       continue;

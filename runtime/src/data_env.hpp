@@ -167,10 +167,12 @@ private:
     bool diff = false;     // a written map merged by twin and diff
   };
   // The region's maps grouped by array (first appearance order), with the
-  // footprints of `range`; under the lock, after begin_region.
+  // footprints of `range`, into `uses`; under the lock, after begin_region.
   // `written_only`: only the maps that write (what release() records).
-  std::vector<ArrayUse> array_uses(const hce_region &region, Range range,
-                                   bool written_only = false);
+  // `uses` is the caller's, kept from call to call (thread_local): its
+  // elements' storage is reused, as this runs two or three times a chunk.
+  void array_uses(const hce_region &region, Range range, std::vector<ArrayUse> &uses,
+                  bool written_only = false);
 
   Array &array_for(const hce_map &map);
   // Makes device's window of `a` cover `need`, growing within `limit` (what

@@ -28,10 +28,10 @@ int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 // The footprint as a lattice of intervals of length `len` starting at
 //   base + i*S + j*T,  i in [0, n), j in [0, B),  S, T >= 0,
-// i.e. with both axes sorted ascending.
-IntervalSet lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T,
-                    int64_t len) {
-  IntervalSet out;
+// i.e. with both axes sorted ascending, into `out` (emptied first).
+void lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T, int64_t len,
+             IntervalSet &out) {
+  out.clear();
   // An axis whose step is 0 (or that has one point) collapses to one point.
   if (S == 0)
     n = 1;
@@ -48,20 +48,20 @@ IntervalSet lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T,
       for (int64_t i = 0; i < n; ++i)
         out.append(base + i * S, base + i * S + len);
     }
-    return out;
+    return;
   }
   // Two real axes.  Fold whichever axis is contiguous on its own.
   if (S <= len) { // iterations fold into one run per block
     int64_t run = (n - 1) * S + len;
     for (int64_t j = 0; j < B; ++j)
       out.append(base + j * T, base + j * T + run);
-    return out;
+    return;
   }
   if (T <= len) { // blocks fold into one run per iteration
     int64_t run = (B - 1) * T + len;
     for (int64_t i = 0; i < n; ++i)
       out.append(base + i * S, base + i * S + run);
-    return out;
+    return;
   }
   // Both have gaps.  If one axis's whole extent fits inside one step of the
   // other, the nested order is already ascending.
@@ -69,13 +69,13 @@ IntervalSet lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T,
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < B; ++j)
         out.append(base + i * S + j * T, base + i * S + j * T + len);
-    return out;
+    return;
   }
   if ((n - 1) * S + len <= T) {
     for (int64_t j = 0; j < B; ++j)
       for (int64_t i = 0; i < n; ++i)
         out.append(base + i * S + j * T, base + i * S + j * T + len);
-    return out;
+    return;
   }
   // Interleaved lattice: generate and sort.
   std::vector<Interval> ivs;
@@ -83,7 +83,7 @@ IntervalSet lattice(int64_t base, int64_t n, int64_t S, int64_t B, int64_t T,
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < B; ++j)
       ivs.push_back({base + i * S + j * T, base + i * S + j * T + len});
-  return IntervalSet::from_intervals(std::move(ivs));
+  out = IntervalSet::from_intervals(std::move(ivs));
 }
 
 std::string quoted(const char *name) {
@@ -129,8 +129,17 @@ Interval footprint_hull(const MapShape &sh, int64_t lb, int64_t ub) {
 
 IntervalSet footprint(const MapShape &sh, int64_t lb, int64_t ub,
                       int64_t extent) {
-  if (ub <= lb || sh.len <= 0 || sh.blocks <= 0 || extent == 0)
-    return {};
+  IntervalSet out;
+  footprint(sh, lb, ub, extent, out);
+  return out;
+}
+
+void footprint(const MapShape &sh, int64_t lb, int64_t ub, int64_t extent,
+               IntervalSet &out) {
+  if (ub <= lb || sh.len <= 0 || sh.blocks <= 0 || extent == 0) {
+    out.clear();
+    return;
+  }
   int64_t n = ub - lb;
   int64_t B = sh.blocks;
   int64_t T = B > 1 ? abs64(sh.stride) : 0;
@@ -140,13 +149,14 @@ IntervalSet footprint(const MapShape &sh, int64_t lb, int64_t ub,
                  (B > 1 ? std::min<int64_t>(0, sh.stride * (B - 1)) : 0);
   if (extent > 0) {
     Interval h = footprint_hull(sh, lb, ub);
-    if (h.hi <= 0 || h.lo >= extent)
-      return {};
+    if (h.hi <= 0 || h.lo >= extent) {
+      out.clear();
+      return;
+    }
   }
-  IntervalSet out = lattice(base, n, S, B, T, sh.len);
+  lattice(base, n, S, B, T, sh.len, out);
   if (extent > 0)
     out.clip(0, extent);
-  return out;
 }
 
 namespace {
@@ -160,6 +170,10 @@ int64_t clamp_extent(const hce_map &m) {
 IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
                       int64_t extent) {
   return footprint(shape_of(m), lb, ub, extent < 0 ? clamp_extent(m) : extent);
+}
+
+void footprint(const hce_map &m, int64_t lb, int64_t ub, IntervalSet &out) {
+  footprint(shape_of(m), lb, ub, clamp_extent(m), out);
 }
 
 Interval clamped_hull(const hce_map &m, int64_t lb, int64_t ub) {

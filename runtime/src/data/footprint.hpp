@@ -50,6 +50,11 @@ IntervalSet footprint(const MapShape &shape, int64_t lb, int64_t ub,
 // the lower end (element 0) in any case.
 IntervalSet footprint(const hce_map &m, int64_t lb, int64_t ub,
                       int64_t extent = -1);
+// The same into `out` (its storage reused: the data layer's footprints of
+// every chunk), with the map's own extent.
+void footprint(const MapShape &shape, int64_t lb, int64_t ub, int64_t extent,
+               IntervalSet &out);
+void footprint(const hce_map &m, int64_t lb, int64_t ub, IntervalSet &out);
 // The hull of the map's footprint over [lb, ub), clamped like footprint().
 Interval clamped_hull(const hce_map &m, int64_t lb, int64_t ub);
 

@@ -147,6 +147,15 @@ IntervalSet &IntervalSet::unite(const IntervalSet &other) {
     ivs_ = other.ivs_;
     return *this;
   }
+  // In place where that is cheap: the data layer unites sets that are
+  // mostly one interval, or already held, on every chunk (a merge into a
+  // new vector allocated each time).
+  if (other.ivs_.size() == 1) {
+    add(other.ivs_[0]);
+    return *this;
+  }
+  if (contains(other))
+    return *this;
   std::vector<Interval> out;
   out.reserve(ivs_.size() + other.ivs_.size());
   size_t i = 0, j = 0;
@@ -169,6 +178,13 @@ IntervalSet &IntervalSet::unite(const IntervalSet &other) {
 
 IntervalSet &IntervalSet::subtract(const IntervalSet &other) {
   if (ivs_.empty() || other.ivs_.empty())
+    return *this;
+  // In place where that is cheap (see unite()).
+  if (other.ivs_.size() == 1) {
+    remove(other.ivs_[0]);
+    return *this;
+  }
+  if (!overlaps(other))
     return *this;
   std::vector<Interval> out;
   out.reserve(ivs_.size() + other.ivs_.size());
@@ -234,6 +250,8 @@ IntervalSet &IntervalSet::clip(int64_t a, int64_t b) {
 }
 
 IntervalSet IntervalSet::missing(const IntervalSet &wanted) const {
+  if (contains(wanted)) // the usual case: nothing (and no copy to make)
+    return {};
   IntervalSet r = wanted;
   r.subtract(*this);
   return r;

@@ -100,6 +100,8 @@ IntervalSet ArrayResidency::unheld(const IntervalSet &elems) const {
 }
 
 IntervalSet ArrayResidency::host_stale(const IntervalSet &elems) const {
+  if (valid_[kHost].contains(elems)) // the usual case: no sets to build
+    return {};
   IntervalSet r = elems - valid_[kHost];
   return r.subtract(unheld(r));
 }

@@ -73,6 +73,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
 
 namespace hce::sched {
 namespace {
@@ -148,10 +149,10 @@ Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host, doub
 // fit_line, then once more without the samples far above the line: one
 // chunk that the OS or a page fault made 100x longer must not set a
 // device's model (the device may then never run again to correct it).
-Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
-          int64_t lanes, FitScratch &scratch) {
+Model fit(std::span<const std::pair<int64_t, double>> samples, bool host, int64_t lanes,
+          FitScratch &scratch) {
   std::vector<std::pair<int64_t, double>> &s = scratch.samples;
-  s = samples;
+  s.assign(samples.begin(), samples.end());
   bool lanes_only = lanes > 0;
   for (auto &[n, t] : s) {
     lanes_only = lanes_only && n <= lanes;
@@ -171,6 +172,25 @@ Model fit(const std::vector<std::pair<int64_t, double>> &samples, bool host,
     m.lanes_only = lanes_only;
   }
   return m;
+}
+
+// A device's model alone, from its chunks alone (Dev::alone): fit(), or,
+// when every chunk had at most its lanes' size, the fastest one alone (the
+// slower ones were stalled by something else on the machine: the H100's
+// lud, alone probes of 1.3-5.5 ms in its first milliseconds, 10-40 us
+// later; the arm this predicts is measured before it is kept).
+Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
+                int64_t lanes, FitScratch &scratch) {
+  // (What fit() would call lanes_only, known before fitting: the fit of
+  // every chunk would be thrown away.)
+  const bool lanes_only = lanes > 0 && std::all_of(s.begin(), s.end(), [&](auto x) {
+                            return x.first <= lanes;
+                          });
+  if (!lanes_only || s.empty())
+    return fit(s, host, lanes, scratch);
+  const auto fastest = std::min_element(
+      s.begin(), s.end(), [](auto a, auto b) { return a.second < b.second; });
+  return fit(std::span(&*fastest, 1), host, lanes, scratch);
 }
 
 // Whether chunks under `lanes` iterations took longer the more iterations
@@ -375,7 +395,7 @@ public:
     const double predicted = it->predicted;
     const bool beside = it->beside;
     d.inflight.erase(it);
-    last_complete_ = now();
+    const double t = last_complete_ = now();
     if (alone_probe_ == device)
       end_alone_probe();
     if (seconds <= 0 || range.empty())
@@ -403,20 +423,13 @@ public:
     d.model = fit(d.samples.v, d.host, d.lanes, fit_scratch_);
     if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
       d.alone.add(range.size(), seconds, exec_, d.first_exec);
-      d.alone_model = fit(d.alone.v, d.host, d.lanes, fit_scratch_);
-      // Chunks of the lanes' size only: the fastest one, since the slower
-      // ones were stalled by something else on the machine (the H100's lud:
-      // alone probes of 1.3-5.5 ms in its first milliseconds, 10-40 us
-      // later); the arm this predicts is measured before it is kept.
-      if (d.alone_model.lanes_only) {
-        auto fastest =
-            *std::min_element(d.alone.v.begin(), d.alone.v.end(),
-                              [](auto a, auto b) { return a.second < b.second; });
-        d.alone_model = fit({fastest}, d.host, d.lanes, fit_scratch_);
-      }
+      // Fitted when read (alone_model()), with the host and lanes of now.
+      d.alone_stale = true;
+      d.alone_host = d.host;
+      d.alone_lanes = d.lanes;
     }
-    // What is still in flight, re-predicted from now.
-    double t = now();
+    // What is still in flight, re-predicted from its completion (the time
+    // taken above, one clock read less per chunk).
     d.busy_until = t;
     for (const Flight &f : d.inflight)
       d.busy_until += d.model.time(double(f.range.size()));
@@ -542,9 +555,9 @@ public:
       return false;
     // What it costs alone, where its model beside the others may hold a stall
     // (solo_model()): the next run predicts its arm alone from that.
-    if (const Dev &d = dev_[device]; d.model.lanes_only && d.alone_model.known()) {
-      overhead_s = d.alone_model.o;
-      per_iteration_s = d.alone_model.c;
+    if (const Dev &d = dev_[device]; d.model.lanes_only && alone_model(d).known()) {
+      overhead_s = alone_model(d).o;
+      per_iteration_s = alone_model(d).c;
       return true;
     }
     // Not a young model once the region runs again: the cache would keep a
@@ -588,7 +601,14 @@ private:
     // while the GPU pinned and copied; a model of those predicted the CPU
     // alone 60-450x too slow, and that arm was never measured.
     Samples alone;
-    Model alone_model;
+    // Their model (alone_model()), refitted only when read: only a device
+    // whose chunks all had its lanes' size reads it, and a fit per chunk was
+    // a tenth of a resident region's execution.  alone_host and
+    // alone_lanes: the fit's inputs as at the last chunk alone.
+    mutable Model alone_fit;
+    mutable bool alone_stale = false;
+    bool alone_host = false;
+    int64_t alone_lanes = 0;
     int next_alone_probe = 1;     // the earliest execution of its next alone probe
     int first_exec = -1;          // exec_ of its first sample at this site
     bool steady = false;          // it has samples of a later execution
@@ -652,10 +672,20 @@ private:
   // model from every chunk, unless those all had the lanes' size
   // (Model::lanes_only) -- then what it measured alone (Dev::alone), else its
   // seed (an earlier run's, learnt_model()).
-  static const Model &solo_model(const Dev &d) {
+  const Model &solo_model(const Dev &d) const {
     if (!d.model.lanes_only)
       return d.model;
-    return d.alone_model.known() ? d.alone_model : d.seed.known() ? d.seed : d.model;
+    const Model &alone = alone_model(d);
+    return alone.known() ? alone : d.seed.known() ? d.seed : d.model;
+  }
+
+  // The device's model alone (Dev::alone_fit), fitted if a chunk came since.
+  const Model &alone_model(const Dev &d) const {
+    if (d.alone_stale) {
+      d.alone_fit = fit_alone(d.alone.v, d.alone_host, d.alone_lanes, fit_scratch_);
+      d.alone_stale = false;
+    }
+    return d.alone_fit;
   }
 
   // An execution that starts with a host device's alone probe: a host whose
@@ -1175,7 +1205,7 @@ private:
   int64_t W_ = 0;
   std::vector<Dev> dev_;
   mutable double finish_time_ = 0; // T of the last split (seconds from now)
-  FitScratch fit_scratch_;
+  mutable FitScratch fit_scratch_; // (alone_model() fits in const methods)
   // split()'s storage, kept between calls.
   mutable std::vector<double> split_shares_, zeros_, free_in_;
   mutable std::vector<int> split_idx_, split_order_;
@@ -1192,6 +1222,7 @@ private:
     double seed_wall = 0; // seed_mode(): an earlier run's wall
     int n = 0;            // measurements (a seed counts as one)
     bool seeded = false;  // recent holds the seed's until this run measures
+    double median = 1;    // median_of(0), kept by add(): read every execution
     void add(double e) {
       if (seeded)
         kept = next = 0;
@@ -1199,9 +1230,13 @@ private:
       recent[size_t(next)] = e;
       next = (next + 1) % kKeep;
       kept = std::min(kept + 1, kKeep);
+      median = median_of(0);
     }
     // The median of the kept excesses and `extra` (if > 0).
     double excess(double extra = 0) const {
+      return extra > 0 ? median_of(extra) : median;
+    }
+    double median_of(double extra) const {
       std::array<double, kKeep + 1> v{};
       int k = 0;
       for (; k < kept; ++k)
