@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <fstream>
 
 namespace hce {
@@ -35,19 +36,30 @@ namespace {
 
 // The user's team size on a thread that runs the CPU's chunks.
 thread_local int saved_threads = 0;
-thread_local bool has_team = false;
+// The largest team this thread has forked (ensure_team).
+thread_local int warmed_team = 0;
+// The size of the last warm-up fork's team: the region's observable effect.
+std::atomic<int> last_warm_up{0};
 
-// An OpenMP team is created at the first parallel region its master runs:
-// do it before the thread's first chunk -- the probe eft fits the CPU's
-// model to -- so that the probe does not pay for creating the threads: a
-// probe that did made the CPU look many times slower than it is, and lud's
-// auto on the H100 never tried the CPU again.
-void ensure_team() {
-  if (has_team)
+// An OpenMP team is created at the first parallel region its master runs
+// (a larger one grows it): do it before the thread's first chunk -- the
+// probe eft fits the CPU's model to -- so that the probe does not pay for
+// creating the threads: a probe that did made the CPU look many times
+// slower than it is, and lud's auto on the H100 never tried the CPU again.
+//
+// Not an empty region: LLVM's OpenMPOpt deletes a parallel region without
+// side effects (-O1 and above), and with it the fork.  It did so in every
+// optimised build until call DE found it: the process's first CPU chunk
+// took 1.0-1.2 ms on the H100 (nbody.move; 0.04 ms from the second on).
+void ensure_team(int team) {
+  if (team <= warmed_team)
     return;
 #pragma omp parallel
-  {}
-  has_team = true;
+  {
+    if (omp_get_thread_num() == 0)
+      last_warm_up.store(omp_get_num_threads(), std::memory_order_relaxed);
+  }
+  warmed_team = team;
 }
 
 } // namespace
@@ -81,11 +93,13 @@ void CpuDevice::leave_caller() {
     omp_set_num_threads(saved_threads);
 }
 
+int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
+
 void CpuDevice::use_team(bool alone) const {
   const int team = alone ? all_threads_ : threads_;
   if (omp_get_max_threads() != team)
     omp_set_num_threads(team);
-  ensure_team();
+  ensure_team(team);
 }
 
 bool CpuDevice::compute(const ChunkContext &ctx, std::string &) {

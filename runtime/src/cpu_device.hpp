@@ -13,6 +13,10 @@ namespace hce {
 // time depends on the team size as much as on the model).
 std::string cpu_hardware(int threads);
 
+// The team size of the last fork use_team() made to create a thread's team
+// (0: none yet), for tests.
+int last_team_warm_up();
+
 class CpuDevice final : public Device {
 public:
   // `threads` when accelerators run beside it, `all_threads` when none does.

@@ -188,6 +188,27 @@ TEST_F(CpuTeam, ReadyingTheCallerNeverLowersTheTeamSizeOnTheWay) {
   EXPECT_EQ(omp_get_max_threads(), 4);
 }
 
+TEST_F(CpuTeam, UseTeamForksTheTeamBeforeTheFirstChunk) {
+  // The warm-up fork must survive the optimiser: an empty parallel region
+  // is deleted at -O1 and above (LLVM's OpenMPOpt), and the process's first
+  // CPU chunk then created the team (1 ms on the H100).  A fresh thread has
+  // no team yet; a larger team forks again, a smaller one does not.
+  hce::CpuDevice cpu(3, 4);
+  int first = -1, grown = -1, again = -1;
+  std::thread t([&] {
+    cpu.use_team(/*alone=*/false);
+    first = hce::last_team_warm_up();
+    cpu.use_team(/*alone=*/true);
+    grown = hce::last_team_warm_up();
+    cpu.use_team(/*alone=*/false);
+    again = hce::last_team_warm_up();
+  });
+  t.join();
+  EXPECT_EQ(first, 3);
+  EXPECT_EQ(grown, 4);
+  EXPECT_EQ(again, 4) << "a smaller team needs no fork";
+}
+
 TEST_F(CpuTeam, AnAcceleratorWithNoCpuChunkBesideItRunsOnTheCallingThread) {
   // No hand-off to its controller and back (cuda:0 alone on the H100: 23 ->
   // 13-17 us per resident execution); a sim stands in for the GPU here.
