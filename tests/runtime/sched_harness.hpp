@@ -87,6 +87,9 @@ struct SimOptions {
   std::vector<double> start_at;
   // Drop the devices idle() names after begin(), as the runtime does.
   bool drop_idle = false;
+  // Seconds the runtime adds to every execution's wall (its own overhead,
+  // in no chunk): what Scheduler::ended() gets beyond the makespan.
+  double wall_extra = 0;
   size_t max_steps = 50'000'000;
 };
 
@@ -331,6 +334,9 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
   for (int d = 0; d < p; ++d)
     if (!res.idle[d] && started[d] && !dev[d].dropped)
       res.makespan = std::max(res.makespan, start_of(d));
+  // As the runtime does after the loop (region_exec): the whole wall, which
+  // a late device's join is part of.  (The clock starts at 0 each time.)
+  s.ended(res.makespan + opt.wall_extra);
   return res;
 }
 

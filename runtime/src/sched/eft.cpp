@@ -129,18 +129,23 @@ Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host, doub
     if (m.c > 0 && m.o >= 0)
       return m;
   }
-  // The largest chunks say most about the rate; their median time, so that
-  // one slow one does not set it.
-  const int64_t n = std::max_element(s.begin(), s.end(), [](auto a, auto b) {
-                      return a.first < b.first;
-                    })->first;
+  // The largest chunks say most about the rate: every chunk of at least
+  // half the largest size, their median time per iteration, so that one
+  // slow one does not set it.  (Not the largest size alone: with lud's trip
+  // count shrinking by one per execution it is one chunk, and a stalled one
+  // -- 711 us against 10-60 us on the H100, call DI -- made the CPU look 60x
+  // slower eleven executions later, when it became the largest kept.)
+  const int64_t largest = std::max_element(s.begin(), s.end(), [](auto a, auto b) {
+                            return a.first < b.first;
+                          })->first;
   times.clear();
   for (auto [sn_, t] : s)
-    if (sn_ == n)
-      times.push_back(t);
+    if (2 * sn_ >= largest && sn_ > 0)
+      times.push_back(t / double(sn_));
   std::nth_element(times.begin(), times.begin() + std::ptrdiff_t((times.size() - 1) / 2),
                    times.end());
-  const double t = times[(times.size() - 1) / 2];
+  const int64_t n = largest;
+  const double t = times[(times.size() - 1) / 2] * double(n);
   m.o = std::min(default_overhead(host), t / 2);
   m.c = std::max(1e-15, (t - m.o) / double(std::max<int64_t>(1, n)));
   return m;
@@ -869,7 +874,7 @@ private:
       measured_now = true;
       Arm &m = arm(was);
       m.n = m.seeded ? 1 : m.n + 1;
-      m.add(wall / measured_pred_);
+      m.add(wall / measured_pred_, wall, measured_trip_);
     } else if (exploring_ && settling_ && measured_pred_ > 0 &&
                wall > kExploreAbort * explore_best_) {
       // An explored arm whose first execution already took kExploreAbort
@@ -878,7 +883,7 @@ private:
       measured_now = true;
       Arm &m = arm(was);
       m.n = 1;
-      m.add(wall / measured_pred_);
+      m.add(wall / measured_pred_, wall, measured_trip_);
     }
     if (exploring_) {
       explore_spent_ += std::max(0.0, wall - explore_best_);
@@ -909,11 +914,15 @@ private:
         Arm &m = arm(a);
         const double pr = pred[a + 1];
         if (m.n == 0 && m.seed_wall > 0 && pr > 0) {
-          m.add(m.seed_wall / pr); // an earlier run's wall
+          m.add(m.seed_wall / pr, m.seed_wall, W_); // an earlier run's wall
           m.n = 1;
           m.seeded = true;
         }
-        est[a + 1] = m.n ? m.excess() * pr : a < 0 ? kCoSurcharge * pr + kMinGain : pr;
+        const double near = m.n ? m.near_wall(W_) : 0;
+        est[a + 1] = near > 0 ? near
+                     : m.n    ? m.excess() * pr
+                     : a < 0  ? kCoSurcharge * pr + kMinGain
+                              : pr;
       }
       for (int a = -1; a < p_; ++a) {
         if (best < -1 || est[a + 1] < est[best + 1]) {
@@ -953,6 +962,7 @@ private:
         explore_best_ = est[best + 1];
       }
       measured_pred_ = pred[solo_ + 1];
+      measured_trip_ = W_;
     }
     // A device left out on a provisional model is probed again instead: a
     // learning execution (co-execution from the initial ratios; the device
@@ -1215,22 +1225,52 @@ private:
   // must not rule an arm out for good (the H100's lud: one 4.5 ms execution
   // among 50 us ones made the CPU alone look 24 ms, and the GPU alone, 13x
   // slower, ran the rest).
+  //
+  // The walls themselves are kept too, with their trip counts: when every
+  // kept wall was measured at nearly this execution's trip count (within
+  // kNearTrip), their median is the arm's estimate (near_wall()), whatever
+  // the models say now.  An excess is relative to the prediction at the
+  // time, so a model that moved since moved the estimate with it: on the
+  // H100 lud's CPU alone, measured at 0.02-0.03 ms per execution, was
+  // estimated at 0.77 ms once its model moved, and the GPU alone ran 270
+  // executions at 0.3-0.8 ms (call DI).  The models only bridge trip counts.
   struct Arm {
     static constexpr int kKeep = 5;
+    static constexpr double kNearTrip = 0.1;
     std::array<double, kKeep> recent{}; // the last excesses, a ring
+    std::array<double, kKeep> walls{};  // ... their walls
+    std::array<int64_t, kKeep> trips{}; // ... and trip counts (0: unknown)
     int kept = 0, next = 0;
     double seed_wall = 0; // seed_mode(): an earlier run's wall
     int n = 0;            // measurements (a seed counts as one)
     bool seeded = false;  // recent holds the seed's until this run measures
     double median = 1;    // median_of(0), kept by add(): read every execution
-    void add(double e) {
+    void add(double e, double wall, int64_t trip) {
       if (seeded)
         kept = next = 0;
       seeded = false;
       recent[size_t(next)] = e;
+      walls[size_t(next)] = wall;
+      trips[size_t(next)] = trip;
       next = (next + 1) % kKeep;
       kept = std::min(kept + 1, kKeep);
       median = median_of(0);
+    }
+    // The median of the kept walls if every one was measured within
+    // kNearTrip of trip count `w`; 0 otherwise.
+    double near_wall(int64_t w) const {
+      std::array<double, kKeep> v{};
+      for (int k = 0; k < kept; ++k) {
+        const int64_t t = trips[size_t(k)];
+        if (t <= 0 || !(walls[size_t(k)] > 0) ||
+            std::abs(double(t - w)) > kNearTrip * double(std::max(t, w)))
+          return 0;
+        v[size_t(k)] = walls[size_t(k)];
+      }
+      if (kept == 0)
+        return 0;
+      std::nth_element(v.begin(), v.begin() + (kept - 1) / 2, v.begin() + kept);
+      return v[size_t((kept - 1) / 2)];
     }
     // The median of the kept excesses and `extra` (if > 0).
     double excess(double extra = 0) const {
@@ -1271,6 +1311,7 @@ private:
   bool mode_measured_ = false; // this execution's wall measures its mode
   bool first_measured_ = false; // ... the first execution's, for the cache
   double measured_pred_ = 0;   // the predicted wall of this execution's arm
+  int64_t measured_trip_ = 0;  // ... and its trip count
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
   double exec_begin_ = 0, last_complete_ = 0;
