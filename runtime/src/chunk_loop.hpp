@@ -19,6 +19,8 @@
 
 namespace hce {
 
+class CpuDevice;
+
 // At most this many chunks of one device are in flight (one per stage).
 constexpr int kPipelineDepth = 3;
 
@@ -73,12 +75,27 @@ struct ChunkLoopResult {
 SpinBackoff::Budget waiter_spin(const Runtime &rt,
                                 const std::vector<ChunkWorker> &workers, int cores);
 
+// The CPU whose team the calling thread creates while an accelerator runs
+// alone (run_chunk_loop's `beside`, CpuDevice::create_team_asleep), or
+// nullptr: the CPU is among `workers` but idle, one accelerator works, the
+// scheduler predicts the execution (Scheduler::expected_wall) long enough to
+// hide the team's creation, and this thread can run the CPU's chunks and
+// has no team yet.  nbody on the
+// H100: `forces` ran on the GPU alone, then `move`'s first CPU chunk paid
+// ~1 ms for the team, the GPU alone's whole cost of `move`.
+CpuDevice *team_to_create_beside(const Runtime &rt,
+                                 const std::vector<ChunkWorker> &workers,
+                                 double expected_wall);
+
 // Runs `scheduler` (begun already) over `workers` on their controllers and
 // waits for all of them; one device that can (Device::enter_caller: the
 // CPU outside a parallel region, else a GPU or a sim) runs on the calling
-// thread instead.  `label` names the loop in warnings.
+// thread instead.  `label` names the loop in warnings.  With `beside`,
+// every device runs on its controller and the calling thread runs `beside`
+// meanwhile (one-time work hidden behind the execution).
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
-                               const std::string &label);
+                               const std::string &label,
+                               const std::function<void()> &beside = {});
 
 } // namespace hce

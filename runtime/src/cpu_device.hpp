@@ -34,6 +34,14 @@ public:
   // gives the accelerators nothing, their controllers sleep and the cores
   // they keep free are the CPU's too.
   void use_team(bool alone) const;
+  // Whether this thread could run the CPU's chunks (enter_caller) and has
+  // not yet created the team it would use alone.
+  bool team_wanted_here() const;
+  // On the calling thread (between enter_caller and leave_caller), while an
+  // accelerator runs alone on its controller: creates the team the CPU uses
+  // alone, its workers asleep straight after (no blocktime spin beside the
+  // accelerator's copies), so that a later CPU chunk only wakes them.
+  void create_team_asleep() const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   // A chunk of fewer rows than threads runs on fewer threads, unless the
   // variant spreads each row over the whole team (cpu_flat).

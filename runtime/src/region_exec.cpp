@@ -542,7 +542,23 @@ int execute_region(const hce_region &r, std::string &why) {
       workers[i].prologue = [w = work[i].get()] { w->prepare(); };
     }
   }
-  ChunkLoopResult loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label);
+  // The CPU's team, created while an accelerator runs alone, its threads
+  // asleep after: the first CPU chunk of a later region only wakes them.
+  std::function<void()> beside;
+  if (CpuDevice *cpu =
+          team_to_create_beside(rt, workers, site.scheduler->expected_wall()))
+    beside = [cpu] {
+      if (!cpu->enter_caller())
+        return; // inside the user's parallel region: not this thread's team
+      const double start = now_seconds();
+      cpu->create_team_asleep();
+      cpu->leave_caller();
+      if (trace_enabled())
+        trace_event(cpu->name(), "team", "the CPU's team, created beside", start,
+                    now_seconds());
+    };
+  ChunkLoopResult loop =
+      run_chunk_loop(rt, *site.scheduler, workers, site.plan.label, beside);
   if (!loop.fatal.empty()) {
     std::string ignored;
     data.end_region(r, ignored);

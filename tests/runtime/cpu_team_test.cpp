@@ -4,6 +4,7 @@
 // core (issue 12: matadd ran on 15 of 16 threads with the GPU left out).
 // Outside a parallel region the calling thread is the team's master (no
 // hand-off to the CPU's controller), and the caller's own team size stays.
+#include "chunk_loop.hpp"
 #include "cpu_device.hpp"
 #include "runtime.hpp"
 #include "sim_device.hpp"
@@ -12,7 +13,10 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <sys/resource.h>
+
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace {
@@ -207,6 +211,119 @@ TEST_F(CpuTeam, UseTeamForksTheTeamBeforeTheFirstChunk) {
   EXPECT_EQ(first, 3);
   EXPECT_EQ(grown, 4);
   EXPECT_EQ(again, 4) << "a smaller team needs no fork";
+}
+
+// One chunk for the accelerator (worker 1), none for the CPU (worker 0).
+class AcceleratorOnly final : public hce::Scheduler {
+public:
+  std::string_view name() const override { return "accelerator-only"; }
+  void begin(const hce::SchedParams &p) override { w_ = p.iterations, given_ = false; }
+  hce::Decision next(int device) override {
+    if (device != 1 || given_)
+      return hce::Decision::done();
+    given_ = true;
+    return hce::Decision::run(0, w_);
+  }
+  void complete(int, hce::Range, double) override {}
+  void drop(int) override {}
+
+private:
+  int64_t w_ = 0;
+  bool given_ = false;
+};
+
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+TEST_F(CpuTeam, OnlyALongAcceleratorAloneHidesTheTeamsCreation) {
+  hce_test::use_devices("cpu,sim:0");
+  hce::Runtime &rt = hce::Runtime::get();
+  std::vector<hce::ChunkWorker> workers(2);
+  workers[0].device = 0;
+  workers[0].idle = true;
+  workers[1].device = 1;
+  const hce::CpuDevice *found = nullptr, *short_one = nullptr, *cpu_works = nullptr,
+                       *nested = nullptr;
+  std::thread t([&] { // a fresh thread: no team yet
+    found = hce::team_to_create_beside(rt, workers, 10e-3);
+    short_one = hce::team_to_create_beside(rt, workers, 1e-3);
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 0)
+      nested = hce::team_to_create_beside(rt, workers, 10e-3);
+    workers[0].idle = false;
+    cpu_works = hce::team_to_create_beside(rt, workers, 10e-3);
+  });
+  t.join();
+  EXPECT_EQ(found, rt.devices()[0].get());
+  EXPECT_EQ(short_one, nullptr) << "an execution too short to hide it";
+  EXPECT_EQ(nested, nullptr) << "inside the user's parallel region";
+  EXPECT_EQ(cpu_works, nullptr) << "the CPU's own chunks create it";
+}
+
+TEST_F(CpuTeam, TheTeamCreatedBesideAnAcceleratorSleeps) {
+  // run_chunk_loop with `beside`: the accelerator on its controller, the
+  // calling thread creates the team the CPU uses alone, its workers asleep
+  // (not spinning beside the accelerator's copies), the caller's blocktime
+  // and team size kept.
+  hce_test::use_devices("cpu,sim:0");
+  hce::Runtime &rt = hce::Runtime::get();
+  auto *cpu = static_cast<hce::CpuDevice *>(rt.devices()[0].get());
+  // Earlier tests' teams spin for libomp's blocktime (200 ms) after their
+  // last region: let them fall asleep before this one's CPU time is read.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::thread::id caller, computed_on, beside_on;
+  int team = 0, blocktime_before = 0, blocktime_after = 0, threads_after = 0;
+  bool wanted_after = true;
+  double spun = 1;
+  std::thread t([&] {
+    caller = std::this_thread::get_id();
+    blocktime_before = kmp_get_blocktime();
+    const int threads = omp_get_max_threads();
+    AcceleratorOnly sched;
+    hce::SchedParams p;
+    p.iterations = 8;
+    p.num_devices = 2;
+    sched.begin(p);
+    std::vector<hce::ChunkWorker> workers(2);
+    workers[0].device = 0;
+    workers[0].idle = true;
+    workers[1].device = 1;
+    workers[1].upload =
+        workers[1].download = [](hce::Range, int, std::string &) { return true; };
+    workers[1].compute = [&](hce::Range, int, std::string &) {
+      computed_on = std::this_thread::get_id();
+      return true;
+    };
+    workers[1].abandon = [](int) {};
+    sched.drop(0);
+    hce::ChunkLoopResult res = hce::run_chunk_loop(rt, sched, workers, "beside", [&] {
+      beside_on = std::this_thread::get_id();
+      ASSERT_TRUE(cpu->enter_caller());
+      cpu->create_team_asleep();
+      cpu->leave_caller();
+    });
+    EXPECT_EQ(res.completed.total_length(), 8);
+    team = hce::last_team_warm_up();
+    wanted_after = cpu->team_wanted_here();
+    blocktime_after = kmp_get_blocktime();
+    threads_after = omp_get_max_threads() == threads ? threads : -1;
+    const double before = process_cpu_seconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    spun = process_cpu_seconds() - before;
+  });
+  t.join();
+  EXPECT_EQ(beside_on, caller);
+  EXPECT_NE(computed_on, caller) << "the accelerator ran on its controller";
+  EXPECT_EQ(team, cpu->all_threads());
+  EXPECT_FALSE(wanted_after);
+  EXPECT_EQ(blocktime_after, blocktime_before);
+  EXPECT_GT(threads_after, 0) << "the caller's team size changed";
+  // Spinning, the 3 workers would burn up to 600 ms of CPU in these 200 ms.
+  EXPECT_LT(spun, 0.04) << "the team's workers spin";
 }
 
 TEST_F(CpuTeam, AnAcceleratorWithNoCpuChunkBesideItRunsOnTheCallingThread) {

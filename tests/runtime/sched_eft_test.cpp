@@ -311,6 +311,29 @@ TEST(SchedEft, SeededModeWallsSkipTheExploration) {
   }
 }
 
+// expected_wall (what the runtime hides the CPU team's creation behind):
+// the chosen device's arm when one device runs alone on known models, none
+// while eft learns.
+TEST(SchedEft, ExpectedWallIsTheChosenArmsEstimate) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(1e7, 0)};
+  const int64_t W = 400000;
+  auto cold = eft();
+  cold->begin(make_params(W, devs));
+  EXPECT_EQ(cold->expected_wall(), 0) << "a cold execution predicts nothing";
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 1e-6);
+  seedable->seed(1, 0, 1e-7);
+  seedable->seed_mode(-1, 0.09);
+  seedable->seed_mode(0, 0.4);
+  seedable->seed_mode(1, 0.05);
+  s->begin(make_params(W, devs));
+  EXPECT_TRUE(s->idle(0)) << s->explain();
+  EXPECT_DOUBLE_EQ(s->expected_wall(), 0.05) << s->explain();
+}
+
 // measured_mode reports an execution's wall only once the models are known
 // and the data has settled (not the learning execution, not the first one
 // after a switch), with the mode it ran in.

@@ -78,6 +78,7 @@ public:
   bool gave_nothing(int device) const override {
     return cur_ && cur_->gave_nothing(device);
   }
+  double expected_wall() const override { return cur_ ? cur_->expected_wall() : 0; }
   std::string explain() const override {
     if (!cur_)
       return "";

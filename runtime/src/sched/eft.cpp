@@ -453,6 +453,14 @@ public:
     return device >= 0 && device < p_ && device < int(asked_.size()) && asked_[device] &&
            dev_[device].assigned == 0;
   }
+  // A device alone on a settled choice: its arm's estimate (measured walls,
+  // else the model's).  Learning executions (probes) have none.
+  double expected_wall() const override {
+    const Choice &c = choice_;
+    if (!c.all_known || c.reprobe || c.alone_probe >= 0 || c.solo < 0)
+      return 0;
+    return c.est[size_t(c.solo + 1)];
+  }
 
   // Formatted when asked, from what choose_mode() kept: a string per
   // execution cost a resident region about a microsecond.

@@ -89,6 +89,10 @@ public:
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
   virtual std::string explain() const { return ""; }
+  // After begin(): the wall this execution is predicted to take as planned,
+  // in seconds; 0 when the scheduler has no prediction.  The runtime hides
+  // one-time work behind a long execution with it (region_exec.cpp).
+  virtual double expected_wall() const { return 0; }
   // After the execution, with the data placed back (the runtime's
   // DataEnv::end_region): its whole wall time, from before the data were
   // placed for it.  What a choice between modes should compare: the chunk
