@@ -29,6 +29,57 @@ double LoopSim::copy_overlap(double a, double b) const {
   return std::min(s, b - a);
 }
 
+double LoopSim::copy_overlap(double a, double b, bool paged) const {
+  double s = 0;
+  for (size_t i = 0; i < copies_.size(); ++i)
+    if (copy_paged_[i] == paged)
+      s += std::max(0.0, std::min(b, copies_[i].second) - std::max(a, copies_[i].first));
+  return std::min(s, b - a);
+}
+
+bool LoopSim::host_woken(int except) const {
+  for (size_t j = 0; j < devs_.size(); ++j)
+    if (int(j) != except && devs_[j].cost.host && !idle_[j])
+      return true;
+  return false;
+}
+
+bool LoopSim::host_active(int except) const {
+  for (size_t j = 0; j < devs_.size(); ++j) {
+    const DeviceState &h = st_[j];
+    // Past its preparation (its first ask), not done and not waiting: it
+    // computes a chunk or is about to ask for one.
+    if (int(j) != except && devs_[j].cost.host && !idle_[j] && now_ >= devs_[j].prepare &&
+        !h.done && !h.waiting)
+      return true;
+  }
+  return false;
+}
+
+void LoopSim::stretch_hosts(double a, double b) {
+  for (size_t j = 0; j < devs_.size(); ++j) {
+    DeviceState &h = st_[j];
+    if (!devs_[j].cost.host || devs_[j].pipelined || h.end <= now_)
+      continue;
+    const double over = std::min(b, h.comp1) - std::max(a, h.comp0);
+    if (over <= 0)
+      continue;
+    // The copy was not known when the chunk began: it now computes
+    // cpu_scale times slower for the overlap.
+    const double extra = (ctx_.contention.cpu_scale - 1) * over;
+    if (extra <= 0)
+      continue;
+    h.comp1 += extra;
+    h.end += extra;
+    h.total += extra;
+    devices[j].compute_busy += extra;
+    devices[j].busy += extra;
+    ++h.gen;
+    q_.push({h.end, Complete, int(j), h.range, h.total, h.gen});
+    q_.push({h.end, Ask, int(j), {}, 0, h.gen});
+  }
+}
+
 LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   const SimDevice &dev = devs_[size_t(d)];
   const DeviceCost &c = dev.cost;
@@ -38,6 +89,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   // on n threads: a chunk costs at least as much as `lanes` iterations.
   const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
   const double row = ctx_.region ? ctx_.region->row_scale(ctx_.execution) : 1;
+  const Contention &con = ctx_.contention;
+  bool up_paged = false, down_paged = false;
   s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
@@ -47,16 +100,46 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   } else {
     Moves in = ctx_.residency->acquire(*ctx_.region, ctx_.execution, r, dev.gpu);
     Moves out = ctx_.residency->release(*ctx_.region, ctx_.execution, r, dev.gpu);
-    s.up = in.seconds(*ctx_.link, ctx_.link_scale);
-    s.down = out.seconds(*ctx_.link, ctx_.link_scale);
+    // Host contention: in an execution where the CPU works, the GPU copies
+    // pageable memory through the registered path (the link's bandwidth,
+    // not scaled to the GPU alone's staged copies) and, beside a computing
+    // CPU team, at the contended bandwidth (whole-copy approximation:
+    // decided when the chunk is issued).
+    if (dev.gpu && con.on() && host_woken(d)) {
+      const bool busy = host_active(d);
+      const double up_bw = busy && con.up_bw > 0 ? con.up_bw : ctx_.link->up_bw;
+      const double down_bw = busy && con.down_bw > 0 ? con.down_bw : ctx_.link->down_bw;
+      s.up = in.seconds(*ctx_.link, ctx_.link_scale, up_bw, down_bw);
+      s.down = out.seconds(*ctx_.link, ctx_.link_scale, up_bw, down_bw);
+    } else {
+      s.up = in.seconds(*ctx_.link, ctx_.link_scale);
+      s.down = out.seconds(*ctx_.link, ctx_.link_scale);
+    }
     s.bytes = in.bytes() + out.bytes();
+    up_paged = in.paged() > 0;
+    down_paged = out.paged() > 0;
   }
   if (dev.gpu) {
     // The copy engines' busy time, which slows the CPU's compute.
-    if (s.up > 0)
+    if (s.up > 0) {
       copies_.push_back({start, start + s.up});
-    if (s.down > 0)
-      copies_.push_back({start + s.up + s.comp, start + s.up + s.comp + s.down});
+      copy_paged_.push_back(up_paged);
+      if (up_paged && con.on())
+        stretch_hosts(start, start + s.up);
+    }
+    if (s.down > 0) {
+      const double d0 = start + s.up + s.comp;
+      copies_.push_back({d0, d0 + s.down});
+      copy_paged_.push_back(down_paged);
+      if (down_paged && con.on())
+        stretch_hosts(d0, d0 + s.down);
+    }
+  } else if (con.on()) {
+    // With contention: cpu_scale while a copy of pageable memory runs,
+    // dma_slowdown while another copy does.
+    const double c0 = start + s.up;
+    s.comp += (con.cpu_scale - 1) * copy_overlap(c0, c0 + s.comp, true) +
+              std::max(0.0, ctx_.dma_slowdown - 1) * copy_overlap(c0, c0 + s.comp, false);
   } else if (ctx_.dma_slowdown > 1) {
     // Host DRAM shared with the copy engines: while a copy runs, the CPU
     // computes dma_slowdown times slower (host-dram-under-dma.cu).
@@ -74,6 +157,8 @@ double LoopSim::run() {
   while (!q_.empty()) {
     Event e = q_.top();
     q_.pop();
+    if (e.gen != 0 && e.gen != st_[size_t(e.dev)].gen)
+      continue; // a stretched host chunk's old events
     now_ = e.t;
     if (e.kind == Complete) {
       sched_.complete(e.dev, e.range, e.seconds);
@@ -123,8 +208,17 @@ void LoopSim::ask(int d) {
   run.bytes += st.bytes;
   if (!devs_[size_t(d)].pipelined) {
     const double total = st.up + st.comp + st.down;
-    q_.push({now_ + total, Complete, d, dec.range, total});
-    q_.push({now_ + total, Ask, d, {}, 0});
+    long gen = 0;
+    if (devs_[size_t(d)].cost.host) { // stretch_hosts may re-time it
+      gen = ++s.gen;
+      s.range = dec.range;
+      s.comp0 = now_ + st.up;
+      s.comp1 = s.comp0 + st.comp;
+      s.end = now_ + total;
+      s.total = total;
+    }
+    q_.push({now_ + total, Complete, d, dec.range, total, gen});
+    q_.push({now_ + total, Ask, d, {}, 0, gen});
     return;
   }
   const double u0 = std::max(now_, s.up_free), u1 = u0 + st.up;

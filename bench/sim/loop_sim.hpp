@@ -42,6 +42,8 @@ struct ExecutionContext {
   const Link *link = nullptr;
   double link_scale = 1;
   double dma_slowdown = 1;
+  // Host contention (sim_profile.hpp); off unless the profile has it.
+  Contention contention;
 };
 
 class LoopSim {
@@ -71,12 +73,20 @@ private:
     int dev;
     Range range;
     double seconds;
+    // A host chunk's events carry its device's generation; a chunk stretched
+    // by a later copy (stretch_hosts) pushes new ones and the old are
+    // skipped.  0: never skipped.
+    long gen = 0;
     bool operator>(const Event &o) const { return t != o.t ? t > o.t : kind > o.kind; }
   };
   struct DeviceState {
     bool waiting = false, done = false;
     double up_free = 0, comp_free = 0, down_free = 0;
     std::deque<double> completions; // of the chunks in flight
+    // The sequential host chunk in flight (contention: stretch_hosts).
+    long gen = 0;
+    double comp0 = 0, comp1 = 0, end = -1, total = 0;
+    Range range;
   };
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
@@ -84,8 +94,16 @@ private:
 
   void ask(int d);
   Stages stages(int d, Range r, double start);
-  // Seconds of [a, b) covered by the GPU's copies so far.
+  // Seconds of [a, b) covered by the GPU's copies so far (with contention:
+  // of pageable memory, `paged`, or of other memory).
   double copy_overlap(double a, double b) const;
+  double copy_overlap(double a, double b, bool paged) const;
+  // Contention: is a host device's team computing (a chunk in flight or
+  // about to ask for one), and a GPU copy of pageable memory over [a, b)
+  // issued now stretches the host chunks in flight.
+  bool host_active(int except) const;
+  bool host_woken(int except) const; // a host device works in this execution
+  void stretch_hosts(double a, double b);
 
   Scheduler &sched_;
   std::vector<SimDevice> devs_;
@@ -93,6 +111,7 @@ private:
   std::vector<DeviceState> st_;
   std::vector<bool> idle_;
   std::vector<std::pair<double, double>> copies_; // GPU copy intervals
+  std::vector<bool> copy_paged_;                  // with contention
   std::priority_queue<Event, std::vector<Event>, std::greater<>> q_;
   double now_ = 0;
   long steps_ = 0;

@@ -195,6 +195,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.residency = residency.get();
       ctx.link = &b.link;
       ctx.dma_slowdown = m.dma_slowdown;
+      ctx.contention = m.contention_of(b);
       for (const std::string &name : cfg.devices)
         if (name == "gpu")
           ctx.link_scale = r.cost.at(name).scale;

@@ -48,6 +48,8 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
     const double bytes = double(n) * s->array->rowbytes * r.row_scale(e);
     (gpu ? m.up_bytes : m.down_bytes) += bytes;
     (gpu ? m.up_copies : m.down_copies) += 1;
+    if (gpu && !s->array->resident)
+      m.up_paged += bytes;
     s->valid[h].unite(missing);
   }
   return m;
@@ -64,7 +66,9 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
     s->valid[h].unite(w);
     s->valid[1 - h].subtract(w);
     if (gpu && !s->array->resident) { // results come home now
-      m.down_bytes += double(w.total_length()) * s->array->rowbytes * r.row_scale(e);
+      const double bytes = double(w.total_length()) * s->array->rowbytes * r.row_scale(e);
+      m.down_bytes += bytes;
+      m.down_paged += bytes;
       m.down_copies += 1;
       s->valid[0].unite(w);
     }

@@ -29,6 +29,9 @@ namespace hce::sim {
 struct Moves {
   double up_bytes = 0, down_bytes = 0; // host -> GPU, GPU -> host
   int up_copies = 0, down_copies = 0;
+  // Of those, the GPU's copies of pageable memory (arrays outside a data
+  // region), which host contention slows (Contention).
+  double up_paged = 0, down_paged = 0;
   double seconds(const Link &l, double scale) const {
     double t = 0;
     if (up_copies)
@@ -37,6 +40,18 @@ struct Moves {
       t += down_copies * l.down_lat + down_bytes / l.down_bw;
     return t * scale;
   }
+  // The pageable bytes at their own bandwidths (unscaled: the co-executed
+  // GPU's copy path as measured on the machine), the rest as seconds().
+  double seconds(const Link &l, double scale, double up_paged_bw,
+                 double down_paged_bw) const {
+    double t = seconds(l, scale);
+    if (up_paged > 0)
+      t += up_paged / up_paged_bw - up_paged / l.up_bw * scale;
+    if (down_paged > 0)
+      t += down_paged / down_paged_bw - down_paged / l.down_bw * scale;
+    return t;
+  }
+  double paged() const { return up_paged + down_paged; }
   double bytes() const { return up_bytes + down_bytes; }
 };
 

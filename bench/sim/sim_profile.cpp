@@ -70,6 +70,17 @@ Machine read_profile(const std::string &path) {
                       num(kv, "both", 0)};
       } else if (kw == "dma_slowdown") {
         m.dma_slowdown = std::stod(first);
+      } else if (kw == "contention") {
+        const Contention c{num(kv, "cpu_scale", 1), num(kv, "up_bw", 0),
+                           num(kv, "down_bw", 0)};
+        if (c.cpu_scale < 1 || c.up_bw < 0 || c.down_bw < 0)
+          throw std::runtime_error("contention: cpu_scale >= 1, bandwidths >= 0");
+        if (m.benches.empty()) {
+          m.contention = c;
+        } else {
+          m.benches.back().has_contention = true;
+          m.benches.back().contention = c;
+        }
       } else if (kw == "rounds") {
         (m.benches.empty() ? m.rounds : m.benches.back().rounds) = std::stoi(first);
       } else if (kw == "suite") {

@@ -91,6 +91,20 @@ struct Region {
   double row_scale(int e) const { return shrink ? double(iterations(e)) / double(W) : 1; }
 };
 
+// Host contention (optional; docs/simulator.md, session 17): while the CPU's
+// team computes, the GPU's copies of pageable host memory (arrays outside a
+// data region: registered or staged by one host thread, the outputs first
+// touched by the copy) run at up_bw / down_bw bytes per second, the
+// machine's measured bandwidth and not the link's scaled one, and the
+// CPU's compute runs cpu_scale times slower while such a copy is in flight
+// (instead of dma_slowdown).  Absent: no contention (the profiles before
+// 2026-11-27's session 17).
+struct Contention {
+  double cpu_scale = 1;
+  double up_bw = 0, down_bw = 0; // 0: the link's, as without contention
+  bool on() const { return cpu_scale != 1 || up_bw > 0 || down_bw > 0; }
+};
+
 // A copy between host and GPU: lat + bytes / bw.
 struct Link {
   double up_lat = 0, up_bw = 0, down_lat = 0, down_bw = 0;
@@ -102,6 +116,10 @@ struct Bench {
   std::vector<Region> regions;
   std::vector<Array> arrays;
   Link link;
+  // A `contention` line after `bench`: this benchmark's own, replacing the
+  // machine's (Machine::contention).
+  bool has_contention = false;
+  Contention contention;
   std::map<std::string, double> measured; // config -> seconds
   std::map<std::string, double> bytes;    // config -> measured bytes moved
   // config -> the fastest and slowest of the measured runs
@@ -134,6 +152,12 @@ struct Machine {
   // CPU compute time per second of concurrent GPU copies (host DRAM shared
   // with the copy engines; host-dram-under-dma.cu).
   double dma_slowdown = 1;
+  // The CPU and the GPU's pageable copies slowing each other (Contention);
+  // a benchmark's own line replaces it.
+  Contention contention;
+  const Contention &contention_of(const Bench &b) const {
+    return b.has_contention ? b.contention : contention;
+  }
   int rounds = 5; // default suite rounds after the warm-up
   std::vector<Bench> benches;
 };
