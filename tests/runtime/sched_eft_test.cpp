@@ -185,6 +185,39 @@ TEST(SchedEft, OneStalledChunkAtTheLargestSizeDoesNotSetTheModel) {
   }
 }
 
+// One stalled execution measured the CPU alone once, at 8 ms against its
+// 10-60 us (lud on the H100, call EE): the GPU alone (0.3-0.7 ms, its
+// one-shot data moved every execution) then ran the rest of the run.  An
+// arm with a single wall far above what its model predicts is in doubt: it
+// is measured again within the exploration budget.
+TEST(SchedEft, OneStalledWallDoesNotLeaveTheDeviceOutForGood) {
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.lanes = 16;
+  auto whole = std::make_shared<int>(0);
+  cpu.time_fn = [whole](Range r, int) {
+    const double t = 10e-6 + 100e-9 * double(r.size());
+    // The CPU alone's second execution (its first measured one) stalls.
+    return r.lb == 0 && r.size() >= 400 && ++*whole == 2 ? 8e-3 : t;
+  };
+  SimDevice gpu = SimDevice::constant(1e9, 20e-6);
+  std::vector<SimDevice> devs = {cpu, gpu};
+  SimOptions opt;
+  opt.wall_extra = 15e-6;
+  opt.accelerator_wall_extra = 300e-6;
+  auto s = eft();
+  int slow = 0;
+  for (int e = 0; e < 300; ++e) {
+    const int64_t W = 500 - e;
+    SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    slow += e >= 100 && r.iterations[0] < W; // the accelerator took part
+  }
+  ASSERT_GE(*whole, 2) << "the stall never happened";
+  EXPECT_LE(slow, 4) << "executions after the 100th not on the CPU alone: "
+                     << s->explain();
+}
+
 // Seeded models (the profile cache): the first execution already plans by
 // them, with no probes.
 TEST(SchedEft, SeedsPlanTheFirstExecution) {

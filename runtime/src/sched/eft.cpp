@@ -648,12 +648,16 @@ private:
   // time) is otherwise never measured; the budget bounds what a correct
   // prediction costs to confirm (2% of the site's time, once per arm).
   //
-  // A device's arm whose only wall is an earlier run's (seed_mode) is in
-  // doubt too when that wall is kSeedDoubt times what the device's model
-  // predicts now and the model says it would beat the best: one slow
-  // execution stored in the profile cache (the H100's lud, call AY: the CPU
-  // alone 6.68 ms against 10-40 us, measured in a slow moment) otherwise
-  // left that device out of every later run.  Its cost is taken from the
+  // A device's arm whose only wall is an earlier run's (seed_mode), or a
+  // host's arm with one wall of this run, is in doubt too (once: Arm::doubted)
+  // when that wall is kSeedDoubt times what the device's model predicts now
+  // and the model says it would beat the best: one slow execution stored in
+  // the profile cache (the H100's lud, call AY: the CPU alone 6.68 ms against
+  // 10-40 us, measured in a slow moment), or measured once in this run (call
+  // EE: 8.09 ms, and the GPU alone ran the rest of the run at 0.3-0.7 ms),
+  // otherwise left that device out for good.  (Not an accelerator's own
+  // wall: its per-execution copies are in no chunk, so its model is below
+  // its wall by right.)  Its cost is taken from the
   // model; if the wall was right, the settling execution measures it
   // (kExploreAbort) and the next run's seed is this run's.
   int unmeasured_within_budget(int best) {
@@ -665,9 +669,9 @@ private:
     for (int a = -1; a < p_; ++a) {
       const Arm &m = arm(a);
       const double pr = pred_[size_t(a + 1)];
-      const bool doubtful_seed = a >= 0 && m.seeded &&
-                                 est[size_t(a + 1)] > kSeedDoubt * pr &&
-                                 pr < est[size_t(best + 1)];
+      const bool doubtful_seed =
+          a >= 0 && !m.doubted && (m.seeded || (m.n == 1 && dev_[size_t(a)].host)) &&
+          est[size_t(a + 1)] > kSeedDoubt * pr && pr < est[size_t(best + 1)];
       if (a == best || (m.n != 0 && !doubtful_seed))
         continue;
       const double cost = doubtful_seed ? pr : est[size_t(a + 1)];
@@ -965,6 +969,7 @@ private:
       } else if (int a = unmeasured_within_budget(best);
                  was == best && arm(was).n > 0 && a >= -1) {
         solo_ = a; // measure an arm never measured, once (see below)
+        arm(a).doubted = arm(a).n > 0;
         retry_from_ = was;
         exploring_ = true;
         explore_best_ = est[best + 1];
@@ -1252,6 +1257,7 @@ private:
     double seed_wall = 0; // seed_mode(): an earlier run's wall
     int n = 0;            // measurements (a seed counts as one)
     bool seeded = false;  // recent holds the seed's until this run measures
+    bool doubted = false; // its wall was explored again (unmeasured_within_budget)
     double median = 1;    // median_of(0), kept by add(): read every execution
     void add(double e, double wall, int64_t trip) {
       if (seeded)
