@@ -2,11 +2,21 @@
 // synthetic execution: the CPU computes [0, 100) while the GPU uploads and
 // downloads the pageable rows of [100, 200).  With a `contention` line the
 // CPU's chunk that overlaps the GPU's copies takes longer and the copies
-// run at the contended bandwidth; without one nothing changes.  Exit 0 on
-// success; every failed check is printed.
+// run at the contended bandwidth; without one nothing changes.
+//
+// Also the residency model without the communication optimisation
+// (HCE_CO=off, the suite's "fdets no-CO"; residency.hpp) on an iterative
+// loop over data-region arrays: it moves more bytes than with CO and takes
+// longer, both execution by execution (Residency, LoopSim) and through a
+// whole simulated program (run_program with Config::co, as hce-sim runs
+// "fdets-no-CO").  Exit 0 on success; every failed check is printed.
 #include "loop_sim.hpp"
 #include "residency.hpp"
 #include "sim_profile.hpp"
+
+// run_program: this test's target (bench/CMakeLists.txt) does not build
+// program_sim.cpp, so it is compiled here.
+#include "program_sim.cpp"
 
 #include <cmath>
 #include <cstdio>
@@ -110,6 +120,62 @@ void check(bool ok, const std::string &what) {
 }
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, b); }
 
+// An iterative loop on data-region arrays: A read, B broadcast (whole), C
+// read and written, 4 executions.
+Bench iterative() {
+  Bench b = bench(true);
+  b.arrays.push_back({"B", 1e6, 200, true, false});
+  Region &r = b.regions[0];
+  r.executions = 4;
+  Use bb;
+  bb.array = "B";
+  bb.read = true;
+  bb.whole = true;
+  r.uses.push_back(bb);
+  r.uses[1].read = true; // C tofrom
+  r.cost.at("cpu").threads = 2;
+  return b;
+}
+
+struct Moved {
+  double bytes = 0, wall = 0;
+};
+
+// Every execution of the loop with the fixed split, the GPU's preparation
+// (its broadcasts) before each, on one residency model.
+Moved run_executions(const Bench &b, bool co) {
+  Residency res(b, co);
+  const Region &r = b.regions[0];
+  Moved out;
+  for (int e = 0; e < r.executions; ++e) {
+    Fixed s(100);
+    ExecutionContext ctx;
+    ctx.region = &r;
+    ctx.execution = e;
+    ctx.residency = &res;
+    ctx.link = &b.link;
+    std::vector<SimDevice> devs(2);
+    devs[0].cost = r.cost.at("cpu");
+    devs[1].cost = r.cost.at("gpu");
+    devs[1].gpu = true;
+    const Moves prep = res.prepare(r, e);
+    devs[1].prepare = prep.seconds(b.link, 1);
+    LoopSim loop(s, devs, ctx);
+    hce::SchedParams p;
+    p.iterations = r.W;
+    p.num_devices = 2;
+    p.is_host = {true, false};
+    p.lanes = {1, 1};
+    loop.begin(p);
+    out.wall += loop.run();
+    out.bytes += prep.bytes();
+    for (const DeviceRun &d : loop.devices)
+      out.bytes += d.bytes;
+    res.end_execution(r, e);
+  }
+  return out;
+}
+
 } // namespace
 
 int main() {
@@ -158,6 +224,38 @@ int main() {
   const Result again = run(paged, Contention{});
   check(again.wall == off.wall && again.cpu_s == off.cpu_s && again.gpu_s == off.gpu_s,
         "no contention: deterministic and unchanged");
+
+  // Without CO: every execution uploads A's and C's GPU rows and B again
+  // and downloads C's (4 x 500 MB); with CO only the first uploads
+  // (A 100 + C 100 + B 200 MB) and C's results stay on the GPU.
+  const Bench it = iterative();
+  const Moved co = run_executions(it, true);
+  const Moved noco = run_executions(it, false);
+  check(near(co.bytes, 400e6), "CO: bytes " + std::to_string(co.bytes));
+  check(near(noco.bytes, 2000e6), "no CO: bytes " + std::to_string(noco.bytes));
+  check(noco.bytes > co.bytes, "no CO moves more than CO (" + std::to_string(noco.bytes) +
+                                   " against " + std::to_string(co.bytes) + ")");
+  check(noco.wall > co.wall, "no CO takes longer on resident data (" +
+                                 std::to_string(noco.wall) + " s against " +
+                                 std::to_string(co.wall) + " s)");
+
+  // The same through a simulated program under FDETS, as hce-sim's "fdets"
+  // and "fdets-no-CO" configurations (Config::co).
+  Machine m;
+  const std::vector<std::string> both = {"cpu", "gpu"};
+  const RunResult p_co = run_program(m, it, {"fdets", "fdets", both, false, true}, "");
+  const RunResult p_noco =
+      run_program(m, it, {"fdets-no-CO", "fdets", both, false, false}, "");
+  check(p_noco.bytes > p_co.bytes, "program: no CO moves more than CO (" +
+                                       std::to_string(p_noco.bytes) + " against " +
+                                       std::to_string(p_co.bytes) + ")");
+  check(p_noco.seconds >= p_co.seconds,
+        "program: no CO is not faster (" + std::to_string(p_noco.seconds) +
+            " s against " + std::to_string(p_co.seconds) + " s)");
+  std::printf("no-CO: executions %.0f / %.0f MB, %.4f / %.4f s; program %.0f / %.0f MB, "
+              "%.4f / %.4f s (no CO / CO)\n",
+              noco.bytes / 1e6, co.bytes / 1e6, noco.wall, co.wall, p_noco.bytes / 1e6,
+              p_co.bytes / 1e6, p_noco.seconds, p_co.seconds);
 
   if (failures == 0)
     std::printf("contention_test: all checks passed\n");

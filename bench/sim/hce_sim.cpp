@@ -73,6 +73,13 @@ std::vector<Config> configs_for(const Bench &b) {
     if (c.label == "cpu" || c.label == "gpu" || c.label == "auto" ||
         c.label == "auto-cold" || b.measured.count(c.label))
       out.push_back(c);
+  // "fdets no-CO" (HCE_CO=off), where the profile has its measured value,
+  // after the configurations above (a v2 profile's label: spaces as '-').
+  // It runs without the profile cache, so that it leaves the cache the
+  // others see as it was (docs/simulator.md, "fdets no-CO"): FDETS is not
+  // seeded from it, so its own time is the same either way.
+  if (b.measured.count("fdets-no-CO"))
+    out.push_back({"fdets-no-CO", "fdets", both, false, false});
   return out;
 }
 

@@ -153,7 +153,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   }
   std::unique_ptr<Residency> residency;
   if (b.v2())
-    residency = std::make_unique<Residency>(b);
+    residency = std::make_unique<Residency>(b, cfg.co);
   std::vector<std::unique_ptr<Scheduler>> scheds(b.regions.size());
   std::vector<bool> gpu_prepared(b.regions.size(), false);
   std::vector<bool> gpu_launched(b.regions.size(), false);

@@ -20,6 +20,7 @@ struct Config {
   std::string label, schedule;
   std::vector<std::string> devices; // "cpu", "gpu"
   bool profile = true;              // false: HCE_PROFILE=off
+  bool co = true;                   // false: HCE_CO=off (residency.hpp)
 };
 
 // One execution, for --explain.

@@ -5,7 +5,7 @@
 
 namespace hce::sim {
 
-Residency::Residency(const Bench &b) {
+Residency::Residency(const Bench &b, bool co) : co_(co) {
   for (const Array &a : b.arrays) {
     State s;
     s.array = &a;
@@ -39,8 +39,8 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
   const int h = gpu ? 1 : 0;
   for (const Use &u : r.uses) {
     State *s = state(r, e, u);
-    if (!s || !u.read || (u.whole && gpu))
-      continue; // the GPU's broadcasts: prepare()
+    if (!s || !u.read || (u.whole && gpu && co_))
+      continue; // the GPU's broadcasts: prepare() (without CO: every chunk)
     const IntervalSet missing = s->valid[h].missing(rows(r, e, u, range, *s->array));
     const int64_t n = missing.total_length();
     if (n == 0)
@@ -65,14 +65,19 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
     const IntervalSet w = rows(r, e, u, range, *s->array);
     s->valid[h].unite(w);
     s->valid[1 - h].subtract(w);
-    if (gpu && !s->array->resident) { // results come home now
+    if (gpu && (!s->array->resident || !co_)) { // results come home now
       const double bytes = double(w.total_length()) * s->array->rowbytes * r.row_scale(e);
       m.down_bytes += bytes;
-      m.down_paged += bytes;
+      if (!s->array->resident)
+        m.down_paged += bytes;
       m.down_copies += 1;
       s->valid[0].unite(w);
     }
   }
+  if (gpu && !co_) // without CO the GPU keeps nothing of the region's maps
+    for (const Use &u : r.uses)
+      if (State *s = state(r, e, u))
+        s->valid[1].clear();
   return m;
 }
 

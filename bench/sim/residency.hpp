@@ -15,6 +15,14 @@
 //    GPU's preparation.
 // So a device that keeps its block does not upload it again, and a moved
 // partition moves its rows and its halos.
+//
+// Without the communication optimisation (HCE_CO=off, CoMode::None; the
+// suite's "fdets no-CO"), as data_env.cpp's release() does: every GPU
+// chunk's writes come home at its release, in or out of a data region, and
+// then the GPU keeps nothing of the region's maps (res.release(holder) for
+// each), so the next GPU chunk uploads its whole footprint again,
+// broadcasts included (acquire; the preparation's upload serves only the
+// chunk after it).  The CPU's chunks then never download.
 #pragma once
 
 #include "data/interval_set.hpp"
@@ -57,7 +65,8 @@ struct Moves {
 
 class Residency {
 public:
-  explicit Residency(const Bench &b);
+  // co: false for HCE_CO=off (above).
+  explicit Residency(const Bench &b, bool co = true);
 
   // Before a chunk of execution `e` of `r` on the GPU (gpu) or the CPU.
   Moves acquire(const Region &r, int e, Range range, bool gpu);
@@ -81,6 +90,7 @@ private:
                    const Array &a) const;
 
   std::vector<State> arrays_;
+  bool co_ = true;
 };
 
 } // namespace hce::sim

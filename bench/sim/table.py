@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-LABEL = {"auto-cold": "auto cold"}
+LABEL = {"auto-cold": "auto cold", "fdets-no-CO": "fdets no-CO"}
 
 
 def simulate(sim, profile):
