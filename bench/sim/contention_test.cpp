@@ -11,12 +11,9 @@
 // whole simulated program (run_program with Config::co, as hce-sim runs
 // "fdets-no-CO").  Exit 0 on success; every failed check is printed.
 #include "loop_sim.hpp"
+#include "program_sim.hpp"
 #include "residency.hpp"
 #include "sim_profile.hpp"
-
-// run_program: this test's target (bench/CMakeLists.txt) does not build
-// program_sim.cpp, so it is compiled here.
-#include "program_sim.cpp"
 
 #include <cmath>
 #include <cstdio>
