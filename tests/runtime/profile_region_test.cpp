@@ -395,9 +395,15 @@ TEST_F(ProfileCache, AOneExecutionProgramKeepsTheWallOfItsMode) {
   {
     Loop loop(500, "one-exec", "auto");
     loop.run_and_check();
-    // Seeded, the first execution is planned: co-execution, half each.
-    EXPECT_GT(loop.last("sim:0"), 100);
-    EXPECT_GT(loop.last("sim:1"), 100);
+    // Seeded, the first execution is planned: co-execution, half each --
+    // unless a controller starts late and the other takes its block's tail
+    // (a loaded ASan build in CI: 67 of 500), so both only work there.
+    EXPECT_GT(loop.last("sim:0"), 0);
+    EXPECT_GT(loop.last("sim:1"), 0);
+    if (hce_test::timing_checks()) {
+      EXPECT_GT(loop.last("sim:0"), 100);
+      EXPECT_GT(loop.last("sim:1"), 100);
+    }
     EXPECT_EQ(loop.state().stats.choice.find("learning"), std::string::npos)
         << loop.state().stats.choice;
   }
