@@ -25,6 +25,10 @@ every device it names did work (bench/stats_check.py): an omp column where
 libomptarget found no device and the CPU did everything is a failure, not a
 CPU time.
 
+Each row also holds its per-round times (times_s, round order) and, for a
+co-execution, paired_vs_best: the median over rounds of the best single
+device's time in the same round over its own (see paired_ratio()).
+
 Efficiency is EngineCL's S_real / S_max: S_real = T_best_single / T_coexec
 and S_max = sum_d(1/T_d) / max_d(1/T_d) over the single devices taking part.
 """
@@ -212,10 +216,11 @@ def main():
                 st["last"] = res
                 if r > 0:
                     st["times"].append(res["wall"])
-        for label, devices, schedule, co, _ in cfgs:
+        for label, devices, schedule, co, members in cfgs:
             st = runs[label]
             times, ok_all, last, fail_tail = st["times"], st["ok"], st["last"], st["fail_tail"]
             med = statistics.median(times) if times else float("nan")
+            paired = paired_ratio(runs, members, times)
             total = sum(d["iterations"] for d in last["devices"].values()) or 1
             gpu_share = sum(d["iterations"] for k, d in last["devices"].items()
                             if not k.startswith("cpu")) / total
@@ -225,7 +230,9 @@ def main():
                              max_s=max(times) if times else float("nan"), reps=len(times),
                              bytes_moved=last["moved"], bytes_peer=last["peer"],
                              balance=last["balance"], accel_share=gpu_share, verified=ok_all,
-                             left_out=" ".join(last.get("left_out", []))))
+                             left_out=" ".join(last.get("left_out", [])),
+                             paired_vs_best=paired,
+                             times_s=" ".join(f"{t:.6f}" for t in times)))
             for dev, d in last["devices"].items():
                 dev_rows.append(dict(benchmark=name, config=label, device=dev,
                                      iterations=d["iterations"], finish_s=d.get("finish", 0.0)))
@@ -244,6 +251,24 @@ def main():
     write_markdown(rows, cfgs, os.path.join(out, "suite.md"))
     print(open(os.path.join(out, "suite.md")).read())
     return 0 if all(x["verified"] for x in rows) else 1
+
+
+def paired_ratio(runs, members, times):
+    """The median over rounds of (best single device's time in that round /
+    this configuration's time in that round); the best single device is the
+    member with the lowest median.  Each round runs every configuration once,
+    back to back, so a drift of the machine between rounds (the H100's gpu
+    column moved 0.20-0.32 s on lud within one call) cancels in the ratio,
+    which a ratio of medians taken over different rounds does not.  NaN for
+    a single device, or when a member has no times."""
+    if not members or not times:
+        return float("nan")
+    singles = {m: runs[m]["times"] for m in set(members) if m in runs}
+    if len(singles) != len(set(members)) or not all(
+            len(t) == len(times) for t in singles.values()):
+        return float("nan")
+    best = min(singles, key=lambda m: statistics.median(singles[m]))
+    return statistics.median(b / t for b, t in zip(singles[best], times) if t > 0)
 
 
 def efficiency(r, label, members):
@@ -265,9 +290,9 @@ def write_markdown(rows, cfgs, path):
                 "on CPU+1 GPU over the best single device, its efficiency (S_real/S_max)")
         two = "2gpu fdets" in labels
         f.write(", and 2 GPUs over 1 GPU.\n\n" if two else ".\n\n")
-        f.write("| benchmark | " + " | ".join(labels) + " | co/best single | efficiency |"
-                + (" 2 GPUs / 1 GPU |" if two else "") + "\n")
-        f.write("|---" * (len(labels) + 3 + two) + "|\n")
+        f.write("| benchmark | " + " | ".join(labels) + " | co/best single | paired |"
+                " efficiency |" + (" 2 GPUs / 1 GPU |" if two else "") + "\n")
+        f.write("|---" * (len(labels) + 4 + two) + "|\n")
         for name, _ in BENCHMARKS:
             r = {x["config"]: x for x in rows if x["benchmark"] == name}
             if "cpu" not in r or "gpu" not in r:
@@ -279,6 +304,7 @@ def write_markdown(rows, cfgs, path):
                      if l in r else "" for l in labels]
             line = (f"| {name} | " + " | ".join(cells) +
                     f" | {best_single / r[best_co]['median_s']:.2f}× ({best_co}) |"
+                    f" {r[best_co]['paired_vs_best']:.2f}× |"
                     f" {efficiency(r, best_co, ['cpu', 'gpu']):.2f} |")
             if two and any(k in r for k in ("2gpu static", "2gpu fdets")):
                 two_best = min((k for k in ("2gpu static", "2gpu fdets") if k in r),
