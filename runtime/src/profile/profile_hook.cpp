@@ -148,11 +148,12 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
                  const std::vector<int> &devs, size_t failures, int64_t nth,
                  double wall_s) {
-  if (failures > 0 || !recorded_execution(nth) || !recording())
+  if (failures > 0 || !recording())
     return;
+  const bool sampled = recorded_execution(nth);
   const bool first = nth == 0;
   if (devs.size() == 1) {
-    if (wall_s > 0 && r.iterations > 0) {
+    if (sampled && wall_s > 0 && r.iterations > 0) {
       Sample alone;
       alone.iterations = r.iterations;
       alone.exec_s = wall_s;
@@ -163,10 +164,15 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
   const auto *seedable = dynamic_cast<const Seedable *>(&s);
   if (!seedable || devs.size() < 2)
     return;
+  // A mode measured rarely (an exploration) is kept whatever the execution:
+  // sampled like the others, it was lost 15 times in 16, and each run paid
+  // for it again.
+  if (!sampled && !seedable->measured_rarely())
+    return;
   // The models, as two points of their line (W and W/4), so that seed()
   // reads back o and c; the store averages them over the executions.
   const int64_t w1 = std::max<int64_t>(4, r.iterations), w2 = w1 / 4;
-  for (size_t i = 0; i < devs.size(); ++i) {
+  for (size_t i = 0; sampled && i < devs.size(); ++i) {
     double o = 0, c = 0;
     if (!seedable->learnt_model(int(i), o, c))
       continue;

@@ -53,7 +53,8 @@ void seed(Scheduler &s, const hce_region &region, const Runtime &rt,
 // learnt beside the others, "=model:DEV+DEV.../DEV" (Seedable::learnt_model),
 // which seed() prefers to the device's own samples.  `nth`: which execution
 // of the region in this process this is (0: the first, which Store::record
-// holds back; recorded_execution() says which are recorded).
+// holds back; recorded_execution() says which are recorded, except that a
+// mode the scheduler measured rarely -- an exploration -- is always kept).
 // An execution on one device (HCE_DEVICES=cuda:0, any scheduler) records
 // its wall `wall_s` (the whole execution's) as that device's "=alone:DEV": the arm is the
 // same (a CPU alone has the whole team, a GPU alone the free cores for its copies), so a

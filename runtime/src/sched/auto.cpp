@@ -108,6 +108,9 @@ public:
     return cur_ == eft_.get() &&
            dynamic_cast<const Seedable &>(*eft_).measured_mode(device, wall_s);
   }
+  bool measured_rarely() const override {
+    return cur_ == eft_.get() && dynamic_cast<const Seedable &>(*eft_).measured_rarely();
+  }
   bool learnt_model(int device, double &overhead_s,
                     double &per_iteration_s) const override {
     return cur_ == eft_.get() && dynamic_cast<const Seedable &>(*eft_).learnt_model(

@@ -548,7 +548,7 @@ public:
     seed_walls_[device + 1] = wall_s;
   }
   bool measured_mode(int &device, double &wall_s) const override {
-    if (!mode_measured_ && !first_measured_)
+    if (!mode_measured_ && !first_measured_ && !explore_aborted())
       return false;
     // The arm's median excess with this execution's, at this execution's
     // prediction: what the profile cache keeps is as robust to one slow
@@ -560,6 +560,22 @@ public:
                  ? (m.seeded ? wall : m.excess(wall / measured_pred_) * measured_pred_)
                  : wall;
     return wall_s > 0;
+  }
+
+  // An exploration's or a retry's measurement: the arm it measured is not
+  // the one the site runs (retry_from_).  Without it in the cache, every run
+  // explored that arm again: the H100's lud (call FA, 24 runs) measured the
+  // GPU alone in each, once, at an execution the profile does not sample
+  // (the 384th), and paid ~1.5 ms of a 12 ms run for it every time.
+  bool measured_rarely() const override {
+    return (mode_measured_ || explore_aborted()) && retry_from_ != kNoRetry &&
+           solo_ != retry_from_;
+  }
+  // An explored arm's settling execution that took kExploreAbort times the
+  // best arm's estimate: choose_mode() takes it as the arm's measurement.
+  bool explore_aborted() const {
+    return exploring_ && settling_ && measured_pred_ > 0 &&
+           exec_wall() > kExploreAbort * explore_best_;
   }
 
   bool learnt_model(int device, double &overhead_s,
@@ -887,8 +903,7 @@ private:
       Arm &m = arm(was);
       m.n = m.seeded ? 1 : m.n + 1;
       m.add(wall / measured_pred_, wall, measured_trip_);
-    } else if (exploring_ && settling_ && measured_pred_ > 0 &&
-               wall > kExploreAbort * explore_best_) {
+    } else if (explore_aborted()) {
       // An explored arm whose first execution already took kExploreAbort
       // times the best arm's: that is its measurement (a second one would
       // only spend the budget again).

@@ -117,6 +117,11 @@ public:
   // After an execution: the mode it ran in and its wall time, when that
   // execution measured the mode (not a learning or data-moving one).
   virtual bool measured_mode(int &device, double &wall_s) const { return false; }
+  // Whether that measurement is of a mode the scheduler does not run as a
+  // rule (an exploration, a retry of the runner-up): the profile keeps it
+  // whatever the execution's number, where it samples the others
+  // (profile::recorded_execution), or the next run pays for it again.
+  virtual bool measured_rarely() const { return false; }
   // The cost model o + n * c it holds for `device` now, learnt beside the
   // other devices of this execution: what the next run should start from
   // (a device's samples measured alone, or in another device set, are not).

@@ -1,0 +1,133 @@
+// A mode the scheduler measures rarely -- an arm explored once, a retried
+// runner-up -- reaches the profile cache whatever the execution's number
+// (profile::record_mode; the others are sampled, recorded_execution()).
+// The H100's lud (call FA, 24 warm runs): the GPU alone was explored once
+// per run, at an execution the profile does not sample, so no run ever
+// stored it and each paid for it again (~1.5 ms of 12 ms).
+#include "profile/profile_hook.hpp"
+#include "profile/profile_store.hpp"
+#include "runtime.hpp"
+#include "sched/scheduler.hpp"
+#include "sched_harness.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace hce;
+using namespace hce::simtest;
+
+// eft, lud's shape reversed in time: the CPU 100x slower in its first three
+// executions (a slow start), so the GPU alone runs first and the CPU alone
+// is explored once the exploration budget allows it
+// (SchedEft.AnArmNeverMeasuredIsTriedWithinAnExplorationBudget).  The
+// execution that measures the explored arm says so (measured_rarely()),
+// with that arm as its mode; the executions of the mode in use do not.
+TEST(SchedEftRareMode, AnExploredArmsMeasurementIsRare) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec](Range r, int) {
+    return (*exec < 3 ? 100.0 : 1.0) * double(r.size()) / 5e7;
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  const int64_t W = 500;
+  auto s = make_scheduler("eft");
+  const auto *seedable = dynamic_cast<const Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  int rare = 0, measured = 0, first_rare = -1;
+  for (*exec = 0; *exec < 1000; ++*exec) {
+    ASSERT_EQ(check_coverage(simulate(*s, make_params(W, devs), devs), W), "")
+        << "execution " << *exec;
+    int device = -2;
+    double wall = 0;
+    const bool m = seedable->measured_mode(device, wall);
+    measured += m ? 1 : 0;
+    if (seedable->measured_rarely()) {
+      ASSERT_TRUE(m) << "execution " << *exec << ": rare but not a measurement";
+      if (first_rare < 0) {
+        first_rare = *exec;
+        // The explored arm: the CPU alone, measured at its (fast) cost.
+        EXPECT_EQ(device, 0) << s->explain();
+        EXPECT_LT(wall, 10 * double(W) / 5e7) << s->explain();
+      }
+      ++rare;
+    }
+  }
+  EXPECT_GE(first_rare, 3) << "the CPU alone was never explored";
+  // The GPU alone, then the CPU alone, each measured every execution but for
+  // a few explorations and retries.
+  EXPECT_GE(measured, 900);
+  EXPECT_LE(rare, 20);
+}
+
+// A scheduler that reports one measured mode: device 1 alone, `wall` s.
+class OneMode : public Scheduler, public Seedable {
+public:
+  explicit OneMode(bool rare) : rare_(rare) {}
+  std::string_view name() const override { return "one-mode"; }
+  void begin(const SchedParams &) override {}
+  Decision next(int) override { return Decision::done(); }
+  void complete(int, Range, double) override {}
+  void drop(int) override {}
+  void seed(int, double, double) override {}
+  bool measured_mode(int &device, double &wall_s) const override {
+    device = 1;
+    wall_s = 0.25;
+    return true;
+  }
+  bool measured_rarely() const override { return rare_; }
+
+private:
+  bool rare_;
+};
+
+class ProfileRareMode : public testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "hce_rare_mode_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+    unsetenv("HCE_PROFILE");
+  }
+  void TearDown() override {
+    hce_finalize();
+    unsetenv("XDG_CACHE_HOME");
+    std::filesystem::remove_all(dir_);
+  }
+  // Whether the store holds a wall of sim:1 alone for region `name` after
+  // record_mode at execution `nth` of a scheduler whose measurement is rare
+  // or not.
+  bool records(const char *name, int64_t nth, bool rare) {
+    hce_test::use_devices("sim:0,sim:1");
+    Runtime &rt = Runtime::get();
+    EXPECT_TRUE(rt.init_error().empty()) << rt.init_error();
+    if (!profile::recording())
+      return false;
+    hce_region r{};
+    r.name = name;
+    r.iterations = 128;
+    OneMode s(rare);
+    profile::record_mode(s, r, rt, {0, 1}, 0, nth, 0.25);
+    return profile::global().has(name, "=alone:" + profile::device_key(*rt.devices()[1]));
+  }
+  std::string dir_;
+};
+
+TEST_F(ProfileRareMode, ARareMeasurementIsKeptAtAnyExecution) {
+  ASSERT_TRUE(records("rare-383", 383, true));
+}
+
+TEST_F(ProfileRareMode, AnOrdinaryMeasurementIsSampled) {
+  EXPECT_FALSE(records("plain-383", 383, false)); // 383: not sampled
+  EXPECT_TRUE(records("plain-384", 384, false));  // 384 = 24 * 16: sampled
+}
+
+} // namespace
