@@ -823,3 +823,36 @@ TEST(SchedEft, ModesCompareTheWholeExecutionsWall) {
   EXPECT_GE(gpu_paid, 18) << co_paid;
 }
 } // namespace
+
+// An accelerator whose lanes cover the loop is probed with its block (half
+// of W here), not with everything the host leaves.  Before its first chunk
+// completes nothing tells a true claim from a false one: this GPU (3x the
+// CPU, its time growing with every iteration, lanes claimed = W) asks as the
+// H100's nbody GPU does (nbody cold, session 17 call EG: lanes 33792 over
+// W = 16384, the kernel 4.7 ms for any chunk), beside a CPU as slow (300 ms
+// alone here, ~230 ms there).  nbody wants a first GPU chunk of W less the
+// CPU's ~300 iterations (one kernel, not the two of today: its first
+// execution is 2x the GPU alone); this device wants at most ~3/4 of W.  A
+// first GPU chunk of all the CPU had not taken (tried with the lanes held
+// on trial until two chunk sizes tested them) took this first execution
+// from 1.02x to 1.33x the balanced time, and in the simulator doubled the
+// first GPU probe of the 11-23 profile's lud (0.1 ms a row: cold auto/best
+// 0.41 -> 0.35, under its floor) -- so it was not made (docs/schedulers.md,
+// "Chunk sizes").  Two chunks in flight on the GPU would commit as much
+// before a measurement (and the chunk loop runs one at a time per device).
+TEST(SchedEft, AnAcceleratorWhoseLanesCoverTheLoopIsProbedWithItsBlock) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(3e6, 1e-5)};
+  const int64_t W = 300000;
+  devs[1].lanes = W;
+  for (double late : {0.0, 1.3e-3}) { // the GPU's controller prepares first
+    SimOptions opt;
+    opt.start_at = {0, late};
+    auto s = eft();
+    SimResult first = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(first, W), "") << "late " << late;
+    const double balanced = late + (double(W) - late * 1e6) / 4e6;
+    EXPECT_LE(first.makespan, 1.1 * balanced) << "late " << late << ": " << s->explain();
+    EXPECT_LE(first.sizes(1).front(), W / 2) << "late " << late;
+  }
+}

@@ -1231,7 +1231,13 @@ private:
   // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
   // much), at most W/(2p) -- or its lanes up to W/p, its block from equal
   // ratios: a probe of half as many would cost as much (the H100's nbody:
-  // the GPU's 8192 bodies take the 4.7 ms of 4096).
+  // the GPU's 8192 bodies take the 4.7 ms of 4096).  Not more when its lanes
+  // cover the whole loop, although a latency-bound kernel then runs twice in
+  // the first execution (nbody cold, session 17 call EG: 11.3 ms against 6.0
+  // warm): until this probe completes a false claim looks the same, and a
+  // probe of all the host had not taken made the first execution of
+  // SchedEft.AnAcceleratorWhoseLanesCoverTheLoopIsProbedWithItsBlock 1.33x
+  // the balanced time instead of 1.02x (docs/schedulers.md, "Chunk sizes").
   int64_t probe_size(const Dev &d) const {
     const int64_t most = std::max(W_ / (2 * p_), std::min(d.lanes, W_ / std::max(1, p_)));
     return std::clamp<int64_t>(std::max(W_ / 1024, d.lanes), 1,
