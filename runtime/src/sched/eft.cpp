@@ -285,6 +285,8 @@ public:
       }
     }
     choose_mode();
+    for (Dev &d : dev_)
+      d.exec_busy = 0; // (choose_mode() read the last execution's)
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
     if (alone_probe_ >= 0) {
@@ -405,6 +407,7 @@ public:
       end_alone_probe();
     if (seconds <= 0 || range.empty())
       return;
+    d.exec_busy += seconds;
     d.largest = std::max(d.largest, range.size());
     d.longest = std::max(d.longest, seconds);
     d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
@@ -573,9 +576,18 @@ public:
   }
   // An explored arm's settling execution that took kExploreAbort times the
   // best arm's estimate: choose_mode() takes it as the arm's measurement.
+  // For a device alone, its own chunks' time is what is compared, not the
+  // wall: the settling execution also brings the data to that device (the
+  // H100's lud, call FB: the CPU alone explored after the GPU alone took
+  // 1.2-2 ms of which its chunk took 10-20 us -- the rows fetched back and
+  // the team woken -- was taken for its cost, 4x the GPU alone's, and the
+  // GPU alone ran the rest of the run at 20x the CPU's time).
   bool explore_aborted() const {
-    return exploring_ && settling_ && measured_pred_ > 0 &&
-           exec_wall() > kExploreAbort * explore_best_;
+    if (!exploring_ || !settling_ || !(measured_pred_ > 0))
+      return false;
+    const double spent =
+        solo_ >= 0 && solo_ < p_ ? dev_[size_t(solo_)].exec_busy : exec_wall();
+    return spent > kExploreAbort * explore_best_;
   }
 
   bool learnt_model(int device, double &overhead_s,
@@ -647,6 +659,7 @@ private:
     int next_reprobe = 1;         // the earliest execution that may do so
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
+    double exec_busy = 0; // its chunks' seconds in the last execution
     int64_t largest = 0, assigned = 0, lanes = 0;
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
