@@ -1,9 +1,12 @@
-// A mode the scheduler measures rarely -- an arm explored once, a retried
-// runner-up -- reaches the profile cache whatever the execution's number
-// (profile::record_mode; the others are sampled, recorded_execution()).
+// What the profile cache keeps beyond its sampled executions: a mode the
+// scheduler measures rarely -- an arm explored once, a retried runner-up --
+// whatever the execution's number (profile::record_mode; the others are
+// sampled, recorded_execution()); and an accelerator's first-execution
+// sample when it was left out after (profile::record_execution).
 // The H100's lud (call FA, 24 warm runs): the GPU alone was explored once
 // per run, at an execution the profile does not sample, so no run ever
 // stored it and each paid for it again (~1.5 ms of 12 ms).
+#include "chunk_loop.hpp"
 #include "profile/profile_hook.hpp"
 #include "profile/profile_store.hpp"
 #include "runtime.hpp"
@@ -123,6 +126,47 @@ protected:
 
 TEST_F(ProfileRareMode, ARareMeasurementIsKeptAtAnyExecution) {
   ASSERT_TRUE(records("rare-383", 383, true));
+}
+
+// lud's shape on the H100 (call FE): the GPU (here sim:0) probed in the
+// first execution, then left out; the CPU alone from the second on.  The
+// GPU's probe reaches the file, so that the next run seeds it and does not
+// probe it again; the CPU's first execution (its team's creation) does not.
+TEST_F(ProfileRareMode, AnAcceleratorLeftOutAfterItsProbeKeepsIt) {
+  hce_test::use_devices("cpu,sim:0");
+  Runtime &rt = Runtime::get();
+  ASSERT_TRUE(rt.init_error().empty()) << rt.init_error();
+  ASSERT_TRUE(profile::recording());
+  ASSERT_EQ(rt.devices().size(), 2u);
+  hce_region r{};
+  r.name = "left-out";
+  std::vector<ChunkWorker> w(2);
+  w[0].device = 0;
+  w[1].device = 1;
+  auto execute = [&](int64_t nth, int64_t W, int64_t gpu) {
+    r.iterations = W;
+    w[0].iterations = W - gpu;
+    w[0].compute_busy = w[0].busy = 1e-5 * double(W - gpu);
+    w[1].iterations = gpu;
+    w[1].compute_busy = w[1].busy = gpu ? 7e-4 : 0;
+    profile::record_execution(r, rt, w, {{}, {}}, 0, nth);
+  };
+  execute(0, 511, 255); // the probe
+  for (int64_t nth = 1; nth < 4; ++nth)
+    execute(nth, 511 - nth, 0);
+  const std::string cpu = profile::device_key(*rt.devices()[0]),
+                    gpu = profile::device_key(*rt.devices()[1]);
+  hce_finalize(); // writes the cache
+  profile::Store saved;
+  std::string file;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir_))
+    if (e.path().extension() == ".profile")
+      file = e.path().string();
+  ASSERT_TRUE(saved.load(file)) << file;
+  ASSERT_EQ(saved.samples("left-out", gpu).size(), 1u) << saved.serialize();
+  EXPECT_EQ(saved.samples("left-out", gpu)[0].iterations, 255);
+  for (const profile::Sample &s : saved.samples("left-out", cpu))
+    EXPECT_NE(s.iterations, 256) << "the CPU's first execution was kept";
 }
 
 TEST_F(ProfileRareMode, AnOrdinaryMeasurementIsSampled) {

@@ -220,6 +220,39 @@ TEST(ProfileStore, FirstExecutionSamplesAreKeptOnlyForARegionThatRanOnce) {
   std::remove(path.c_str());
 }
 
+// An accelerator that ran only in the region's first execution and was left
+// out of a later one keeps that execution's sample (the H100's lud, call
+// FE: without it each warm run probed the GPU again); one that runs again
+// does not, and the other devices' first samples are dropped as before.
+TEST(ProfileStore, ALeftOutDevicesOnlySampleIsKept) {
+  const std::string path = temp_path("left-out");
+  std::remove(path.c_str());
+  Store store;
+  ASSERT_TRUE(store.load(path));
+  store.record("lud", "cpu", S(511, 1.9e-3), /*first_execution=*/true);
+  store.record("lud", "gpu", S(255, 0.7e-3), true);
+  store.record("back", "cpu", S(511, 1.9e-3), true);
+  store.record("back", "gpu", S(255, 0.7e-3), true);
+  // The second execution: the CPU alone.
+  store.keep_held_of_left_out("lud", "gpu");
+  store.keep_held_of_left_out("back", "gpu");
+  store.keep_held_of_left_out("lud", "nothing-held"); // no-op
+  store.record("lud", "cpu", S(510, 5e-5));
+  store.record("back", "cpu", S(510, 5e-5));
+  store.record("back", "gpu", S(300, 0.1e-3)); // "back": the GPU ran again
+  ASSERT_TRUE(store.save(path));
+  Store saved;
+  ASSERT_TRUE(saved.load(path));
+  ASSERT_EQ(saved.samples("lud", "gpu").size(), 1u) << saved.serialize();
+  EXPECT_EQ(saved.samples("lud", "gpu")[0].iterations, 255);
+  ASSERT_EQ(saved.samples("lud", "cpu").size(), 1u) << saved.serialize();
+  EXPECT_EQ(saved.samples("lud", "cpu")[0].iterations, 510);
+  ASSERT_EQ(saved.samples("back", "gpu").size(), 1u) << saved.serialize();
+  EXPECT_EQ(saved.samples("back", "gpu")[0].iterations, 300);
+  EXPECT_FALSE(saved.has("lud", "nothing-held"));
+  std::remove(path.c_str());
+}
+
 struct CorruptCase {
   const char *text;
   int line;

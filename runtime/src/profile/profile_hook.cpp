@@ -202,6 +202,15 @@ void record_execution(const hce_region &r, const Runtime &rt,
   const bool first = nth == 0;
   Store &store = global();
   const std::string region = region_key(r);
+  // An accelerator left out of this later execution keeps the sample of its
+  // first one, if that is all it ran (Store::keep_held_of_left_out).  Not a
+  // host's: its first execution carries the team's creation (lud's first
+  // CPU row, 10^4 times its steady cost on the H100).  Before the others'
+  // samples, whose recording drops what is held.
+  for (size_t i = 0; !first && i < workers.size(); ++i)
+    if (const Device &dev = *rt.devices()[size_t(workers[i].device)];
+        workers[i].iterations <= 0 && !dev.uses_host_memory())
+      store.keep_held_of_left_out(region, device_key(dev));
   for (size_t i = 0; i < workers.size(); ++i) {
     const ChunkWorker &w = workers[i];
     if (w.iterations <= 0)

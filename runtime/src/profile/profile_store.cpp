@@ -190,11 +190,19 @@ void Store::record(const std::string &region, const std::string &device, const S
     return;
   }
   // A later execution: the region's first one is not what the next run
-  // should start from.
+  // should start from -- except for a device that ran only then and was
+  // left out after (keep_held_of_left_out), until it runs again.
+  kept_held_.erase({region, device});
   for (auto it = held_.lower_bound({region, std::string()});
        it != held_.end() && it->first.first == region;)
-    it = held_.erase(it);
+    it = kept_held_.count(it->first) ? std::next(it) : held_.erase(it);
   add(pending_[{region, device}], s);
+}
+
+void Store::keep_held_of_left_out(const std::string &region, const std::string &device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (held_.count({region, device}))
+    kept_held_.insert({region, device});
 }
 
 std::vector<Sample> Store::samples(const std::string &region,
@@ -235,6 +243,7 @@ size_t Store::size() const {
 
 void Store::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
+  kept_held_.clear();
   data_.clear();
   pending_.clear();
   held_.clear();
@@ -365,7 +374,7 @@ bool Store::save(const std::string &path) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     mine = pending_;
-    for (const auto &[k, v] : held_) // regions that ran once
+    for (const auto &[k, v] : held_) // regions that ran once, kept_held_
       for (const Sample &s : v)
         add(mine[k], s);
   }
@@ -394,6 +403,7 @@ bool Store::save(const std::string &path) {
   data_ = std::move(merged.data_);
   pending_.clear();
   held_.clear();
+  kept_held_.clear();
   return true;
 }
 
