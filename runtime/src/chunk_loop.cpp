@@ -277,24 +277,18 @@ CpuDevice *team_to_create_beside(const Runtime &rt,
   constexpr double kHidesTeamCreation = 2.5e-3;
   if (expected_wall < kHidesTeamCreation)
     return nullptr;
-  CpuDevice *cpu = idle_cpu_beside_one_accelerator(rt, workers);
-  return cpu && cpu->team_wanted_here() ? cpu : nullptr;
-}
-
-CpuDevice *idle_cpu_beside_one_accelerator(const Runtime &rt,
-                                           const std::vector<ChunkWorker> &workers) {
   CpuDevice *cpu = nullptr;
   int working = 0;
   for (const ChunkWorker &w : workers) {
     Device *dev = rt.devices()[size_t(w.device)].get();
     if (!w.idle && dev->uses_host_memory())
-      return nullptr; // the CPU (or a host device) works
+      return nullptr; // the CPU (or a host device) works: nothing to hide
     if (!w.idle)
       ++working;
     else if (dev->kind() == DeviceKind::Cpu)
       cpu = static_cast<CpuDevice *>(dev);
   }
-  return working == 1 ? cpu : nullptr;
+  return working == 1 && cpu && cpu->team_wanted_here() ? cpu : nullptr;
 }
 
 double ChunkWorker::capability() const {

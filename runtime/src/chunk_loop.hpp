@@ -75,13 +75,6 @@ struct ChunkLoopResult {
 SpinBackoff::Budget waiter_spin(const Runtime &rt,
                                 const std::vector<ChunkWorker> &workers, int cores);
 
-// The CPU when it is among `workers` but idle and exactly one accelerator
-// (a device that does not use host memory) works; nullptr otherwise.  Its
-// team is free for work beside that accelerator (team_to_create_beside,
-// the population of fresh output pages: host_populate.hpp).
-CpuDevice *idle_cpu_beside_one_accelerator(const Runtime &rt,
-                                           const std::vector<ChunkWorker> &workers);
-
 // The CPU whose team the calling thread creates while an accelerator runs
 // alone (run_chunk_loop's `beside`, CpuDevice::create_team_asleep), or
 // nullptr: the CPU is among `workers` but idle, one accelerator works, the

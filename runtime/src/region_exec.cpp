@@ -5,7 +5,6 @@
 #include "cpu_device.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
-#include "host_populate.hpp"
 #include "iteration_count.hpp"
 #include "log.hpp"
 #include "profile/profile_hook.hpp"
@@ -27,11 +26,6 @@
 
 namespace hce {
 namespace {
-
-// Written maps smaller than this are left to fault as the copy writes them:
-// 16 MiB is about 4096 pages, ~1 ms of faults on the H100 (call FK: 268 MB
-// of fresh outputs cost blackscholes' GPU alone ~19 ms).
-constexpr size_t kPopulateAtLeast = size_t(16) << 20;
 
 std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
@@ -548,39 +542,20 @@ int execute_region(const hce_region &r, std::string &why) {
       workers[i].prologue = [w = work[i].get()] { w->prepare(); };
     }
   }
-  // Beside an accelerator that runs alone, on the calling thread: the CPU's
-  // team is created, its threads asleep after (the first CPU chunk of a later
-  // region only wakes them); in the site's first execution, the team faults
-  // in the pages of large written maps that the accelerator's download would
-  // otherwise fault one by one (host_populate.hpp).
+  // The CPU's team, created while an accelerator runs alone, its threads
+  // asleep after: the first CPU chunk of a later region only wakes them.
   std::function<void()> beside;
-  CpuDevice *create = team_to_create_beside(rt, workers, site.scheduler->expected_wall());
-  CpuDevice *idle_cpu = idle_cpu_beside_one_accelerator(rt, workers);
-  std::vector<HostRange> fresh;
-  if (idle_cpu && site.stats.executions == 0)
-    fresh = written_host_ranges(r, kPopulateAtLeast);
-  if (create || !fresh.empty())
-    beside = [cpu = idle_cpu, create = create != nullptr, fresh = std::move(fresh)] {
+  if (CpuDevice *cpu =
+          team_to_create_beside(rt, workers, site.scheduler->expected_wall()))
+    beside = [cpu] {
       if (!cpu->enter_caller())
         return; // inside the user's parallel region: not this thread's team
-      if (create) {
-        const double start = now_seconds();
-        cpu->create_team_asleep();
-        if (trace_enabled())
-          trace_event(cpu->name(), "team", "the CPU's team, created beside", start,
-                      now_seconds());
-      }
-      if (!fresh.empty()) {
-        const double start = now_seconds();
-        cpu->use_team(/*alone=*/true);
-        const size_t bytes = populate_for_writing(fresh);
-        if (trace_enabled())
-          trace_event(cpu->name(), "populate",
-                      "output pages faulted in beside: " + std::to_string(bytes >> 20) +
-                          " MiB",
-                      start, now_seconds());
-      }
+      const double start = now_seconds();
+      cpu->create_team_asleep();
       cpu->leave_caller();
+      if (trace_enabled())
+        trace_event(cpu->name(), "team", "the CPU's team, created beside", start,
+                    now_seconds());
     };
   ChunkLoopResult loop =
       run_chunk_loop(rt, *site.scheduler, workers, site.plan.label, beside);
