@@ -2,7 +2,8 @@
 """v2 cost models for hce-sim (docs/simulator.md, "Calibration").
 
   usage: bench/sim/calibrate.py --v2 --traces DIR --overhead FILE --sim HCE_SIM
-                                --suite CSV=RUN [--suite CSV=RUN ...] > PROFILE
+                                --suite CSV=RUN [--suite CSV=RUN ...]
+                                [--keep OLD_PROFILE] > PROFILE
 
   --traces    the traced single-device runs (<bench>-cpu-static and
               <bench>-cuda_0-static .stats.json/.trace.json; the H100 set
@@ -15,6 +16,15 @@
               interleaved (bench/suite.py before 03e76ea: runs G, H)
   --sim       the hce-sim binary (used to scale the devices' costs to the
               suite's single-device medians)
+  --keep      a profile whose hand-set values to write through (what the
+              traces alone do not give; docs/simulator.md, "Profile format"):
+              the comment block before its `overhead` line; its `cpu_team`
+              and `contention` lines; every `lanes=`/`kernel_lanes=` of its
+              `cost` lines; and every `cost` or `link` line with comment
+              lines right above it (hand-set from the traces they cite),
+              whole with its comments, but for `scale=`, refitted as any
+              other.  A kept line whose bench or region is not in LAYOUT is
+              reported on stderr and dropped.
 
 What comes from where:
   * the maps (arrays, rows, which rows an iteration reads and writes, data
@@ -299,11 +309,76 @@ def gpu_compute_events(trace):
     return out
 
 
-def profile_text(traces, ovh, suites, links, scales, prepares=None):
+def read_keep(path):
+    """The hand-set values of an earlier profile (--keep): {"head": comment
+    lines before `overhead`, "cpu_team": [comments + line] or None,
+    (bench, "contention"): [comments + line], (bench, "link"): [comments +
+    line], (bench, region, dev): {"lines": [comments + line] or None,
+    "fields": {"lanes": .., "kernel_lanes": ..}}}."""
+    kept = {"head": [], "cpu_team": None}
+    bench = region = None
+    comments = []
+    for raw in open(path):
+        line = raw.rstrip("\n")
+        words = line.split()
+        if not words:
+            comments = []
+            continue
+        if words[0].startswith("#"):
+            comments.append(line)
+            continue
+        kw = words[0]
+        if kw == "overhead" and bench is None:
+            # The file's own header line is the generator's; the rest is kept.
+            kept["head"] = [c for c in comments if "calibrate.py --v2" not in c]
+        elif kw == "cpu_team":
+            kept["cpu_team"] = comments + [line]
+        elif kw == "bench":
+            bench, region = words[1], None
+        elif kw == "region":
+            region = words[1]
+        elif kw == "contention" and bench is not None:
+            kept[(bench, "contention")] = comments + [line]
+        elif kw == "link" and bench is not None and comments:
+            kept[(bench, "link")] = comments + [line]
+        elif kw == "cost" and region is not None:
+            kv = dict(w.split("=", 1) for w in words[2:] if "=" in w)
+            kept[(bench, region, words[1])] = {
+                "lines": comments + [line] if comments else None,
+                "fields": {k: kv[k] for k in ("lanes", "kernel_lanes") if k in kv}}
+        comments = []
+    return kept
+
+
+def check_keep(kept):
+    """Report the kept lines LAYOUT has no place for."""
+    for key in kept:
+        if key in ("head", "cpu_team"):
+            continue
+        b = key[0]
+        if b not in LAYOUT or (len(key) == 3 and key[1] not in LAYOUT[b]["regions"]):
+            print(f"calibrate_v2: --keep: {' '.join(key)} is not in LAYOUT, dropped",
+                  file=sys.stderr)
+
+
+def cpu_team_of(kept):
+    if kept and kept["cpu_team"]:
+        return float(kept["cpu_team"][-1].split()[1])
+    return 0.0
+
+
+def with_scale(line, scale):
+    return re.sub(r"scale=[^ ]+", f"scale={scale:.6g}", line)
+
+
+def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
     prepares = prepares or {}
-    out = ["# hce-sim profile v2: bench/sim/calibrate.py --v2 (bench/sim/calibrate_v2.py)",
-           "overhead " + " ".join(f"{k}={v:.4g}" for k, v in ovh.items()),
-           f"dma_slowdown {DMA_SLOWDOWN:.3f}"]
+    kept = kept or {"head": [], "cpu_team": None}
+    out = ["# hce-sim profile v2: bench/sim/calibrate.py --v2 (bench/sim/calibrate_v2.py)"]
+    out += kept["head"]
+    out += ["overhead " + " ".join(f"{k}={v:.4g}" for k, v in ovh.items()),
+            f"dma_slowdown {DMA_SLOWDOWN:.3f}"]
+    out += kept["cpu_team"] or []
     for b, layout in LAYOUT.items():
         if b not in suites:
             continue
@@ -315,8 +390,10 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
                 "spread " + " ".join(f"{k}={v[0]:.6g},{v[1]:.6g}"
                                      for k, v in sorted(spread.items())),
                 "run " + " ".join(f"{k}={run}" for k in sorted(med)),
-                f"rounds {reps}"] + (["suite blocked"] if order == "blocked" else []) + [
-                f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}"]
+                f"rounds {reps}"] + (["suite blocked"] if order == "blocked" else [])
+        out += kept.get((b, "link")) or [
+            f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}"]
+        out += kept.get((b, "contention"), [])
         for name, rowbytes, rows, resident, home in layout["arrays"]:
             out.append(f"array {name} rowbytes={rowbytes} rows={rows} resident={resident}"
                        + (" home=1" if home else ""))
@@ -328,20 +405,33 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
                            f"use {u[0]} {u[1]} lo={u[2]} hi={u[3]}")
             work = region_sum(reg)
             execs = reg["execs"]
+            kc = kept.get((b, rname, "cpu"), {})
+            kg = kept.get((b, rname, "gpu"), {})
             # The CPU: busy per execution of its trace.
             c = device_region(traces, b, "cpu", rname)
-            if c:
+            if kc.get("lines"):
+                out += kc["lines"][:-1] + [with_scale(kc["lines"][-1],
+                                                      scales.get((b, "cpu"), 1))]
+            elif c:
                 comp = max(1e-12, (c["busy"] - execs * CPU_O) / work)
                 prep = max(0.0, (c["wall"] - c["busy"]) / execs - ovh["cpu"])
                 out.append(f"cost cpu comp={CPU_O},{comp:.6g} prepare={prep:.6g} "
                            f"threads={CPU_THREADS}" + (" flat=1" if reg.get("flat") else "")
                            + f" scale={scales.get((b, 'cpu'), 1):.6g}")
+            if kg.get("lines"):
+                out += kg["lines"][:-1] + [with_scale(kg["lines"][-1],
+                                                      scales.get((b, "gpu"), 1))]
+                continue
             g = device_region(traces, b, "cuda_0", rname)
             o, lanes = GPU_O, 0
             if len(layout["regions"]) == 1:
                 L, oh = v1.fit_lanes(v1.chunk_points(traces, b, "cuda:0"), reg["W"])
                 if oh is not None and L > 1:
                     lanes, o = L, oh
+            # Kept lanes (a kernel whose chunks cost the same up to N rows,
+            # read off traces by hand) replace the fitted ones, o unchanged.
+            if "lanes" in kg.get("fields", {}):
+                lanes = int(kg["fields"]["lanes"])
             first_launch = gpu_first_launch(traces, b, rname)
             each = ""
             if g:
@@ -365,10 +455,12 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None):
                 c_it, first = 1e-12, 0.0
                 o = untraced_kernel_o(traces, b)
                 each = f" prepare={prepares.get(b, 0):.6g}"
+            kl = kg.get("fields", {}).get("kernel_lanes")
             out.append(f"cost gpu comp={o:.4g},{c_it:.6g} prepare_first={first:.6g}{each}"
                        f" first_launch={first_launch:.4g}"
                        + (f" lanes={lanes}" if lanes else "")
-                       + f" scale={scales.get((b, 'gpu'), 1):.6g}")
+                       + f" scale={scales.get((b, 'gpu'), 1):.6g}"
+                       + (f" kernel_lanes={kl}" if kl else ""))
     return "\n".join(out) + "\n"
 
 
@@ -394,6 +486,10 @@ def main(argv):
             args[k] = argv[i + 1]
         i += 2
     traces = args["traces"]
+    kept = read_keep(args["keep"]) if "keep" in args else None
+    if kept:
+        check_keep(kept)
+    team = cpu_team_of(kept)
     ovh = read_overheads(args["overhead"])
     suites = read_suites(args["suite"])
     links = {}
@@ -410,17 +506,17 @@ def main(argv):
                 if not os.path.exists(os.path.join(traces, f"{b}-cuda_0-static.stats.json"))]
     for b in untraced:
         links[b] = links["matadd"]  # a one-shot benchmark's pageable copies
-    text = profile_text(traces, ovh, suites, links, {})
+    text = profile_text(traces, ovh, suites, links, {}, kept=kept)
     sim1 = simulate_singles(args["sim"], text)
     prepares = {}
     for b in untraced:
         if b in suites and suites[b][1].get("gpu") and (b, "gpu") in sim1:
             execs = sum(r["execs"] for r in LAYOUT[b]["regions"].values())
             prepares[b] = max(0.0, (suites[b][1]["gpu"] - sim1[(b, "gpu")]) / execs)
-    text = profile_text(traces, ovh, suites, links, {}, prepares)
+    text = profile_text(traces, ovh, suites, links, {}, prepares, kept)
     sim1 = simulate_singles(args["sim"], text)
-    # sim(k) = fixed + k (sim(1) - fixed): the per-execution overheads are
-    # not the device's to scale.
+    # sim(k) = fixed + k (sim(1) - fixed): the per-execution overheads (and
+    # the CPU team's creation, cpu_team) are not the device's to scale.
     scales = {}
     for b, layout in LAYOUT.items():
         if b not in suites:
@@ -428,7 +524,7 @@ def main(argv):
         execs = sum(r["execs"] for r in layout["regions"].values())
         for dev in ("cpu", "gpu"):
             meas = suites[b][1].get(dev)
-            fixed = execs * ovh[dev]
+            fixed = execs * ovh[dev] + (team if dev == "cpu" else 0.0)
             if meas and (b, dev) in sim1 and sim1[(b, dev)] > fixed:
                 scales[(b, dev)] = max(0.05, (meas - fixed) / (sim1[(b, dev)] - fixed))
-    print(profile_text(traces, ovh, suites, links, scales, prepares), end="")
+    print(profile_text(traces, ovh, suites, links, scales, prepares, kept), end="")

@@ -9,7 +9,18 @@
 // loop over data-region arrays: it moves more bytes than with CO and takes
 // longer, both execution by execution (Residency, LoopSim) and through a
 // whole simulated program (run_program with Config::co, as hce-sim runs
-// "fdets-no-CO").  Exit 0 on success; every failed check is printed.
+// "fdets-no-CO").
+//
+// And the page-locking of pageable rows (Link::reg_lat, `link ... reg=`):
+// paid once per array and copy with rows not registered yet in the
+// execution, not again for rows registered earlier in it (a no-CO
+// re-upload), again in the next execution, never for data-region arrays,
+// and nothing at all without `reg`.
+//
+// And the CPU team's creation (Machine::cpu_team, `cpu_team S`): a program
+// run's first CPU chunk costs S more, once per run whatever the
+// configuration, and nothing without the line.  Exit 0 on success; every
+// failed check is printed.
 #include "loop_sim.hpp"
 #include "program_sim.hpp"
 #include "residency.hpp"
@@ -253,6 +264,77 @@ int main() {
               "%.4f / %.4f s (no CO / CO)\n",
               noco.bytes / 1e6, co.bytes / 1e6, noco.wall, co.wall, p_noco.bytes / 1e6,
               p_co.bytes / 1e6, p_noco.seconds, p_co.seconds);
+
+  // Registration: two chunks of pageable A (read) and C (written) on the
+  // GPU, 100 rows each, then a re-upload of the first chunk's rows.
+  {
+    Bench rb = bench(false);
+    rb.link.reg_lat = 100e-6;
+    rb.link.reg_bw = 1e9;
+    const Region &r = rb.regions[0];
+    Residency res(rb);
+    const Moves a1 = res.acquire(r, 0, {0, 100}, true);
+    const Moves r1 = res.release(r, 0, {0, 100}, true);
+    // A's 100 rows registered at the upload, C's at the download.
+    check(a1.registers == 1 && near(a1.reg_bytes, 100e6),
+          "reg: first upload registers A's rows (" + std::to_string(a1.registers) + ")");
+    check(r1.registers == 1 && near(r1.reg_bytes, 100e6),
+          "reg: first download registers C's rows (" + std::to_string(r1.registers) +
+              ")");
+    // 5 us + 100 MB / 10 GB/s + 100 us + 100 MB / 1 GB/s.
+    check(near(a1.seconds(rb.link, 1), 5e-6 + 0.01 + 100e-6 + 0.1),
+          "reg: upload seconds " + std::to_string(a1.seconds(rb.link, 1)));
+    const Moves a2 = res.acquire(r, 0, {100, 200}, true);
+    check(a2.registers == 1, "reg: other rows register again");
+    Residency noco(rb, false);
+    noco.acquire(r, 0, {0, 100}, true);
+    noco.release(r, 0, {0, 100}, true);
+    const Moves again = noco.acquire(r, 0, {0, 100}, true);
+    check(again.up_copies == 1 && again.registers == 0,
+          "reg: a no-CO re-upload of registered rows does not register them again");
+    noco.end_execution(r, 0);
+    const Moves next = noco.acquire(r, 1, {0, 100}, true);
+    check(next.registers == 1, "reg: the next execution registers again");
+    Bench resident = bench(true);
+    resident.link = rb.link;
+    Residency rres(resident);
+    check(rres.acquire(resident.regions[0], 0, {0, 100}, true).registers == 0,
+          "reg: data-region arrays are never registered per copy");
+    Bench plain = bench(false);
+    Residency pres(plain);
+    const Moves p1 = pres.acquire(plain.regions[0], 0, {0, 100}, true);
+    check(near(p1.seconds(plain.link, 1), 5e-6 + 0.01),
+          "reg: without `reg` a registration costs nothing");
+  }
+
+  // The CPU team: paid once per program run, on the CPU's first chunk.
+  {
+    const Bench tb = iterative(); // 4 executions
+    Machine plain, team;
+    team.cpu_team = 1e-3;
+    const Config cpu_alone{"cpu", "static", {"cpu"}, false, true};
+    const RunResult c0 = run_program(plain, tb, cpu_alone, "");
+    const RunResult c1 = run_program(team, tb, cpu_alone, "");
+    check(std::fabs(c1.seconds - c0.seconds - 1e-3) < 1e-12,
+          "cpu_team: the CPU alone pays it once per run (" +
+              std::to_string(c1.seconds - c0.seconds) + " s)");
+    const Config gpu_alone{"gpu", "static", {"gpu"}, false, true};
+    check(run_program(team, tb, gpu_alone, "").seconds ==
+              run_program(plain, tb, gpu_alone, "").seconds,
+          "cpu_team: nothing without a CPU");
+    const Config both_static{"static", "static", {"cpu", "gpu"}, false, true};
+    const RunResult s0 = run_program(plain, tb, both_static, "");
+    const RunResult s1 = run_program(team, tb, both_static, "");
+    // (Its first execution's wall may not grow: the GPU's upload outlasts
+    // the CPU's chunk.)
+    check(s1.seconds >= s0.seconds && s1.log[1].wall == s0.log[1].wall &&
+              s1.log[3].wall == s0.log[3].wall,
+          "cpu_team: co-executed, the later executions do not pay it (" +
+              std::to_string(s1.log[1].wall - s0.log[1].wall) + " s)");
+    check(std::fabs(s1.log[0].devices[0].compute_busy -
+                    s0.log[0].devices[0].compute_busy - 1e-3) < 1e-9,
+          "cpu_team: inside the CPU's first chunk");
+  }
 
   if (failures == 0)
     std::printf("contention_test: all checks passed\n");

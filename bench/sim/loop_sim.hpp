@@ -24,7 +24,8 @@ struct SimDevice {
   bool gpu = false;
   bool pipelined = false;
   double prepare = 0;     // seconds on its controller before its first chunk
-  double first_extra = 0; // added to its first chunk's compute (first launch)
+  double first_extra = 0; // added to its first chunk's compute (a GPU kernel's first
+                          // launch, the CPU's team creation)
 };
 
 // What one device did in one execution (ChunkWorker's counters).

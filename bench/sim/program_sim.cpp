@@ -157,6 +157,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   std::vector<std::unique_ptr<Scheduler>> scheds(b.regions.size());
   std::vector<bool> gpu_prepared(b.regions.size(), false);
   std::vector<bool> gpu_launched(b.regions.size(), false);
+  bool cpu_forked = false; // the CPU's OpenMP team exists (Machine::cpu_team)
   int max_execs = 0;
   for (const Region &r : b.regions)
     max_execs = std::max(max_execs, r.executions);
@@ -214,6 +215,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
             d.cost.threads -= 1;
           }
           d.prepare = d.cost.prepare * d.cost.scale;
+          if (!cpu_forked) // its first fork creates the team (unscaled)
+            d.first_extra = m.cpu_team;
         } else if (!idle[i]) {
           // Before its first chunk, on its controller, while the others
           // compute: pinning and windows once per program run, broadcasts
@@ -238,9 +241,12 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       // fixed cost of the execution (no data placement outside the loop is
       // modelled).
       ended(s, wall);
-      for (size_t i = 0; i < devs.size(); ++i)
+      for (size_t i = 0; i < devs.size(); ++i) {
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;
+        if (devs[i].cost.host && loop.devices[i].chunks > 0)
+          cpu_forked = true;
+      }
       if (residency)
         residency->end_execution(r, e);
       if (store)

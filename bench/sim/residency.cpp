@@ -34,6 +34,18 @@ IntervalSet Residency::rows(const Region &r, int e, const Use &u, Range range,
   return s.clip(0, a.rows);
 }
 
+void Residency::register_rows(State &s, const IntervalSet &rows, double rowbytes,
+                              Moves &m) {
+  if (s.array->resident)
+    return; // a data region's arrays: pinned by the preparation
+  const IntervalSet fresh = s.registered.missing(rows);
+  if (fresh.empty())
+    return;
+  m.registers += 1;
+  m.reg_bytes += double(fresh.total_length()) * rowbytes;
+  s.registered.unite(fresh);
+}
+
 Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
   Moves m;
   const int h = gpu ? 1 : 0;
@@ -50,6 +62,8 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
     (gpu ? m.up_copies : m.down_copies) += 1;
     if (gpu && !s->array->resident)
       m.up_paged += bytes;
+    if (gpu)
+      register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
     s->valid[h].unite(missing);
   }
   return m;
@@ -71,6 +85,7 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
       if (!s->array->resident)
         m.down_paged += bytes;
       m.down_copies += 1;
+      register_rows(*s, w, s->array->rowbytes * r.row_scale(e), m);
       s->valid[0].unite(w);
     }
   }
@@ -92,6 +107,7 @@ Moves Residency::prepare(const Region &r, int e) {
       continue;
     m.up_bytes += double(missing.total_length()) * s->array->rowbytes * r.row_scale(e);
     m.up_copies += 1;
+    register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
     s->valid[1].unite(missing);
   }
   return m;
@@ -99,8 +115,10 @@ Moves Residency::prepare(const Region &r, int e) {
 
 void Residency::end_execution(const Region &r, int e) {
   for (const Use &u : r.uses)
-    if (State *s = state(r, e, u); s && !s->array->resident)
+    if (State *s = state(r, e, u); s && !s->array->resident) {
       s->valid[1].clear();
+      s->registered.clear(); // unregistered when the GPU frees the windows
+    }
   for (State &s : arrays_)
     if (s.array->home)
       s.valid[0] = IntervalSet(0, s.array->rows);

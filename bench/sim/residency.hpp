@@ -16,6 +16,14 @@
 // So a device that keeps its block does not upload it again, and a moved
 // partition moves its rows and its halos.
 //
+// Pageable host rows (arrays outside a data region) are page-locked before
+// the GPU first copies them in an execution and stay so until the
+// execution ends (cuda_device.cpp, HCE_CUDA_PIN=region: registered per copy,
+// dropped when no CUDA device holds memory, at the end of each region
+// outside data regions): a copy whose rows are not all registered yet
+// counts one registration and the unregistered bytes (Moves::registers,
+// reg_bytes), which cost only where the link has `reg` (Link::reg_lat).
+//
 // Without the communication optimisation (HCE_CO=off, CoMode::None; the
 // suite's "fdets no-CO"), as data_env.cpp's release() does: every GPU
 // chunk's writes come home at its release, in or out of a data region, and
@@ -40,12 +48,18 @@ struct Moves {
   // Of those, the GPU's copies of pageable memory (arrays outside a data
   // region), which host contention slows (Contention).
   double up_paged = 0, down_paged = 0;
+  // Copies that first page-locked pageable rows in this execution, and
+  // those rows' bytes (Link::reg_lat, reg_bw).
+  int registers = 0;
+  double reg_bytes = 0;
   double seconds(const Link &l, double scale) const {
     double t = 0;
     if (up_copies)
       t += up_copies * l.up_lat + up_bytes / l.up_bw;
     if (down_copies)
       t += down_copies * l.down_lat + down_bytes / l.down_bw;
+    if (registers && l.reg_bw > 0)
+      t += registers * l.reg_lat + reg_bytes / l.reg_bw;
     return t * scale;
   }
   // The pageable bytes at their own bandwidths (unscaled: the co-executed
@@ -83,7 +97,11 @@ private:
   struct State {
     const Array *array = nullptr;
     IntervalSet valid[2]; // host, GPU
+    IntervalSet registered; // pageable rows page-locked in this execution
   };
+  // The GPU copies `rows` of `s`'s array: for a pageable array, the rows
+  // not registered yet in this execution are (Moves::registers).
+  void register_rows(State &s, const IntervalSet &rows, double rowbytes, Moves &m);
   // The state of the array `u` names in execution e (bfs' swapped pointers).
   State *state(const Region &r, int e, const Use &u);
   IntervalSet rows(const Region &r, int e, const Use &u, Range range,

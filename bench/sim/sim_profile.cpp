@@ -70,6 +70,10 @@ Machine read_profile(const std::string &path) {
                       num(kv, "both", 0)};
       } else if (kw == "dma_slowdown") {
         m.dma_slowdown = std::stod(first);
+      } else if (kw == "cpu_team") {
+        m.cpu_team = std::stod(first);
+        if (m.cpu_team < 0)
+          throw std::runtime_error("cpu_team: seconds >= 0");
       } else if (kw == "contention") {
         const Contention c{num(kv, "cpu_scale", 1), num(kv, "up_bw", 0),
                            num(kv, "down_bw", 0)};
@@ -107,6 +111,11 @@ Machine read_profile(const std::string &path) {
         Link &l = need_bench()->link;
         parse_dir(kv["up"], l.up_lat, l.up_bw);
         parse_dir(kv["down"], l.down_lat, l.down_bw);
+        if (kv.count("reg")) {
+          parse_dir(kv["reg"], l.reg_lat, l.reg_bw);
+          if (l.reg_lat < 0 || l.reg_bw <= 0)
+            throw std::runtime_error("link: reg=lat,bw with lat >= 0, bw > 0");
+        }
       } else if (kw == "array") {
         need_bench()->arrays.push_back(
             {first, num(kv, "rowbytes", 0), int64_t(num(kv, "rows", 0)),

@@ -43,7 +43,7 @@ struct DeviceCost {
   // The CPU variant flattens the region's nest (8163d91): a chunk of one
   // row still uses the whole team, so the team is not its lanes.
   bool flat = false;
-  double prepare = 0;       // v1: per execution; v2: the CPU's per execution
+  double prepare = 0;       // v1: per execution; v2: per execution the device works in
   double prepare_first = 0; // v2, accelerators: the first execution it works in
                             // in a program run (pinning, windows, broadcasts)
   // Accelerators: added to the first chunk of the region in a program run
@@ -108,6 +108,13 @@ struct Contention {
 // A copy between host and GPU: lat + bytes / bw.
 struct Link {
   double up_lat = 0, up_bw = 0, down_lat = 0, down_bw = 0;
+  // Page-locking pageable host rows before their first copy in an
+  // execution (`reg=lat,bw`, optional; cuda_device.cpp's cudaHostRegister
+  // under the default HCE_CUDA_PIN=region, dropped at the end of every
+  // execution outside a data region): lat per array and copy that has rows
+  // not registered yet in this execution, + their bytes / reg_bw.  0: none
+  // (the cost is then inside the link's bandwidth, as calibrated).
+  double reg_lat = 0, reg_bw = 0;
   bool known() const { return up_bw > 0 && down_bw > 0; }
 };
 
@@ -152,6 +159,12 @@ struct Machine {
   // CPU compute time per second of concurrent GPU copies (host DRAM shared
   // with the copy engines; host-dram-under-dma.cu).
   double dma_slowdown = 1;
+  // `cpu_team S` (optional): the CPU's first chunk in a program run costs S
+  // seconds more, unscaled: the calling thread's first fork creates the
+  // OpenMP team (runtime before c28996e, ~1 ms on the H100 host), in every
+  // configuration the CPU works in.  0: none (the profiles before the
+  // 11-27 one's session 19 change; the cost is then inside `comp`).
+  double cpu_team = 0;
   // The CPU and the GPU's pageable copies slowing each other (Contention);
   // a benchmark's own line replaces it.
   Contention contention;
