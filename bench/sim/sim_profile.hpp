@@ -163,7 +163,7 @@ struct Machine {
   // seconds more, unscaled: the calling thread's first fork creates the
   // OpenMP team (runtime before c28996e, ~1 ms on the H100 host), in every
   // configuration the CPU works in.  0: none (the profiles before the
-  // 11-27 one's session 19 change; the cost is then inside `comp`).
+  // 11-27 one's session 18 change; the cost is then inside `comp`).
   double cpu_team = 0;
   // The CPU and the GPU's pageable copies slowing each other (Contention);
   // a benchmark's own line replaces it.
