@@ -8,13 +8,16 @@
 // warm-up round, the median of the rounds reported), with the per-user
 // profile cache that the runs before fill (program_sim.hpp).
 //
-//   usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME]
+//   usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] [--bench
+//   NAME]
 //          [--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]
 //          [--chunks]
 //   PROFILE  cost models (bench/sim/calibrate.py writes them)
 //   FLOORS   lines "bench ratio": fail (exit 1) if auto's simulated time in
 //            a program's first run (cold: no profile) over the best single
 //            device's falls below the floor
+//   --check-warm FLOORS  the same on `auto` with the profile cache (the
+//            suite's warm column; with --cache, the run that starts from it)
 //   --runs N instead of the suite's rounds: each configuration's program
 //            runs N times in a row on one profile cache and the last run
 //            is reported (--runs 2: the program's second run)
@@ -46,7 +49,7 @@ namespace {
 using namespace hce::sim;
 
 struct Options {
-  std::string profile, floors, csv, only, explain;
+  std::string profile, floors, warm_floors, csv, only, explain;
   std::string cache;      // a profile cache file to start from (--cache)
   std::string save_cache; // where to copy the cache at the end (--save-cache)
   int runs = 0;           // 0: the suite's rounds
@@ -212,6 +215,8 @@ bool parse_args(int argc, char **argv, Options &o) {
     const std::string v = argv[++i];
     if (a == "--check")
       o.floors = v;
+    else if (a == "--check-warm")
+      o.warm_floors = v;
     else if (a == "--csv")
       o.csv = v;
     else if (a == "--bench")
@@ -233,9 +238,11 @@ bool parse_args(int argc, char **argv, Options &o) {
 int main(int argc, char **argv) {
   Options opt;
   if (!parse_args(argc, argv, opt)) {
-    std::cerr << "usage: hce-sim PROFILE [--check FLOORS] [--csv FILE] [--bench NAME] "
-                 "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
-                 "[--chunks]\n";
+    std::cerr
+        << "usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] "
+           "[--bench NAME] "
+           "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
+           "[--chunks]\n";
     return 2;
   }
   Machine machine;
@@ -245,17 +252,20 @@ int main(int argc, char **argv) {
     std::cerr << "hce-sim: error: " << e.what() << "\n";
     return 2;
   }
-  std::map<std::string, double> floors;
-  if (!opt.floors.empty()) {
-    std::ifstream f(opt.floors);
+  std::map<std::string, double> floors, warm_floors;
+  for (auto [file, into] :
+       {std::pair{&opt.floors, &floors}, {&opt.warm_floors, &warm_floors}}) {
+    if (file->empty())
+      continue;
+    std::ifstream f(*file);
     if (!f) {
-      std::cerr << "hce-sim: error: cannot read " << opt.floors << "\n";
+      std::cerr << "hce-sim: error: cannot read " << *file << "\n";
       return 2;
     }
     std::string name;
     double v;
     while (f >> name >> v)
-      floors[name] = v;
+      (*into)[name] = v;
   }
   std::ofstream csv;
   if (!opt.csv.empty()) {
@@ -307,6 +317,14 @@ int main(int argc, char **argv) {
     if (auto f = floors.find(b.name); f != floors.end() && ratio < f->second) {
       std::printf("  BELOW FLOOR %.3f", f->second);
       ++failures;
+    }
+    if (auto f = warm_floors.find(b.name); f != warm_floors.end()) {
+      const double warm = best / sim.seconds["auto"];
+      std::printf("  warm auto/best %.3f", warm);
+      if (warm < f->second) {
+        std::printf("  BELOW WARM FLOOR %.3f", f->second);
+        ++failures;
+      }
     }
     std::printf("\n");
   }

@@ -118,12 +118,76 @@ TEST(ProfileStore, WeightIsCappedSoNewRunsCount) {
   Store s;
   for (int i = 0; i < 20; ++i)
     s.record("r", "cpu", S(500, 1.0));
-  s.record("r", "cpu", S(500, 10.0));
+  s.record("r", "cpu", S(500, 1.9));
   auto v = s.samples("r", "cpu");
   ASSERT_EQ(v.size(), 1u);
-  // weight 8 (cap) + 1: (8 * 1 + 10) / 9 = 2
-  EXPECT_DOUBLE_EQ(v[0].exec_s, 2.0);
+  // weight 8 (cap) + 1: (8 * 1 + 1.9) / 9 = 1.1
+  EXPECT_DOUBLE_EQ(v[0].exec_s, 1.1);
   EXPECT_DOUBLE_EQ(v[0].weight, hce::profile::kMaxWeight);
+  // A speedup counts in full: (8 * 1.1 + 0.2) / 9 = 1.0
+  s.record("r", "cpu", S(500, 0.2));
+  EXPECT_DOUBLE_EQ(s.samples("r", "cpu")[0].exec_s, 1.0);
+}
+
+// Call GA (H100, lud): one run's CPU stalled at 11.5 ms per execution
+// against ~40 us.  Merged as it was, it seeded the CPU alone at 1.35 ms, and
+// 80 runs ran the GPU, 25x slower.  It counts as twice the sample at most.
+TEST(ProfileStore, AStalledMeasurementRaisesASampleAtMostTwofold) {
+  Store s;
+  for (int i = 0; i < 8; ++i)
+    s.record("r", "cpu", S(500, 40e-6, 10e-6));
+  s.record("r", "cpu", S(500, 11.5e-3, 1e-3));
+  auto v = s.samples("r", "cpu");
+  ASSERT_EQ(v.size(), 1u);
+  // Counted as 100 us (2 x 50 us), exec and transfer scaled alike:
+  // (8 * 50 + 100) / 9 us.
+  EXPECT_NEAR(v[0].total_s(), 500e-6 / 9, 1e-12);
+  EXPECT_NEAR(v[0].exec_s / v[0].xfer_s,
+              (8 * 40 + 2 * 50 * 11.5 / 12.5) / (8 * 10 + 2 * 50 * 1 / 12.5), 1e-9);
+  // The same through the file: a later run's stall merged at save.
+  const std::string path = temp_path("stall");
+  std::remove(path.c_str());
+  ASSERT_TRUE(s.save(path));
+  Store next;
+  ASSERT_TRUE(next.load(path));
+  next.record("r", "cpu", S(500, 11.5e-3));
+  ASSERT_TRUE(next.save(path));
+  Store after;
+  ASSERT_TRUE(after.load(path));
+  EXPECT_LT(after.estimate("r", "cpu", 500)->total_s(), 2.2 * 500e-6 / 9);
+  std::remove(path.c_str());
+}
+
+// A stall that found no sample to merge into (lud measures each size once
+// per run) is not read back: kImplausibleRise times what a larger size took
+// and what the smaller sizes' best time per iteration gives.
+TEST(ProfileInterp, AnIsolatedStallIsSkipped) {
+  // t(w) = 10 us + 0.1 us * w; a stall of 3 ms at 19 iterations.
+  auto t = [](int64_t w) { return 10e-6 + 0.1e-6 * double(w); };
+  std::vector<Sample> v = {S(16, t(16)), S(19, 3e-3), S(22, t(22)), S(100, t(100))};
+  EXPECT_NEAR(interpolate(v, 19)->exec_s, t(19), 1e-12);
+  // At the largest size (nothing larger to compare): by the rate alone.
+  std::vector<Sample> end = {S(420, t(420)), S(454, t(454)), S(489, 0.98e-3)};
+  EXPECT_NEAR(interpolate(end, 489)->exec_s, t(489), 1e-12);
+  EXPECT_NEAR(interpolate(end, 511)->exec_s, t(511), 1e-12);
+  // At the smallest: slower than a larger size took.
+  std::vector<Sample> start = {S(10, 1e-3), S(100, t(100)), S(200, t(200))};
+  EXPECT_NEAR(interpolate(start, 50)->exec_s, t(50), 1e-12);
+}
+
+// What a loop may do is kept: a per-chunk overhead (small sizes cost far
+// more per iteration), lanes (a flat start), a cost per iteration rising
+// less than kImplausibleRise times, and a time 0 (it bounds nothing).
+TEST(ProfileInterp, PlausibleCurvesAreReadAsTheyAre) {
+  std::vector<Sample> overhead = {S(1, 50e-6), S(10, 51e-6), S(1000, 150e-6)};
+  EXPECT_DOUBLE_EQ(interpolate(overhead, 1)->exec_s, 50e-6);
+  std::vector<Sample> lanes = {S(100, 1e-3), S(1000, 1e-3), S(4000, 4e-3)};
+  EXPECT_DOUBLE_EQ(interpolate(lanes, 100)->exec_s, 1e-3);
+  EXPECT_DOUBLE_EQ(interpolate(lanes, 4000)->exec_s, 4e-3);
+  std::vector<Sample> cache = {S(1000, 1e-3), S(2000, 7e-3)}; // 3.5x per iteration
+  EXPECT_DOUBLE_EQ(interpolate(cache, 2000)->exec_s, 7e-3);
+  std::vector<Sample> zero = {S(10, 0), S(100, 1e-3), S(200, 2e-3)};
+  EXPECT_DOUBLE_EQ(interpolate(zero, 200)->exec_s, 2e-3);
 }
 
 TEST(ProfileStore, SampleCountIsBounded) {
@@ -174,13 +238,13 @@ TEST(ProfileStore, SaveMergesWithWhatAnotherProcessWrote) {
   other.record("r", "cpu", S(1000, 1.0));
   other.record("q", "sim:0", S(10, 0.1));
   ASSERT_TRUE(other.save(path));
-  mine.record("r", "cpu", S(1000, 3.0)); // same size: merged, weights 1 + 1
+  mine.record("r", "cpu", S(1000, 1.8)); // same size: merged, weights 1 + 1
   mine.record("r", "sim:0", S(500, 0.5));
   ASSERT_TRUE(mine.save(path));
   Store back;
   ASSERT_TRUE(back.load(path));
   ASSERT_EQ(back.samples("r", "cpu").size(), 1u);
-  EXPECT_DOUBLE_EQ(back.samples("r", "cpu")[0].exec_s, 2.0);
+  EXPECT_DOUBLE_EQ(back.samples("r", "cpu")[0].exec_s, 1.4);
   EXPECT_DOUBLE_EQ(back.samples("r", "cpu")[0].weight, 2);
   EXPECT_TRUE(back.has("q", "sim:0"));
   EXPECT_TRUE(back.has("r", "sim:0"));

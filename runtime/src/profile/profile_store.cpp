@@ -49,14 +49,46 @@ double interp_field(const std::vector<Sample> &v, double w, double Sample::*fiel
   return y(end) * w / x(end);
 }
 
-// Weighted merge of s into t (sizes close enough to be one).
-void merge_into(Sample &t, const Sample &s) {
+// Which samples (sorted by size) are implausibly slow: kImplausibleRise
+// times slower than a larger size took (more work cannot take less time)
+// and, from the smaller sizes' lowest time per iteration, than their own
+// size would take at kImplausibleRise times that rate.  Both where both
+// exist, so that one sample too fast does not condemn the others.
+std::vector<bool> implausibly_slow(const std::vector<Sample> &v) {
+  const size_t n = v.size();
+  std::vector<bool> slow(n, false);
+  if (n < 2)
+    return slow;
+  std::vector<double> right_min(n, INFINITY); // least time of a larger size
+  for (size_t i = n - 1; i-- > 0;)            // a time of 0 bounds nothing
+    right_min[i] = v[i + 1].total_s() > 0 ? std::min(right_min[i + 1], v[i + 1].total_s())
+                                          : right_min[i + 1];
+  double left_rate = INFINITY; // least time per iteration of a smaller size
+  for (size_t i = 0; i < n; ++i) {
+    const double t = v[i].total_s();
+    const bool above_right = i + 1 == n || t > kImplausibleRise * right_min[i];
+    const bool above_left =
+        i == 0 || t > kImplausibleRise * left_rate * double(v[i].iterations);
+    slow[i] = above_right && above_left;
+    if (t > 0)
+      left_rate = std::min(left_rate, t / double(v[i].iterations));
+  }
+  return slow;
+}
+
+// Weighted merge of s into t (sizes close enough to be one).  A measurement
+// (not two samples of different sizes merged for room) counts at most
+// kMaxRise times t's time: see kMaxRise.
+void merge_into(Sample &t, const Sample &s, bool measurement) {
   double wt = t.weight, ws = s.weight, sum = wt + ws;
   auto mix = [&](double a, double b) { return (a * wt + b * ws) / sum; };
+  double scale = 1;
+  if (measurement && t.total_s() > 0 && s.total_s() > kMaxRise * t.total_s())
+    scale = kMaxRise * t.total_s() / s.total_s();
   t.iterations = int64_t(std::llround(mix(double(t.iterations), double(s.iterations))));
   t.bytes = mix(t.bytes, s.bytes);
-  t.exec_s = mix(t.exec_s, s.exec_s);
-  t.xfer_s = mix(t.xfer_s, s.xfer_s);
+  t.exec_s = mix(t.exec_s, s.exec_s * scale);
+  t.xfer_s = mix(t.xfer_s, s.xfer_s * scale);
   t.weight = std::min(kMaxWeight, sum);
 }
 
@@ -134,10 +166,19 @@ std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t 
   Estimate e;
   if (w <= 0)
     return e;
+  // Read past the samples of a stall (kImplausibleRise): a copy only when
+  // there is one.
+  std::vector<Sample> kept;
+  const std::vector<bool> slow = implausibly_slow(samples);
+  if (std::find(slow.begin(), slow.end(), true) != slow.end())
+    for (size_t i = 0; i < samples.size(); ++i)
+      if (!slow[i])
+        kept.push_back(samples[i]);
+  const std::vector<Sample> &v = kept.empty() ? samples : kept;
   const double x = double(w);
-  e.exec_s = interp_field(samples, x, &Sample::exec_s);
-  e.xfer_s = interp_field(samples, x, &Sample::xfer_s);
-  e.bytes = interp_field(samples, x, &Sample::bytes);
+  e.exec_s = interp_field(v, x, &Sample::exec_s);
+  e.xfer_s = interp_field(v, x, &Sample::xfer_s);
+  e.bytes = interp_field(v, x, &Sample::bytes);
   return e;
 }
 
@@ -147,7 +188,7 @@ void Store::add(std::vector<Sample> &v, const Sample &s) {
   for (Sample &t : v) {
     double d = std::fabs(double(t.iterations - s.iterations));
     if (d <= kMergeTolerance * double(std::max(t.iterations, s.iterations))) {
-      merge_into(t, s);
+      merge_into(t, s, true);
       std::sort(v.begin(), v.end(), [](const Sample &a, const Sample &b) {
         return a.iterations < b.iterations;
       });
@@ -167,13 +208,13 @@ void Store::add(std::vector<Sample> &v, const Sample &s) {
         best = i;
       }
     }
-    merge_into(v[best], v[best + 1]);
+    merge_into(v[best], v[best + 1], false);
     v.erase(v.begin() + long(best) + 1);
   }
   // Two merges may have made equal sizes; interpolation needs distinct ones.
   for (size_t i = 0; i + 1 < v.size();) {
     if (v[i].iterations == v[i + 1].iterations) {
-      merge_into(v[i], v[i + 1]);
+      merge_into(v[i], v[i + 1], false);
       v.erase(v.begin() + long(i) + 1);
     } else {
       ++i;

@@ -9,7 +9,8 @@
 // iterations it ran (its share w of W), the bytes it moved, the seconds it
 // spent computing and the seconds it spent moving data.  Samples of the same
 // (region, device) whose sizes are within 2% are merged (weighted means, the
-// weight capped so that new measurements keep counting): "as executions are
+// weight capped so that new measurements keep counting, a slower measurement
+// counted at most kMaxRise times the sample): "as executions are
 // being made more values are obtained and the estimations get better".
 //
 // Persistence (HCE_PROFILE=path, see docs/runtime-api.md for the format):
@@ -62,7 +63,8 @@ struct Estimate {
 //  * one sample only: the line through it and (0, 0) (the seed needs two
 //    sizes; an empty partition, rate 0, costs nothing, which is the second);
 //  * w <= 0: zero.  Every field is interpolated the same way.
-// nullopt when there are no samples.
+// Samples kImplausibleRise times slower than both neighbours allow are
+// skipped.  nullopt when there are no samples.
 std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w);
 
 class Store {
@@ -129,6 +131,19 @@ private:
 constexpr double kMergeTolerance = 0.02;
 // A sample's weight never exceeds this, so new runs keep moving it.
 constexpr double kMaxWeight = 8;
+// A measurement merged into a sample counts at most this many times the
+// sample's time.  A stall is far slower, never far faster, and a cache that
+// holds a device too slow is never corrected: the scheduler leaves the
+// device out and does not measure it again.  The H100's lud (call GA): one
+// run's CPU stalled at 11.5 ms per execution (against 10-40 us), the mean
+// over weight 8 seeded the CPU alone at 1.35 ms, and the next 80 runs ran
+// the GPU (25x slower).  A true slowdown still moves the sample, 1.11x per
+// run; a true speedup moves it at once.
+constexpr double kMaxRise = 2;
+// A sample whose time is this many times what its neighbours allow (a larger
+// size's time, the smaller sizes' best time per iteration) is a stall kept
+// on its own (no sample to merge into) and is not read back (interpolate()).
+constexpr double kImplausibleRise = 4;
 // At most this many samples per (region, device): the two closest sizes
 // are merged beyond it.
 constexpr size_t kMaxSamples = 32;
