@@ -12,8 +12,10 @@
 //      layer's bookkeeping, statistics), wall time.
 //
 // Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), cpu,slow-sim:0
-// (the same with lat 1 ms: auto runs the CPU alone beside a second device), and where the
-// runtime has cuda:N and a GPU is present, cuda:0 and cpu,cuda:0.  Run:
+// (the same with lat 1 ms: auto runs the CPU alone beside a second device),
+// slow-cpu,sim:0 (a CPU variant of 200 us a chunk: auto runs sim:0 alone beside
+// the CPU), and where the runtime has cuda:N and a GPU is present, cuda:0,
+// cpu,cuda:0 and slow-cpu,cuda:0.  Run:
 //   build/bin/hce_bench_region_overhead --benchmark_filter=ResidentRegion
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // (one command line).
@@ -22,6 +24,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -35,6 +38,15 @@ extern "C" int hce_bench_launch_only_cuda(int64_t, int64_t, void *const *, const
 namespace {
 
 void empty_cpu(int64_t, int64_t, void *const *, const void *, void *) {}
+
+// A CPU variant that takes 200 us a chunk: auto runs the other device
+// alone with the CPU present (cg, fdtd2d, jacobi2d on the H100), which
+// should cost what that device alone does.
+void slow_cpu(int64_t, int64_t, void *const *, const void *, void *) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
 
 bool use_devices(const std::string &devices, const std::string &sim) {
   hce_finalize();
@@ -69,7 +81,7 @@ bool use_devices(const std::string &devices, const std::string &sim) {
 }
 
 void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string sim,
-                       std::string schedule) {
+                       std::string schedule, bool cpu_slow) {
   if (!use_devices(devices, sim)) {
     state.SkipWithError(("not every device of '" + devices + "' is present").c_str());
     return;
@@ -87,7 +99,7 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string
   r.iterations = W;
   r.num_maps = 2;
   r.maps = maps;
-  r.cpu = empty_cpu;
+  r.cpu = cpu_slow ? slow_cpu : empty_cpu;
 #if HCE_BENCH_CUDA
   r.cuda = hce_bench_launch_only_cuda;
 #endif
@@ -121,6 +133,7 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string
 void register_all() {
   struct Set {
     std::string name, devices, sim;
+    bool cpu_slow = false;
   };
   const std::string fast = "sim=bw:1e15,lat:0";
   // A simulated device 1 ms a chunk: auto runs the CPU alone with a second
@@ -129,16 +142,18 @@ void register_all() {
   std::vector<Set> sets = {{"cpu", "cpu", fast},
                            {"sim:0", "sim:0", fast},
                            {"cpu,sim:0", "cpu,sim:0", fast},
-                           {"cpu,slow-sim:0", "cpu,sim:0", slow}};
+                           {"cpu,slow-sim:0", "cpu,sim:0", slow},
+                           {"slow-cpu,sim:0", "cpu,sim:0", fast, true}};
 #if HCE_BENCH_CUDA
   sets.push_back({"cuda:0", "cuda:0", fast});
   sets.push_back({"cpu,cuda:0", "cpu,cuda:0", fast});
+  sets.push_back({"slow-cpu,cuda:0", "cpu,cuda:0", fast, true});
 #endif
   for (const Set &set : sets)
     for (const char *schedule : {"auto", "static", "fdets"})
       benchmark::RegisterBenchmark(
           ("BM_ResidentRegion/" + set.name + "/" + schedule).c_str(), BM_ResidentRegion,
-          set.devices, set.sim, std::string(schedule))
+          set.devices, set.sim, std::string(schedule), set.cpu_slow)
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime() // the calling thread mostly waits for controllers
           ->MinTime(0.2);
