@@ -681,16 +681,30 @@ void DataEnv::drop_privates(std::vector<PrivateCopy> &privates) {
 
 void DataEnv::prepare(int device, const hce_region &region, TransferCounts &counts) {
   Device &dev = *devices_[device];
-  if (dev.uses_host_memory())
+  if (dev.uses_host_memory() || region.iterations == 0)
     return;
   std::unique_lock<std::mutex> lock(mutex_);
   std::vector<Copy> uploads;
   std::vector<std::pair<Array *, int>> pins;
   std::string why;
-  if (region.iterations == 0)
-    return;
   thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
   array_uses(region, Range{0, 0}, uses);
+  // Pinning pays off only for arrays that stay: those of data regions.  It
+  // runs without the lock (cudaHostRegister: ~43 ms/GiB), which the other
+  // devices' chunks need: on the H100 jacobi2d's first CPU chunk waited
+  // 11-39 ms for the GPU to pin A and B (call GF).  The arrays and their
+  // host memory outlive the region.
+  std::vector<std::pair<const char *, size_t>> to_pin;
+  for (const ArrayUse &u : uses)
+    if (!u.diff && u.limit.hi > u.limit.lo && u.a->data_refs > 0 && !u.a->rows)
+      to_pin.push_back({u.a->host + u.limit.lo * int64_t(u.a->elem_size),
+                        size_t(u.limit.hi - u.limit.lo) * u.a->elem_size});
+  if (!to_pin.empty()) {
+    lock.unlock();
+    for (auto [host, bytes] : to_pin)
+      dev.prepare_host(host, bytes);
+    lock.lock();
+  }
   for (const ArrayUse &u : uses) {
     if (u.diff)
       continue; // each chunk gets a private copy
@@ -698,10 +712,6 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     const Interval all = u.limit;
     if (all.hi <= all.lo)
       continue;
-    // Pinning pays off only for arrays that stay: those of data regions.
-    if (a.data_refs > 0 && !a.rows)
-      dev.prepare_host(a.host + all.lo * int64_t(a.elem_size),
-                       size_t(all.hi - all.lo) * a.elem_size);
     // Only a first window: growing one here could evict data the device
     // holds when memory is short; the chunks handle that.
     if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))

@@ -54,6 +54,8 @@ bool apply_sim_params(const std::string &who, const std::string &list, SimParams
       p.iter_time = v;
     else if (key == "threads" && v >= 1)
       p.threads = static_cast<int>(v);
+    else if (key == "pin" && v >= 0)
+      p.pin = v;
     else if (key == "p2p" && (v == 0 || v == 1))
       p.p2p = v == 1;
     else if (key == "fail_compute" && v >= 1)
@@ -179,6 +181,18 @@ bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
   std::memcpy(dst, src, bytes);
   sleep_until_elapsed(start, params_.latency + double(bytes) / params_.bandwidth);
   return true;
+}
+
+void SimDevice::prepare_host(const void *host, size_t bytes) {
+  if (!(params_.pin > 0))
+    return;
+  {
+    std::lock_guard<std::mutex> lock(pinned_mutex_);
+    if (!pinned_.insert({host, bytes}).second)
+      return;
+  }
+  ++pins_started_;
+  sleep_until_elapsed(now_seconds(), params_.pin * double(bytes) / double(1u << 30));
 }
 
 bool SimDevice::upload(void *dev_dst, const void *host_src, size_t bytes,

@@ -19,6 +19,8 @@
 // p2p      1: copies between two sim devices that both set it go device to
 //          device (charged with the slower bw and the larger lat), like
 //          CUDA peer access; 0: through the host              default 0
+// pin      seconds per GiB that pinning a data region's host arrays takes
+//          (prepare_host; cudaHostRegister on the H100: ~43 ms/GiB)  default 0
 // fail_compute:K / fail_upload:K / fail_download:K
 //          the K-th such operation (1-based) fails once: fault injection
 #pragma once
@@ -29,6 +31,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace hce {
@@ -41,6 +44,7 @@ struct SimParams {
   int threads = 1;
   bool p2p = false;
   double iter_time = 0; // > 0: modelled compute time per iteration
+  double pin = 0;       // seconds per GiB pinned (prepare_host)
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
 };
 
@@ -68,6 +72,10 @@ public:
   bool compute(const ChunkContext &ctx, std::string &why) override;
   void *allocate(size_t bytes) override;
   void release(void *ptr) override;
+  // Sleeps `pin` s/GiB the first time a range is given, as cudaHostRegister
+  // costs once per registration (tests: pins_started()).
+  void prepare_host(const void *host, size_t bytes) override;
+  int pins_started() const { return pins_started_.load(); }
   bool upload(void *dev_dst, const void *host_src, size_t bytes,
               std::string &why) override;
   bool download(void *host_dst, const void *dev_src, size_t bytes,
@@ -82,6 +90,9 @@ public:
   int copy_threads() const { return copy_threads_; }
 
 private:
+  std::atomic<int> pins_started_{0};
+  std::mutex pinned_mutex_;
+  std::set<std::pair<const void *, size_t>> pinned_; // prepare_host()
   std::atomic<int> copy_threads_{0}; // 0: never set
   int caller_threads_ = 0; // the calling thread's team size, while it runs chunks
   bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,

@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include "clock.hpp"
+#include "sim_device.hpp"
+
 #include <cstdio>
+#include <thread>
 
 namespace {
 
@@ -254,3 +258,66 @@ TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
 }
 
 } // namespace
+
+// Call GF (H100, jacobi2d's first execution): the GPU pinned A and B
+// (cudaHostRegister, ~43 ms/GiB) holding the data layer's lock, and the
+// CPU's first chunk waited 11-39 ms for it.  Pinning runs without the lock:
+// the CPU acquires its chunk while sim:0 pins (0.6 s here), and the region
+// then gives the right result on both.
+TEST(DataRegion, ADevicePinningHoldsUpNoOtherDevice) {
+  hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0,pin:600"); // 0.6 s a MiB
+  const int64_t n = 131072;                                        // 1 MiB each
+  std::vector<double> in = hce_test::random_vector(size_t(n), 21), out(size_t(n), 0);
+  hce_map whole[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
+                      hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
+  for (hce_map &m : whole) {
+    m.scale = 0; // the whole array
+    m.len = n;
+  }
+  hce_map maps[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
+                     hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "pinned";
+  r.schedule = "static";
+  r.iterations = n;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+    const double *x = static_cast<const double *>(ptrs[0]);
+    double *y = static_cast<double *>(ptrs[1]);
+    for (int64_t i = lb; i < ub; ++i)
+      y[i] = 2 * x[i];
+  };
+  r.site = &site;
+  ASSERT_EQ(hce_data_begin(2, whole), 0);
+  hce::Runtime &rt = hce::Runtime::get();
+  auto *sim = dynamic_cast<hce::SimDevice *>(rt.devices()[1].get());
+  ASSERT_NE(sim, nullptr);
+  hce::DataEnv &data = rt.data();
+  std::string why;
+  ASSERT_TRUE(data.begin_region(r, why)) << why;
+  std::thread pinning([&] {
+    hce::TransferCounts counts;
+    data.prepare(1, r, counts); // sim:0 (device 1)
+  });
+  while (sim->pins_started() == 0)
+    std::this_thread::yield();
+  const double start = hce::now_seconds();
+  std::vector<void *> ptrs;
+  hce::DataEnv::ChunkHold hold;
+  hce::TransferCounts counts;
+  ASSERT_TRUE(data.acquire(0, r, hce::Range{0, 1024}, ptrs, hold, counts, why)) << why;
+  const double waited = hce::now_seconds() - start;
+  data.abandon(hold);
+  pinning.join();
+  ASSERT_TRUE(data.end_region(r, why)) << why;
+  EXPECT_LT(waited, 0.3) << "the CPU's acquire waited for sim:0's pinning";
+  // The region itself, on both devices (the arrays are pinned by now).
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  ASSERT_EQ(hce_data_end(), 0);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[size_t(i)], 2 * in[size_t(i)]) << "element " << i;
+  EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0);
+  EXPECT_GT(hce_last_iterations(&site, "cpu"), 0);
+}
