@@ -312,7 +312,8 @@ TEST(DataRegion, ADevicePinningHoldsUpNoOtherDevice) {
   data.abandon(hold);
   pinning.join();
   ASSERT_TRUE(data.end_region(r, why)) << why;
-  EXPECT_LT(waited, 0.3) << "the CPU's acquire waited for sim:0's pinning";
+  if (hce_test::timing_checks()) // (a wait of 1.2 s before ef66422)
+    EXPECT_LT(waited, 0.3) << "the CPU's acquire waited for sim:0's pinning";
   // The region itself, on both devices (the arrays are pinned by now).
   ASSERT_EQ(hce_co_exec(&r), 0);
   ASSERT_EQ(hce_data_end(), 0);
