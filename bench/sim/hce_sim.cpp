@@ -25,6 +25,10 @@
 //            ~/.cache/hce/<program>.profile) instead of an empty one
 //   --save-cache F  copy the simulated profile cache to F at the end (the
 //            suite's rounds; with --bench, one program's)
+//   --stall DEV:FROM:LEN:FACTOR  DEV's ("cpu", "gpu") chunks that begin
+//            in [FROM, FROM+LEN) seconds of each program run's virtual time
+//            compute FACTOR times slower, in every configuration (a noisy
+//            machine; repeatable)
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
@@ -55,6 +59,7 @@ struct Options {
   int runs = 0;           // 0: the suite's rounds
   bool explain_on = false;
   bool chunks = false;
+  std::vector<Stall> stalls; // --stall
 };
 
 // The configurations simulated for a benchmark, in bench/suite.py's order.
@@ -152,7 +157,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
       RunResult r;
       for (int k = 0; k < runs; ++k) {
         LoopSim::trace_chunks = opt.chunks && explain(c);
-        r = run_program(m, b, c, store.path);
+        r = run_program(m, b, c, store.path, opt.stalls);
         if (explain(c))
           print_log(b, c, k, r);
       }
@@ -170,7 +175,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
   std::map<std::string, std::vector<double>> secs, bytes;
   auto one = [&](int k, const Config &c) {
     LoopSim::trace_chunks = opt.chunks && explain(c);
-    RunResult r = run_program(m, b, c, store.path);
+    RunResult r = run_program(m, b, c, store.path, opt.stalls);
     if (explain(c))
       print_log(b, c, k, r);
     if (k > 0) {
@@ -225,7 +230,19 @@ bool parse_args(int argc, char **argv, Options &o) {
       o.cache = v;
     else if (a == "--save-cache")
       o.save_cache = v;
-    else if (a == "--runs")
+    else if (a == "--stall") {
+      Stall st;
+      const size_t c1 = v.find(':');
+      if (c1 == std::string::npos || c1 == 0)
+        return false;
+      st.device = v.substr(0, c1);
+      char tail = 0;
+      if (std::sscanf(v.c_str() + c1 + 1, "%lf:%lf:%lf%c", &st.from, &st.len, &st.factor,
+                      &tail) != 3 ||
+          st.len <= 0 || st.factor <= 0 || (st.device != "cpu" && st.device != "gpu"))
+        return false;
+      o.stalls.push_back(st);
+    } else if (a == "--runs")
       o.runs = std::max(1, std::atoi(v.c_str()));
     else
       return false;
@@ -242,7 +259,7 @@ int main(int argc, char **argv) {
         << "usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] "
            "[--bench NAME] "
            "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
-           "[--chunks]\n";
+           "[--chunks] [--stall DEV:FROM:LEN:FACTOR]...\n";
     return 2;
   }
   Machine machine;

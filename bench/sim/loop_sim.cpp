@@ -94,6 +94,9 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
+  for (const auto &[sd, stall] : ctx_.stalls)
+    if (sd == d && stall.covers(ctx_.t0 + start))
+      s.comp *= stall.factor;
   if (!ctx_.residency) { // v1: transfers per iteration
     s.up = c.up.at(n) * c.scale;
     s.down = c.down.at(n) * c.scale;

@@ -14,6 +14,8 @@
 
 #include <deque>
 #include <queue>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace hce::sim {
@@ -36,6 +38,16 @@ struct DeviceRun {
   bool idle = false; // Scheduler::idle(): not woken
 };
 
+// A stall (--stall): the device's chunks that begin in [from, from + len)
+// of the program's virtual time compute `factor` times slower -- a machine
+// whose cores are taken for a while (the H100 machine of call GB ran lud's
+// CPU alone in 0.0136-0.325 s).
+struct Stall {
+  std::string device; // "cpu", "gpu"
+  double from = 0, len = 0, factor = 1;
+  bool covers(double t) const { return t >= from && t < from + len; }
+};
+
 struct ExecutionContext {
   const Region *region = nullptr;
   int execution = 0;
@@ -45,6 +57,10 @@ struct ExecutionContext {
   double dma_slowdown = 1;
   // Host contention (sim_profile.hpp); off unless the profile has it.
   Contention contention;
+  // The program's virtual time at the execution's start, and the stalls of
+  // its devices (Stall::device resolved to the execution's device index).
+  double t0 = 0;
+  std::vector<std::pair<int, Stall>> stalls;
 };
 
 class LoopSim {

@@ -143,7 +143,7 @@ double overhead(const Overheads &o, const std::vector<std::string> &devs,
 } // namespace
 
 RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
-                      const std::string &profile) {
+                      const std::string &profile, const std::vector<Stall> &stalls) {
   RunResult out;
   profile::Store file_store;
   profile::Store *store = nullptr;
@@ -197,6 +197,11 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.link = &b.link;
       ctx.dma_slowdown = m.dma_slowdown;
       ctx.contention = m.contention_of(b);
+      ctx.t0 = out.seconds;
+      for (const Stall &st : stalls)
+        for (size_t i = 0; i < cfg.devices.size(); ++i)
+          if (cfg.devices[i] == st.device)
+            ctx.stalls.push_back({int(i), st});
       for (const std::string &name : cfg.devices)
         if (name == "gpu")
           ctx.link_scale = r.cost.at(name).scale;

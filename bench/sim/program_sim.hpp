@@ -42,7 +42,9 @@ struct RunResult {
 // `profile` is the per-user profile cache's file ("": none): loaded at the
 // program's start and saved (merged) at its end, as the runtime does
 // (profile::Store::load/save); with cfg.profile false it is not used.
+// `stalls` slow a device's chunks for a while of the program's virtual time
+// (each run of the program sees them at the same times).
 RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
-                      const std::string &profile);
+                      const std::string &profile, const std::vector<Stall> &stalls = {});
 
 } // namespace hce::sim

@@ -672,6 +672,45 @@ TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
   EXPECT_LE(total, 560 * gpu_alone + 1000 * cpu_alone) << s->explain();
 }
 
+// A stale winner (unmeasured_within_budget): a warm run (the profile cache
+// seeds the models and the walls alone: the CPU 10 us, the GPU 0.2 ms) whose
+// CPU stalls 1000x for executions 1-39, its chunks beside the GPU and alone
+// alike, so its model absorbs the stall too and no doubt arises.  The CPU
+// alone is measured at 10 ms once, 50x the GPU alone.  Its fastest wall ever
+// (the seed's) still beats the GPU alone, so it is explored again within the
+// budget, and runs the rest of the run once the stall is over.  (Before: it
+// was never paid for again, and the GPU alone ran all the executions from
+// the stall on -- lud on the H100 machine of call GB.)
+TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec](Range r, int) {
+    return (*exec >= 1 && *exec < 40 ? 1000.0 : 1.0) * double(r.size()) / 5e7;
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  const int64_t W = 500;
+  const double cpu_alone = double(W) / 5e7, gpu_alone = 0.2e-3;
+  auto s = seeded_eft({1 / 5e7, 1e-12});
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed_mode(0, cpu_alone);
+  seedable->seed_mode(1, gpu_alone);
+  std::vector<SimResult> runs;
+  double total = 0;
+  for (*exec = 0; *exec < 1000; ++*exec) {
+    runs.push_back(simulate(*s, make_params(W, devs), devs));
+    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
+    total += runs.back().makespan;
+  }
+  int off_cpu = 0;
+  for (int e = 300; e < 1000; ++e)
+    off_cpu += runs[size_t(e)].makespan > 1.05 * cpu_alone ? 1 : 0;
+  EXPECT_LE(off_cpu, 5) << s->explain();
+  // The stall's executions on the GPU alone, and what the retries spent: far
+  // below the GPU alone's 1000 executions.
+  EXPECT_LE(total, 300 * gpu_alone + 1000 * cpu_alone) << s->explain();
+}
+
 // A device that asks only after the others have taken all the work (a GPU
 // whose preparation outlasts the CPU's whole execution: lud on the H100,
 // call AL) keeps its probe in the next execution, instead of learning

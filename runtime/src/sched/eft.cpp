@@ -689,11 +689,26 @@ private:
   // its wall by right.)  Its cost is taken from the
   // model; if the wall was right, the settling execution measures it
   // (kExploreAbort) and the next run's seed is this run's.
+  //
+  // A stale winner is explored again too, with exponential backoff instead
+  // of the budget: an arm measured slow now (beyond kRetryWithin of the
+  // best) whose fastest measurement ever (fastest_wall(), an earlier run's
+  // included) would beat the best.  A machine's cores may be taken for a
+  // while: on the H100 machine of call GB the CPU stalled inside a warm lud
+  // run, its arm alone was measured at 2-12 ms per execution once, and the
+  // GPU alone ran the rest of the run at 20x the CPU alone's time (its
+  // model had absorbed the stall too, so no doubt arose).  It is retried
+  // once the site has run as long as its last slow wall (Arm::stale_wait),
+  // twice as long after each retry that finds it slow still: a stall that
+  // lasts costs at most about half the time it lasts, and the run is back
+  // on the faster arm at most about the stall's length after it ends.  (A
+  // budget of kExplore would wait 50 times a 10 ms stall's wall.)
   int unmeasured_within_budget(int best) {
     constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
     constexpr double kSeedDoubt = 4;
     const std::vector<double> &est = choice_.est;
     int pick = -2;
+    pick_stale_ = false;
     double pick_cost = 0;
     for (int a = -1; a < p_; ++a) {
       const Arm &m = arm(a);
@@ -701,17 +716,38 @@ private:
       const bool doubtful_seed =
           a >= 0 && !m.doubted && (m.seeded || (m.n == 1 && dev_[size_t(a)].host)) &&
           est[size_t(a + 1)] > kSeedDoubt * pr && pr < est[size_t(best + 1)];
-      if (a == best || (m.n != 0 && !doubtful_seed))
+      const double fastest = fastest_wall(a);
+      const bool stale_winner = m.n != 0 && !m.seeded && fastest > 0 &&
+                                fastest < est[size_t(best + 1)] &&
+                                site_wall_ >= m.stale_after;
+      if (a == best || (m.n != 0 && !doubtful_seed && !stale_winner))
         continue;
-      const double cost = doubtful_seed ? pr : est[size_t(a + 1)];
+      const double cost = doubtful_seed  ? pr
+                          : stale_winner ? fastest
+                                         : est[size_t(a + 1)];
       if (est[size_t(a + 1)] > kRetryWithin * est[size_t(best + 1)] &&
-          explore_spent_ + 2 * cost <= kExplore * site_wall_ &&
+          (stale_winner || explore_spent_ + 2 * cost <= kExplore * site_wall_) &&
           (pick < -1 || cost < pick_cost)) {
         pick = a;
         pick_cost = cost;
+        pick_stale_ = stale_winner && !doubtful_seed;
       }
     }
     return pick;
+  }
+
+  // A device's arm alone at this execution's trip count by its measurement
+  // of the lowest excess (Arm::best_wall), scaled from that trip count by
+  // the device's model now: the model's level may hold a stall, its shape
+  // bridges trip counts (lud's GPU alone, 0.79 ms at 511 rows, takes
+  // 0.66 ms at 31, not 0.05).  0 for co-execution or none.
+  double fastest_wall(int a) {
+    const Arm &m = arm(a);
+    if (a < 0 || m.best_wall <= 0 || m.best_trip <= 0)
+      return 0;
+    const Model &model = solo_model(dev_[size_t(a)]);
+    const double then = model.time(double(m.best_trip));
+    return then > 0 ? m.best_wall * model.time(double(W_)) / then : 0;
   }
 
   // The model that predicts the device alone (its arm in choose_mode()): its
@@ -980,6 +1016,15 @@ private:
           est[best + 1] > 0.97 * est[was + 1])
         best = was;
       solo_ = best;
+      if (measured_now) { // the stale winners' backoff (unmeasured_within_budget)
+        Arm &m = arm(was);
+        if (best == was) {
+          m.stale_wait = 0;
+        } else {
+          m.stale_wait = std::max(2 * m.stale_wait, wall);
+          m.stale_after = site_wall_ + m.stale_wait;
+        }
+      }
       const bool settled = exec_ - mode_since_ >= retry_after_;
       if (retry_from_ != kNoRetry) {
         // A retry ran: its arm is measured (or this is its settling run).
@@ -998,6 +1043,11 @@ private:
                  was == best && arm(was).n > 0 && a >= -1) {
         solo_ = a; // measure an arm never measured, once (see below)
         arm(a).doubted = arm(a).n > 0;
+        // A stale winner's slow walls are what is in doubt: the retry's
+        // measurement stands alone (one fast retry after a 100 ms stall
+        // was outvoted by four stalled walls, and the GPU alone ran on).
+        if (pick_stale_)
+          arm(a).forget();
         retry_from_ = was;
         exploring_ = true;
         explore_best_ = est[best + 1];
@@ -1293,16 +1343,34 @@ private:
     bool seeded = false;  // recent holds the seed's until this run measures
     bool doubted = false; // its wall was explored again (unmeasured_within_budget)
     double median = 1;    // median_of(0), kept by add(): read every execution
+    // Its measurement of the lowest excess ever, an earlier run's included
+    // (never forgotten: unmeasured_within_budget's stale winners).
+    double best_excess = 0, best_wall = 0;
+    int64_t best_trip = 0;
+    // A stale winner's backoff: the site wall it waits before its next retry
+    // (its last slow wall, doubled by each retry that finds it slow), and
+    // the site wall it may be retried at.
+    double stale_wait = 0, stale_after = 0;
     void add(double e, double wall, int64_t trip) {
       if (seeded)
         kept = next = 0;
       seeded = false;
+      if (e > 0 && wall > 0 && trip > 0 && (best_excess <= 0 || e < best_excess)) {
+        best_excess = e;
+        best_wall = wall;
+        best_trip = trip;
+      }
       recent[size_t(next)] = e;
       walls[size_t(next)] = wall;
       trips[size_t(next)] = trip;
       next = (next + 1) % kKeep;
       kept = std::min(kept + 1, kKeep);
       median = median_of(0);
+    }
+    // Drops the kept measurements (not the best, n or the backoff).
+    void forget() {
+      kept = next = 0;
+      median = 1;
     }
     // The median of the kept walls if every one was measured within
     // kNearTrip of trip count `w`; 0 otherwise.
@@ -1353,6 +1421,7 @@ private:
   // Exploration (unmeasured_within_budget()): one under way, the best arm's
   // estimate when it began, and what explorations cost beyond it so far.
   bool exploring_ = false;
+  bool pick_stale_ = false; // unmeasured_within_budget() picked a stale winner
   double explore_best_ = 0, explore_spent_ = 0;
   static constexpr double kExploreAbort = 3;
   bool settling_ = true;
