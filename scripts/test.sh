@@ -28,7 +28,7 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
       -DHCE_SANITIZE="$san" -DHCE_ENABLE_CUDA=OFF -DHCE_OMP_OFFLOAD_TESTS=OFF >/dev/null
     # Only what the tests below run is built (hce_omp_tests, linked with
     # libomptarget and libLLVM, is off: ctest would list it as not built).
-    targets=(hce_runtime_tests hce-sim hce-sim-contention-test)
+    targets=(hce_runtime_tests hce-sim hce-sim-contention-test hce_cpu_hog)
     # The Google Benchmark smoke test, where libbenchmark-dev is installed.
     if ninja -C "$dir" -t targets all | grep -q '^hce_bench_region_overhead:'; then
       targets+=(hce_bench_region_overhead)
