@@ -643,6 +643,21 @@ TEST(SchedEft, ACpuSlowForItsFirstExecutionsIsProbedAloneAgain) {
         << "execution " << e << ": " << s->explain();
 }
 
+// `n` executions of W iterations on `devs`, the counter `exec` (which the
+// devices' time functions read) running from 0; every one must cover W.
+bool run_executions(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
+                    int &exec, int n, std::vector<SimResult> &runs, double &total) {
+  for (exec = 0; exec < n; ++exec) {
+    runs.push_back(simulate(s, make_params(W, devs), devs));
+    const std::string gaps = check_coverage(runs.back(), W);
+    EXPECT_EQ(gaps, "") << "execution " << exec;
+    if (!gaps.empty())
+      return false;
+    total += runs.back().makespan;
+  }
+  return true;
+}
+
 // An arm predicted from samples of a slow start (here the CPU 100x slower in
 // its first three executions, chunks of several sizes: no alone probe) is
 // measured once it costs at most 2% of the site's time so far: the CPU alone
@@ -659,11 +674,7 @@ TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
   auto s = eft();
   std::vector<SimResult> runs;
   double total = 0;
-  for (*exec = 0; *exec < 1000; ++*exec) {
-    runs.push_back(simulate(*s, make_params(W, devs), devs));
-    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
-    total += runs.back().makespan;
-  }
+  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 1000, runs, total));
   for (int e = 900; e < 1000; ++e)
     EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
         << "execution " << e << ": " << s->explain();
@@ -677,8 +688,8 @@ TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
 // CPU stalls 1000x for executions 1-39, its chunks beside the GPU and alone
 // alike, so its model absorbs the stall too and no doubt arises.  The CPU
 // alone is measured at 10 ms once, 50x the GPU alone.  Its fastest wall ever
-// (the seed's) still beats the GPU alone, so it is explored again within the
-// budget, and runs the rest of the run once the stall is over.  (Before: it
+// (the seed's) still beats the GPU alone, so it is retried with exponential
+// backoff, and runs the rest of the run once the stall is over.  (Before: it
 // was never paid for again, and the GPU alone ran all the executions from
 // the stall on -- lud on the H100 machine of call GB.)
 TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
@@ -697,11 +708,7 @@ TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
   seedable->seed_mode(1, gpu_alone);
   std::vector<SimResult> runs;
   double total = 0;
-  for (*exec = 0; *exec < 1000; ++*exec) {
-    runs.push_back(simulate(*s, make_params(W, devs), devs));
-    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
-    total += runs.back().makespan;
-  }
+  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 1000, runs, total));
   int off_cpu = 0;
   for (int e = 300; e < 1000; ++e)
     off_cpu += runs[size_t(e)].makespan > 1.05 * cpu_alone ? 1 : 0;
