@@ -37,8 +37,13 @@ public:
   // Two slots per worker.  Page-locked by cudaHostRegister, each worker its
   // own in parallel when the pool is made: cudaMallocHost of the 128 MiB
   // that eight workers with 8 MiB slots held cost every GPU-alone run on
-  // the H100 60-80 ms at its first copy (call CA, 2026-11-27).
-  static constexpr size_t kSlotBytes = size_t(4) << 20;
+  // the H100 60-80 ms at its first copy (call CA, 2026-11-27).  Making the
+  // slots is mostly faulting their pages in (64 MiB took 7-17 ms to memset
+  // on the H100 machine, call ID): eight workers' 1 MiB slots are made in
+  // ~5 ms against 4 MiB slots' 10-13 ms, and copy as fast (matadd's and
+  // blackscholes' GPU alone 0.75x and 0.87x the time, 4 rounds; 512 KiB
+  // slots copied slower, call ID, 2026-11-28).
+  static constexpr size_t kSlotBytes = size_t(1) << 20;
 
   // `threads` workers for device `ordinal` (streams, events and pinned
   // slots made here); nullptr and `why` on failure.
