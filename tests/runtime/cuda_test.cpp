@@ -436,6 +436,47 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   dev->unpin_host(src.data() + 3 + pinned_lo, pinned_n * sizeof(double));
 }
 
+// A strided copy of a few rows far apart registers only what it must: not
+// the span between them (two halo rows of a 128 MiB array cost 9-15 ms to
+// register on the H100, call IC).  Rows filling most of their span still
+// register it and go as one 2-D copy.
+TEST_F(CudaDeviceTest, SparseStridedRowsDoNotPinTheirSpan) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  const size_t pitch = size_t(8) << 20, width = 4096, count = 3; // 16 MiB + a row
+  const size_t span = pitch * (count - 1) + width;
+  std::vector<char> src(span), back(span, 0);
+  const std::vector<double> noise = hce_test::random_vector(span / sizeof(double), 51);
+  std::memcpy(src.data(), noise.data(), span);
+  void *d = dev->allocate(span);
+  ASSERT_NE(d, nullptr);
+  std::string why;
+  hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  ASSERT_TRUE(dev->upload_blocks(d, src.data(), width, pitch, count, why)) << why;
+  ASSERT_TRUE(dev->download_blocks(back.data(), d, width, pitch, count, why)) << why;
+  hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(st.registrations, before.registrations) << "the span was registered";
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 2 * width * count);
+  for (size_t b = 0; b < count; ++b)
+    EXPECT_EQ(std::memcmp(back.data() + b * pitch, src.data() + b * pitch, width), 0)
+        << "row " << b;
+
+  // Dense rows: three quarters of each pitch move, the span is registered.
+  const size_t dense = pitch / 4 * 3;
+  std::fill(back.begin(), back.end(), 0);
+  before = hce::CudaDevice::pin_stats();
+  ASSERT_TRUE(dev->upload_blocks(d, src.data(), dense, pitch, count - 1, why)) << why;
+  ASSERT_TRUE(dev->download_blocks(back.data(), d, dense, pitch, count - 1, why)) << why;
+  st = hce::CudaDevice::pin_stats();
+  EXPECT_GT(st.registrations, before.registrations);
+  for (size_t b = 0; b + 1 < count; ++b)
+    EXPECT_EQ(std::memcmp(back.data() + b * pitch, src.data() + b * pitch, dense), 0)
+        << "dense row " << b;
+  dev->release(d);
+}
+
 TEST_F(CudaDeviceTest, OutOfMemoryAndCapGiveNull) {
   REQUIRE_GPU();
   restart("cuda:0", nullptr, "1M");
@@ -643,6 +684,28 @@ TEST_F(CudaData, JacobiOnCpuAndCudaMatchesSequentialEveryScheduler) {
     run_jacobi(a, m, n, steps, s.c_str());
     EXPECT_EQ(first_mismatch(a, ref), -1);
   }
+}
+
+// The GPU alone (the host's cores free to stage) does not register a data
+// region's arrays: staging them by the free cores costs less than
+// registering them (~70-85 ms/GiB on the H100, call IC) when they cross
+// the link once each way.  (64 MiB arrays: the first upload makes the pool.)
+TEST_F(CudaData, AGpuAloneStagesADataRegionsArraysInsteadOfPinningThem) {
+  REQUIRE_GPU();
+  const int64_t m = 8200, n = 1024; // 64 MiB and a few rows per array
+  const int steps = 2;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 47);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  restart("cuda:0");
+  std::vector<double> a = a0;
+  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  Moved moved = run_jacobi(a, m, n, steps, "static");
+  const hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(first_mismatch(a, ref), -1);
+  EXPECT_EQ(moved.accel_iterations, steps * (m - 2));
+  EXPECT_EQ(st.registrations, before.registrations) << "an array was registered";
+  // a up, a and b home at the data region's end.
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
 }
 
 TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {

@@ -382,7 +382,10 @@ std::shared_ptr<PinnedCache> shared_cache(PinPolicy policy) {
   return c;
 }
 
-constexpr size_t kStageSlotBytes = size_t(8) << 20; // 8 MiB, two per direction
+// Two per direction.  Registered, not cudaMallocHost'ed: 32 MiB of
+// cudaMallocHost took 17-20 ms on the H100 machine, registering 4 MiB of
+// memory faulted in by memset takes about 1 ms (call ID).
+constexpr size_t kStageSlotBytes = size_t(1) << 20;
 
 struct HostCopy {
   char *dst;
@@ -479,8 +482,10 @@ CudaDevice::~CudaDevice() {
   }
   for (Staging *st : {&up_stage_, &down_stage_})
     for (int i = 0; i < 2; ++i)
-      if (st->buf[i])
-        cudaFreeHost(st->buf[i]);
+      if (st->buf[i]) {
+        cudaHostUnregister(st->buf[i]);
+        std::free(st->buf[i]);
+      }
   if (scratch_)
     cudaFree(scratch_);
   for (cudaEvent_t ev : events_all_)
@@ -582,11 +587,48 @@ void *CudaDevice::allocate(size_t bytes) {
 }
 
 void CudaDevice::prepare_host(const void *host, size_t bytes) {
+  if (!host || !bytes || stages_instead_of_pinning(host, bytes))
+    return;
   // Pin now (cudaHostRegister costs ~43 ms/GiB), so that the cost is not
   // charged to the first chunk, which the schedulers would take for a slow
   // GPU.  Failing to pin is fine: copies then go through staging buffers.
-  if (host && bytes)
-    pins_->pin(uintptr_t(host), uintptr_t(host) + bytes);
+  pins_->pin(uintptr_t(host), uintptr_t(host) + bytes);
+}
+
+// Ski rental: registering an array costs more than staging it twice by the
+// free cores (70-85 ms/GiB on the H100 machine, and again to unregister it,
+// against 20-30 GB/s staged and ~50 GB/s pinned), and a data region's array
+// usually crosses the link once each way: jacobi2d's GPU alone spent 17-20
+// ms of its first execution pinning A and B (256 MiB) before it uploaded A
+// in 2.5 ms (call IC).  So while the execution leaves host threads to stage
+// with (copy_threads_), an array is staged (rented) until its copies have
+// staged twice its size, and pinned (bought) at the next preparation after
+// that.  jacobi2d's first execution: 15.7 -> 9.3 ms (call IE).  Beside a
+// working CPU team there are no threads to stage with: pinned at once.  So
+// is an array under kPoolMakeBytes: its copies may not make the pool, and
+// then each registers its own pages (bfs's 4-32 MiB arrays took 1.05-1.12x
+// as long staged, calls IE and IF).
+bool CudaDevice::stages_instead_of_pinning(const void *host, size_t bytes) {
+  if (policy_ != PinPolicy::Region || copy_threads_.load(std::memory_order_relaxed) < 2 ||
+      bytes < kPoolMakeBytes)
+    return false;
+  const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
+  std::lock_guard<std::mutex> lock(pool_mutex_);
+  if (pool_failed_)
+    return false;
+  for (auto it = rented_.begin(); it != rented_.end(); ++it) {
+    if (it->lo != lo || it->hi != hi)
+      continue;
+    if (it->staged < 2 * uint64_t(bytes))
+      return true;
+    rented_.erase(it); // paid for: pinned from now on
+    return false;
+  }
+  constexpr size_t kMaxRented = 64; // spans of arrays long gone drop out first
+  if (rented_.size() >= kMaxRented)
+    rented_.erase(rented_.begin());
+  rented_.push_back({lo, hi, 0});
+  return true;
 }
 
 void CudaDevice::free_cached_locked() {
@@ -655,9 +697,18 @@ bool CudaDevice::ensure_staging(std::string &why) {
     return true;
   for (Staging *st : {&up_stage_, &down_stage_})
     for (int i = 0; i < 2; ++i) {
-      if (!check(cudaMallocHost(reinterpret_cast<void **>(&st->buf[i]), kStageSlotBytes),
-                 "cudaMallocHost (staging buffer)", why))
+      void *p = std::aligned_alloc(4096, kStageSlotBytes);
+      if (!p) {
+        why = "no host memory for a staging buffer on " + name();
         return false;
+      }
+      std::memset(p, 0, kStageSlotBytes);
+      if (!check(cudaHostRegister(p, kStageSlotBytes, cudaHostRegisterPortable),
+                 "cudaHostRegister (staging buffer)", why)) {
+        std::free(p);
+        return false;
+      }
+      st->buf[i] = static_cast<char *>(p);
       if (!check(cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming),
                  "cudaEventCreateWithFlags", why))
         return false;
@@ -736,7 +787,8 @@ bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
   // Only the copy's own pages are pinned here: registering costs more per
   // byte than the copy itself (~43 ms/GiB against ~18 ms/GiB), so a
   // one-shot region must not pin what it does not move.  Arrays that stay
-  // on the device (data regions) are pinned whole by prepare_host.
+  // on the device (data regions) are pinned whole by prepare_host, unless
+  // the free cores stage them (stages_instead_of_pinning).
   std::pair<uintptr_t, uintptr_t> hint{0, 0};
   pins_->pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, hint.first, hint.second,
                 pieces);
@@ -832,8 +884,17 @@ bool CudaDevice::pooled_copy(StagingPool &pool, bool up, char *dev, char *host,
              : pool.download(h, d, p.bytes, threads, stream(s), why)))
       return false;
     pins_->add_staged(p.bytes);
+    add_rent(h, p.bytes);
   }
   return true;
+}
+
+void CudaDevice::add_rent(const char *host, size_t bytes) {
+  const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
+  std::lock_guard<std::mutex> lock(pool_mutex_);
+  for (Rented &r : rented_)
+    if (r.lo < hi && lo < r.hi)
+      r.staged += std::min(hi, r.hi) - std::max(lo, r.lo);
 }
 
 // Rows packed into a staging slot, then one 2-D copy from the slot (pitch
@@ -894,6 +955,18 @@ bool CudaDevice::staged_download_blocks(char *host, const char *dev, size_t widt
   return true;
 }
 
+// Registering a strided copy's span pins every page between its rows: worth
+// it only where the rows fill most of the span.  Two halo rows of jacobi2d's
+// B spanned all its 128 MiB, 9-15 ms to register on the H100 (call IC);
+// sparse rows go through the staging buffer instead.
+void CudaDevice::span_pieces(const char *host, size_t span, size_t moved,
+                             std::vector<Piece> &pieces) {
+  if (2 * moved >= span)
+    pins_->pieces(uintptr_t(host), uintptr_t(host) + span, 0, 0, pieces);
+  else
+    pins_->registered_pieces(uintptr_t(host), uintptr_t(host) + span, pieces);
+}
+
 bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width,
                                size_t pitch, size_t count, std::string &why) {
   if (count <= 1 || width == pitch)
@@ -905,7 +978,7 @@ bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width
   const char *src = static_cast<const char *>(host_src);
   const size_t span = pitch * (count - 1) + width;
   std::vector<Piece> pieces;
-  pins_->pieces(uintptr_t(src), uintptr_t(src) + span, 0, 0, pieces);
+  span_pieces(src, span, width * count, pieces);
   bool ok;
   if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
     ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
@@ -932,7 +1005,7 @@ bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t wid
   const char *src = static_cast<const char *>(dev_src);
   const size_t span = pitch * (count - 1) + width;
   std::vector<Piece> pieces;
-  pins_->pieces(uintptr_t(dst), uintptr_t(dst) + span, 0, 0, pieces);
+  span_pieces(dst, span, width * count, pieces);
   bool ok;
   if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
     ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,

@@ -193,6 +193,10 @@ private:
     size_t offset, bytes;
     bool pinned;
   };
+  // The pieces of a strided copy's span [host, host + span) of which `moved`
+  // bytes move: registering the span first only if they fill half of it.
+  void span_pieces(const char *host, size_t span, size_t moved,
+                   std::vector<Piece> &pieces);
   bool staged_upload(char *dev, const char *host, size_t bytes, std::string &why);
   bool staged_download(char *host, const char *dev, size_t bytes, std::string &why);
   bool staged_upload_blocks(char *dev, const char *host, size_t width, size_t pitch,
@@ -215,6 +219,11 @@ private:
   // on stream `s`.
   bool pooled_copy(StagingPool &pool, bool up, char *dev, char *host,
                    const std::vector<Piece> &pieces, Stream s, std::string &why);
+  // prepare_host's choice: stage a data region's array for now rather than
+  // pin it (see the definition), and the bytes the pool staged of each such
+  // array.
+  bool stages_instead_of_pinning(const void *host, size_t bytes);
+  void add_rent(const char *host, size_t bytes);
   static constexpr size_t kPoolMinBytes = size_t(4) << 20;
   static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
 
@@ -251,6 +260,11 @@ private:
   std::mutex pool_mutex_;
   std::unique_ptr<StagingPool> pool_; // made at the first copy that wants it
   bool pool_failed_ = false;
+  struct Rented {
+    uintptr_t lo, hi;
+    uint64_t staged; // bytes of [lo, hi) the pool staged, both ways
+  };
+  std::vector<Rented> rented_; // under pool_mutex_
 
   std::mutex scratch_mutex_;
   void *scratch_ = nullptr; // hce_cuda_scratch's block (cudaMalloc)
