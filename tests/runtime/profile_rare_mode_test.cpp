@@ -28,23 +28,24 @@ namespace {
 using namespace hce;
 using namespace hce::simtest;
 
-// eft, lud's shape reversed in time: the CPU 100x slower in its first three
-// executions (a slow start), so the GPU alone runs first and the CPU alone
-// is explored once the exploration budget allows it
-// (SchedEft.AnArmNeverMeasuredIsTriedWithinAnExplorationBudget).  The
-// execution that measures the explored arm says so (measured_rarely()),
+// eft, lud's shape reversed: an earlier run's model (a seed) has the CPU
+// 100x slower than it is, so the GPU alone runs first and the CPU alone is
+// explored once the exploration budget allows it
+// (SchedEft.AnArmNeverMeasuredIsTriedWithinAnExplorationBudget).  (A seed,
+// not a slow start: a model learnt in this run is probed again while no
+// measured wall backs it, which finds a slow start out without exploring.)
+// The execution that measures the explored arm says so (measured_rarely()),
 // with that arm as its mode; the executions of the mode in use do not.
 TEST(SchedEftRareMode, AnExploredArmsMeasurementIsRare) {
   auto exec = std::make_shared<int>(0);
-  SimDevice cpu = SimDevice::constant(5e7, 0, true);
-  cpu.time_fn = [exec](Range r, int) {
-    return (*exec < 3 ? 100.0 : 1.0) * double(r.size()) / 5e7;
-  };
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  std::vector<SimDevice> devs = {SimDevice::constant(5e7, 0, true),
+                                 SimDevice::constant(1e12, 0.2e-3)};
   const int64_t W = 500;
   auto s = make_scheduler("eft");
-  const auto *seedable = dynamic_cast<const Seedable *>(s.get());
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
   ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 100 / 5e7);
+  seedable->seed(1, 0.2e-3, 1e-12);
   int rare = 0, measured = 0, first_rare = -1;
   for (*exec = 0; *exec < 1000; ++*exec) {
     ASSERT_EQ(check_coverage(simulate(*s, make_params(W, devs), devs), W), "")
@@ -64,7 +65,7 @@ TEST(SchedEftRareMode, AnExploredArmsMeasurementIsRare) {
       ++rare;
     }
   }
-  EXPECT_GE(first_rare, 3) << "the CPU alone was never explored";
+  EXPECT_GE(first_rare, 1) << "the CPU alone was never explored";
   // The GPU alone, then the CPU alone, each measured every execution but for
   // a few explorations and retries.
   EXPECT_GE(measured, 900);

@@ -658,20 +658,21 @@ bool run_executions(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
   return true;
 }
 
-// An arm predicted from samples of a slow start (here the CPU 100x slower in
-// its first three executions, chunks of several sizes: no alone probe) is
-// measured once it costs at most 2% of the site's time so far: the CPU alone
-// is then found, and the exploration cost about 2% of what ran before it.
+// An arm predicted from a wrong model (here an earlier run's, a seed, with
+// the CPU 100x slower than it is) is measured once it costs at most 2% of
+// the site's time so far: the CPU alone is then found, and the exploration
+// cost about 2% of what ran before it.
 TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
   auto exec = std::make_shared<int>(0);
-  SimDevice cpu = SimDevice::constant(5e7, 0, true);
-  cpu.time_fn = [exec](Range r, int) {
-    return (*exec < 3 ? 100.0 : 1.0) * double(r.size()) / 5e7;
-  };
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  std::vector<SimDevice> devs = {SimDevice::constant(5e7, 0, true),
+                                 SimDevice::constant(1e12, 0.2e-3)};
   const int64_t W = 500;
   const double cpu_alone = double(W) / 5e7, gpu_alone = 0.2e-3;
   auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, 0, 100 / 5e7);
+  seedable->seed(1, 0.2e-3, 1e-12);
   std::vector<SimResult> runs;
   double total = 0;
   ASSERT_TRUE(run_executions(*s, devs, W, *exec, 1000, runs, total));
@@ -681,6 +682,30 @@ TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
   // The GPU alone until the CPU alone fits the budget (50x its predicted
   // 1 ms, twice), then the CPU alone.
   EXPECT_LE(total, 560 * gpu_alone + 1000 * cpu_alone) << s->explain();
+}
+
+// A slow start learnt in a cold run (the CPU 100x slower in its first 20
+// executions, past the probes again of its young model at the 2nd and 8th)
+// is found out by probing again a model no measured wall backs
+// (unconfirmed(), at the 32nd execution here), whose fast chunk replaces
+// the slow ones (kFasterThanModel).  Before, the GPU alone ran until the
+// exploration budget paid for the CPU alone, some 250 executions in.
+TEST(SchedEft, ASlowStartIsFoundOutByProbingAgain) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec](Range r, int) {
+    return (*exec < 20 ? 100.0 : 1.0) * double(r.size()) / 5e7;
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+  const int64_t W = 500;
+  const double cpu_alone = double(W) / 5e7;
+  auto s = eft();
+  std::vector<SimResult> runs;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 200, runs, total));
+  for (int e = 40; e < 200; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
+        << "execution " << e << ": " << s->explain();
 }
 
 // A stale winner (unmeasured_within_budget): a warm run (the profile cache

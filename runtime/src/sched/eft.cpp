@@ -40,7 +40,9 @@
 //    that its chunks disprove are dropped (lanes_disproved()).
 //  * Models from fewer than three executions are provisional
 //    (provisional()): a device left out on such a model is probed again at
-//    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; an arm's
+//    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; one
+//    that no measured wall backs (unconfirmed()) at the 16th, 64th ..., and a
+//    chunk 4x faster than its model replaces its samples; an arm's
 //    excess is the median of its last five measurements and a fit drops chunks far above
 //    its line, so one slow execution does not rule a device out for good (the H100's
 //    lud).
@@ -82,6 +84,12 @@ constexpr double kConfident = 0.15;   // relative prediction error
 constexpr int kMaxSamples = 12;       // chunks kept per device for the fit
 constexpr int64_t kGrowth = 4;        // chunk growth while learning
 constexpr int kSettledExecutions = 3; // a model from fewer is provisional
+constexpr double kFasterThanModel =
+    4; // complete(): a chunk this much faster resets the fit
+// unconfirmed(): the first probe again of a model no measured wall backs.
+// Not before the 16th execution: most regions of the suite run 10-20 times,
+// and a probe in a learning execution cost cg's cold run 3% (hce-sim).
+constexpr int kFirstUnconfirmedReprobe = 16;
 constexpr double kRetryWithin = 1.3;  // choose_mode(): runner-ups measured again
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
@@ -425,6 +433,15 @@ public:
     if (d.first_exec < 0)
       d.first_exec = exec_;
     d.steady = d.steady || exec_ > d.first_exec;
+    // A chunk of a later execution that took under a quarter of what the
+    // model predicted: the device got faster (a stall at the machine's start
+    // ended), and its earlier chunks no longer say what it costs.  The fit
+    // would keep the slow line and drop this chunk as the one far off it.
+    if (predicted > 0 && seconds * kFasterThanModel < predicted && !d.samples.v.empty() &&
+        d.samples.exec.back() < exec_) {
+      d.samples.v.clear();
+      d.samples.exec.clear();
+    }
     if (d.last_sample_exec != exec_)
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
@@ -894,7 +911,22 @@ private:
   // Whether the device's next chunk is a probe: it has no model, or this
   // execution probes its provisional one again.
   bool needs_probe(const Dev &d) const {
-    return !d.model.known() || (d.reprobe && provisional(d));
+    return !d.model.known() || (d.reprobe && (provisional(d) || unconfirmed(d)));
+  }
+  // A model no measured wall ever backed: the device left out since it was
+  // learnt, and neither its arm alone nor co-execution measured in this
+  // run.  Its chunks may all have run inside a stall at the machine's start
+  // (hce-sim --stall cpu:0.001:0.002:30 on lud, cold: the CPU's three
+  // learning executions all stalled, the GPU alone ran 200 executions at
+  // 40x the CPU's time before an exploration found it out: 0.140 s against
+  // the CPU alone's 0.017).  Such a device is probed again at the 16th
+  // execution, then at 4x the last probe's (64th, 256th ...).  (Not
+  // provisional(): the profile cache keeps the model.)
+  bool unconfirmed(const Dev &d) const {
+    const int i = int(&d - dev_.data());
+    return !d.seed.known() && d.model.known() && exec_ > d.last_sample_exec &&
+           arms_.size() == size_t(p_ + 1) && arms_[size_t(i + 1)].n == 0 &&
+           arms_[0].n == 0;
   }
 
   // Whether an active device other than `device` has no model yet.
@@ -1060,13 +1092,26 @@ private:
       measured_pred_ = pred[solo_ + 1];
       measured_trip_ = W_;
     }
-    // A device left out on a provisional model is probed again instead: a
-    // learning execution (co-execution from the initial ratios; the device
-    // takes a probe first), at most once per device and site.
+    // A device left out on a provisional or unconfirmed model is probed
+    // again instead: a learning execution (co-execution from the initial
+    // ratios; the device takes a probe first), at exponentially spaced
+    // executions.
     reprobe_ = false;
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
-      d.reprobe = all_known && provisional(d) && exec_ >= d.next_reprobe &&
+      // An unconfirmed model is probed only where its probe is predicted to
+      // take no longer than the chosen mode's execution: the probe runs
+      // beside it (11-23's lud GPU, a 26 ms probe against 50 us executions,
+      // lost 28% of a cold run to three such probes, hce-sim).
+      const double chosen = solo_ + 1 < int(choice_.est.size()) && solo_ >= -1
+                                ? choice_.est[size_t(solo_ + 1)]
+                                : 0;
+      const bool doubt =
+          provisional(d) ||
+          (unconfirmed(d) && d.model.time(double(probe_size(d))) <= chosen);
+      const int at = provisional(d) ? d.next_reprobe
+                                    : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
+      d.reprobe = all_known && doubt && exec_ >= at &&
                   (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1);
       if (d.reprobe) // one attempt each time: it may not get to run
         d.next_reprobe = 4 * exec_;
