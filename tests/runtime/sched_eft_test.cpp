@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -573,6 +574,48 @@ TEST(SchedEft, ASeededDeviceGoesBackToItsSeedAfterAColdFirstExecution) {
 
 } // namespace
 
+// `n` executions of W iterations on `devs`, the counter `exec` (which the
+// devices' time functions read) running from 0; every one must cover W.
+bool run_executions(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
+                    int &exec, int n, std::vector<SimResult> &runs, double &total) {
+  for (exec = 0; exec < n; ++exec) {
+    runs.push_back(simulate(s, make_params(W, devs), devs));
+    const std::string gaps = check_coverage(runs.back(), W);
+    EXPECT_EQ(gaps, "") << "execution " << exec;
+    if (!gaps.empty())
+      return false;
+    total += runs.back().makespan;
+  }
+  return true;
+}
+
+// lud's shape on the H100: the CPU at 5e7 iterations per second, 10 us for
+// kLudW iterations, beside a GPU whose executions take 0.2 ms whatever their
+// size.
+constexpr int64_t kLudW = 500;
+constexpr double kLudCpuAlone = double(kLudW) / 5e7, kLudGpuAlone = 0.2e-3;
+std::vector<SimDevice> lud_pair(SimDevice cpu) {
+  return {std::move(cpu), SimDevice::constant(1e12, kLudGpuAlone)};
+}
+// lud_pair's CPU, `factor` times slower in the executions `slow` picks (the
+// counter `exec`, which run_executions advances).
+SimDevice lud_cpu_slowed(std::shared_ptr<int> exec, std::function<bool(int)> slow,
+                         double factor) {
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec, slow, factor](Range r, int) {
+    return (slow(*exec) ? factor : 1.0) * double(r.size()) / 5e7;
+  };
+  return cpu;
+}
+// Executions [from, to) of lud_pair ran the CPU alone (its time, 5% over at
+// most).
+void expect_cpu_alone(const std::vector<SimResult> &runs, int from, int to,
+                      const Scheduler &s) {
+  for (int e = from; e < to; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * kLudCpuAlone)
+        << "execution " << e << ": " << s.explain();
+}
+
 // The H100's lud: the CPU's chunks stall for milliseconds whenever they run
 // beside the GPU's (pinning, copies), and all of them have the size of its
 // lanes, so the model fitted to them reads the stall as a per-iteration cost
@@ -583,22 +626,15 @@ TEST(SchedEft, ACpuStalledBesideTheGpuIsMeasuredAlone) {
   SimDevice cpu = SimDevice::constant(5e7, 0, true);
   cpu.lanes = 16;
   cpu.beside = 2e-3;
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
-  const int64_t W = 500;
-  const double cpu_alone = double(W) / 5e7;
+  const std::vector<SimDevice> devs = lud_pair(cpu);
   auto s = eft();
   std::vector<SimResult> runs;
   double total = 0;
-  for (int e = 0; e < 100; ++e) {
-    runs.push_back(simulate(*s, make_params(W, devs), devs));
-    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << e;
-    total += runs.back().makespan;
-  }
-  for (int e = 80; e < 100; ++e)
-    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
-        << "execution " << e << ": " << s->explain();
+  int exec = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, exec, 100, runs, total));
+  expect_cpu_alone(runs, 80, 100, *s);
   // The probe and the executions that learnt cost a few GPU executions.
-  EXPECT_LE(total, 100 * cpu_alone + 12 * 2.2e-3);
+  EXPECT_LE(total, 100 * kLudCpuAlone + 12 * 2.2e-3);
 }
 
 // The alone probe is only for a model that cannot tell a stall from a rate
@@ -629,33 +665,12 @@ TEST(SchedEft, ACpuSlowForItsFirstExecutionsIsProbedAloneAgain) {
   cpu.time_fn = [exec](Range r, int) {
     return double(r.size()) / 5e7 + (*exec < 4 ? 3e-3 : 0.0);
   };
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
-  const int64_t W = 500;
-  const double cpu_alone = double(W) / 5e7;
+  const std::vector<SimDevice> devs = lud_pair(cpu);
   auto s = eft();
   std::vector<SimResult> runs;
-  for (*exec = 0; *exec < 100; ++*exec) {
-    runs.push_back(simulate(*s, make_params(W, devs), devs));
-    ASSERT_EQ(check_coverage(runs.back(), W), "") << "execution " << *exec;
-  }
-  for (int e = 80; e < 100; ++e)
-    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
-        << "execution " << e << ": " << s->explain();
-}
-
-// `n` executions of W iterations on `devs`, the counter `exec` (which the
-// devices' time functions read) running from 0; every one must cover W.
-bool run_executions(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
-                    int &exec, int n, std::vector<SimResult> &runs, double &total) {
-  for (exec = 0; exec < n; ++exec) {
-    runs.push_back(simulate(s, make_params(W, devs), devs));
-    const std::string gaps = check_coverage(runs.back(), W);
-    EXPECT_EQ(gaps, "") << "execution " << exec;
-    if (!gaps.empty())
-      return false;
-    total += runs.back().makespan;
-  }
-  return true;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 100, runs, total));
+  expect_cpu_alone(runs, 80, 100, *s);
 }
 
 // An arm predicted from a wrong model (here an earlier run's, a seed, with
@@ -663,25 +678,19 @@ bool run_executions(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
 // the site's time so far: the CPU alone is then found, and the exploration
 // cost about 2% of what ran before it.
 TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
-  auto exec = std::make_shared<int>(0);
-  std::vector<SimDevice> devs = {SimDevice::constant(5e7, 0, true),
-                                 SimDevice::constant(1e12, 0.2e-3)};
-  const int64_t W = 500;
-  const double cpu_alone = double(W) / 5e7, gpu_alone = 0.2e-3;
-  auto s = eft();
+  int exec = 0;
+  const std::vector<SimDevice> devs = lud_pair(SimDevice::constant(5e7, 0, true));
+  auto s = seeded_eft({100 / 5e7, 1e-12});
   auto *seedable = dynamic_cast<Seedable *>(s.get());
   ASSERT_NE(seedable, nullptr);
-  seedable->seed(0, 0, 100 / 5e7);
-  seedable->seed(1, 0.2e-3, 1e-12);
+  seedable->seed(1, kLudGpuAlone, 1e-12);
   std::vector<SimResult> runs;
   double total = 0;
-  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 1000, runs, total));
-  for (int e = 900; e < 1000; ++e)
-    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
-        << "execution " << e << ": " << s->explain();
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, exec, 1000, runs, total));
+  expect_cpu_alone(runs, 900, 1000, *s);
   // The GPU alone until the CPU alone fits the budget (50x its predicted
   // 1 ms, twice), then the CPU alone.
-  EXPECT_LE(total, 560 * gpu_alone + 1000 * cpu_alone) << s->explain();
+  EXPECT_LE(total, 560 * kLudGpuAlone + 1000 * kLudCpuAlone) << s->explain();
 }
 
 // A slow start learnt in a cold run (the CPU 100x slower in its first 20
@@ -692,20 +701,13 @@ TEST(SchedEft, AnArmNeverMeasuredIsTriedWithinAnExplorationBudget) {
 // exploration budget paid for the CPU alone, some 250 executions in.
 TEST(SchedEft, ASlowStartIsFoundOutByProbingAgain) {
   auto exec = std::make_shared<int>(0);
-  SimDevice cpu = SimDevice::constant(5e7, 0, true);
-  cpu.time_fn = [exec](Range r, int) {
-    return (*exec < 20 ? 100.0 : 1.0) * double(r.size()) / 5e7;
-  };
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
-  const int64_t W = 500;
-  const double cpu_alone = double(W) / 5e7;
+  const std::vector<SimDevice> devs = lud_pair(lud_cpu_slowed(
+      exec, [](int e) { return e < 20; }, 100));
   auto s = eft();
   std::vector<SimResult> runs;
   double total = 0;
-  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 200, runs, total));
-  for (int e = 40; e < 200; ++e)
-    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
-        << "execution " << e << ": " << s->explain();
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 200, runs, total));
+  expect_cpu_alone(runs, 40, 200, *s);
 }
 
 // A stale winner (unmeasured_within_budget): a warm run (the profile cache
@@ -719,28 +721,23 @@ TEST(SchedEft, ASlowStartIsFoundOutByProbingAgain) {
 // the stall on -- lud on the H100 machine of call GB.)
 TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
   auto exec = std::make_shared<int>(0);
-  SimDevice cpu = SimDevice::constant(5e7, 0, true);
-  cpu.time_fn = [exec](Range r, int) {
-    return (*exec >= 1 && *exec < 40 ? 1000.0 : 1.0) * double(r.size()) / 5e7;
-  };
-  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
-  const int64_t W = 500;
-  const double cpu_alone = double(W) / 5e7, gpu_alone = 0.2e-3;
+  const std::vector<SimDevice> devs = lud_pair(lud_cpu_slowed(
+      exec, [](int e) { return e >= 1 && e < 40; }, 1000));
   auto s = seeded_eft({1 / 5e7, 1e-12});
   auto *seedable = dynamic_cast<Seedable *>(s.get());
   ASSERT_NE(seedable, nullptr);
-  seedable->seed_mode(0, cpu_alone);
-  seedable->seed_mode(1, gpu_alone);
+  seedable->seed_mode(0, kLudCpuAlone);
+  seedable->seed_mode(1, kLudGpuAlone);
   std::vector<SimResult> runs;
   double total = 0;
-  ASSERT_TRUE(run_executions(*s, devs, W, *exec, 1000, runs, total));
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 1000, runs, total));
   int off_cpu = 0;
   for (int e = 300; e < 1000; ++e)
-    off_cpu += runs[size_t(e)].makespan > 1.05 * cpu_alone ? 1 : 0;
+    off_cpu += runs[size_t(e)].makespan > 1.05 * kLudCpuAlone ? 1 : 0;
   EXPECT_LE(off_cpu, 5) << s->explain();
   // The stall's executions on the GPU alone, and what the retries spent: far
   // below the GPU alone's 1000 executions.
-  EXPECT_LE(total, 300 * gpu_alone + 1000 * cpu_alone) << s->explain();
+  EXPECT_LE(total, 300 * kLudGpuAlone + 1000 * kLudCpuAlone) << s->explain();
 }
 
 // A device that asks only after the others have taken all the work (a GPU
