@@ -67,6 +67,7 @@
 //    third of its time (bench/sim floors).  Except for its probe, while it
 //    has no model, once it found its block taken (Dev::starved).
 #include "common.hpp"
+#include "eft_model.hpp"
 
 #include "clock.hpp"
 
@@ -80,8 +81,9 @@
 namespace hce::sched {
 namespace {
 
+using namespace eft; // Model, Samples, fit ...
+
 constexpr double kConfident = 0.15;   // relative prediction error
-constexpr int kMaxSamples = 12;       // chunks kept per device for the fit
 constexpr int64_t kGrowth = 4;        // chunk growth while learning
 constexpr int kSettledExecutions = 3; // a model from fewer is provisional
 constexpr double kFasterThanModel =
@@ -90,177 +92,9 @@ constexpr double kFasterThanModel =
 // Not before the 16th execution: most regions of the suite run 10-20 times,
 // and a probe in a learning execution cost cg's cold run 3% (hce-sim).
 constexpr int kFirstUnconfirmedReprobe = 16;
-constexpr double kRetryWithin = 1.3;  // choose_mode(): runner-ups measured again
+constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
-double default_overhead(bool host) { return host ? 20e-6 : 40e-6; }
-
-struct Model {
-  double o = 0;     // seconds per chunk
-  double c = 0;     // seconds per iteration; 0 = no model
-  double lanes = 0; // a chunk of fewer iterations costs as much as this
-  // Every sample had at most `lanes` iterations: the chunks' time does not
-  // tell the per-iteration cost from the per-chunk one, and a stall of the
-  // chunk reads as a per-iteration cost (the fit guesses o, fit_line).
-  bool lanes_only = false;
-  bool known() const { return c > 0; }
-  double time(double n) const { return o + std::max(n, lanes) * c; }
-};
-
-// Least squares of t = o + n c over the samples; one distinct size (or a fit
-// with o < 0 or c <= 0) falls back to the default overhead and the median
-// time of the largest chunks.
-// Storage for fit(), kept by the scheduler: a fit runs after every chunk.
-struct FitScratch {
-  std::vector<std::pair<int64_t, double>> samples, kept;
-  std::vector<double> times;
-};
-
-Model fit_line(const std::vector<std::pair<int64_t, double>> &s, bool host, double lanes,
-               std::vector<double> &times) {
-  Model m;
-  m.lanes = lanes;
-  if (s.empty())
-    return m;
-  double sn = 0, st = 0, snn = 0, snt = 0;
-  for (auto [n, t] : s) {
-    sn += double(n);
-    st += t;
-    snn += double(n) * double(n);
-    snt += double(n) * t;
-  }
-  const double k = double(s.size());
-  const double den = k * snn - sn * sn;
-  if (s.size() >= 2 && den > 1e-9 * snn * k) {
-    m.c = (k * snt - sn * st) / den;
-    m.o = (st - m.c * sn) / k;
-    if (m.c > 0 && m.o >= 0)
-      return m;
-  }
-  // The largest chunks say most about the rate: every chunk of at least
-  // half the largest size, their median time per iteration, so that one
-  // slow one does not set it.  (Not the largest size alone: with lud's trip
-  // count shrinking by one per execution it is one chunk, and a stalled one
-  // -- 711 us against 10-60 us on the H100, call DI -- made the CPU look 60x
-  // slower eleven executions later, when it became the largest kept.)
-  const int64_t largest = std::max_element(s.begin(), s.end(), [](auto a, auto b) {
-                            return a.first < b.first;
-                          })->first;
-  times.clear();
-  for (auto [sn_, t] : s)
-    if (2 * sn_ >= largest && sn_ > 0)
-      times.push_back(t / double(sn_));
-  std::nth_element(times.begin(), times.begin() + std::ptrdiff_t((times.size() - 1) / 2),
-                   times.end());
-  const int64_t n = largest;
-  const double t = times[(times.size() - 1) / 2] * double(n);
-  m.o = std::min(default_overhead(host), t / 2);
-  m.c = std::max(1e-15, (t - m.o) / double(std::max<int64_t>(1, n)));
-  return m;
-}
-
-// fit_line, then once more without the samples far above the line: one
-// chunk that the OS or a page fault made 100x longer must not set a
-// device's model (the device may then never run again to correct it).
-Model fit(std::span<const std::pair<int64_t, double>> samples, bool host, int64_t lanes,
-          FitScratch &scratch) {
-  std::vector<std::pair<int64_t, double>> &s = scratch.samples;
-  s.assign(samples.begin(), samples.end());
-  bool lanes_only = lanes > 0;
-  for (auto &[n, t] : s) {
-    lanes_only = lanes_only && n <= lanes;
-    n = std::max(n, lanes);
-  }
-  Model m = fit_line(s, host, double(lanes), scratch.times);
-  m.lanes_only = lanes_only;
-  if (s.size() < 3 || !m.known())
-    return m;
-  // (Most fits have no such sample: no second list then, a fit runs after
-  // every chunk.)
-  if (std::none_of(s.begin(), s.end(),
-                   [&](auto x) { return x.second > 2 * m.time(double(x.first)); }))
-    return m;
-  std::vector<std::pair<int64_t, double>> &kept = scratch.kept;
-  kept.clear();
-  for (auto [n, t] : s)
-    if (t <= 2 * m.time(double(n)))
-      kept.push_back({n, t});
-  if (kept.size() >= 2 && kept.size() < s.size()) {
-    m = fit_line(kept, host, double(lanes), scratch.times);
-    m.lanes_only = lanes_only;
-  }
-  return m;
-}
-
-// A device's model alone, from its chunks alone (Dev::alone): fit(), or,
-// when every chunk had at most its lanes' size, the fastest one alone (the
-// slower ones were stalled by something else on the machine: the H100's
-// lud, alone probes of 1.3-5.5 ms in its first milliseconds, 10-40 us
-// later; the arm this predicts is measured before it is kept).
-Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
-                int64_t lanes, FitScratch &scratch) {
-  // (What fit() would call lanes_only, known before fitting: the fit of
-  // every chunk would be thrown away.)
-  const bool lanes_only = lanes > 0 && std::all_of(s.begin(), s.end(), [&](auto x) {
-                            return x.first <= lanes;
-                          });
-  if (!lanes_only || s.empty())
-    return fit(s, host, lanes, scratch);
-  const auto fastest = std::min_element(
-      s.begin(), s.end(), [](auto a, auto b) { return a.second < b.second; });
-  return fit(std::span(&*fastest, 1), host, lanes, scratch);
-}
-
-// Whether chunks under `lanes` iterations took longer the more iterations
-// they had: an accelerator's lanes come from its kernel's shape (a 1-D
-// kernel's block on every multiprocessor), and a kernel whose threads
-// wait on one another or on a shared resource need not keep that promise.
-// Disproved when the chunks' sizes span 1.5x and, by least squares over
-// them, the iterations make at least half the largest one's time.
-bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t lanes) {
-  double sn = 0, st = 0, snn = 0, snt = 0, k = 0;
-  int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
-  for (auto [n, t] : s) {
-    if (n > lanes)
-      continue;
-    sn += double(n);
-    st += t;
-    snn += double(n) * double(n);
-    snt += double(n) * t;
-    k += 1;
-    lo = std::min(lo, n);
-    hi = std::max(hi, n);
-  }
-  const double den = k * snn - sn * sn;
-  if (k < 2 || 2 * hi < 3 * lo || den <= 0)
-    return false;
-  const double c = (k * snt - sn * st) / den, o = (st - c * sn) / k;
-  return c > 0 && c * double(hi) >= 0.5 * (o + c * double(hi));
-}
-
-// A device's last chunks, (iterations, seconds), with the execution of each.
-struct Samples {
-  std::vector<std::pair<int64_t, double>> v;
-  std::vector<int> exec;
-  // Keeps the newest kMaxSamples; once `exec` is past `first_exec`, the
-  // chunks of the device's first execution at the site leave (one-time
-  // costs, see complete()).
-  void add(int64_t n, double t, int at, int first_exec) {
-    v.push_back({n, t});
-    exec.push_back(at);
-    if (at > first_exec)
-      for (size_t k = v.size(); k-- > 0;)
-        if (exec[k] == first_exec) {
-          v.erase(v.begin() + std::ptrdiff_t(k));
-          exec.erase(exec.begin() + std::ptrdiff_t(k));
-        }
-    if (int(v.size()) > kMaxSamples) {
-      v.erase(v.begin());
-      exec.erase(exec.begin());
-    }
-  }
-};
-
 class EftScheduler final : public Scheduler, public Seedable {
 public:
   std::string_view name() const override { return "eft"; }
@@ -657,7 +491,7 @@ private:
     // While it has no model, thieves leave it its probe (kept_for()).
     bool starved = false;
     bool lanes_disproved = false; // see lanes_disproved()
-    Samples samples; // every chunk: the model for co-execution
+    Samples samples;              // every chunk: the model for co-execution
     // The chunks during which no other device had one in flight, and their
     // model: what the device costs alone.  On the H100 the CPU's chunks
     // beside the GPU stalled 1-17 ms for 15 rows of lud (10-40 us alone)
@@ -672,13 +506,13 @@ private:
     mutable bool alone_stale = false;
     bool alone_host = false;
     int64_t alone_lanes = 0;
-    int next_alone_probe = 1;     // the earliest execution of its next alone probe
-    int first_exec = -1;          // exec_ of its first sample at this site
-    bool steady = false;          // it has samples of a later execution
-    int sampled_execs = 0;        // executions it has completed chunks in
-    int last_sample_exec = -1;    // the last of them
-    bool reprobe = false;         // this execution probes its model again
-    int next_reprobe = 1;         // the earliest execution that may do so
+    int next_alone_probe = 1;  // the earliest execution of its next alone probe
+    int first_exec = -1;       // exec_ of its first sample at this site
+    bool steady = false;       // it has samples of a later execution
+    int sampled_execs = 0;     // executions it has completed chunks in
+    int last_sample_exec = -1; // the last of them
+    bool reprobe = false;      // this execution probes its model again
+    int next_reprobe = 1;      // the earliest execution that may do so
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     double exec_busy = 0; // its chunks' seconds in the last execution
@@ -1481,10 +1315,10 @@ private:
   double explore_best_ = 0, explore_spent_ = 0;
   static constexpr double kExploreAbort = 3;
   bool settling_ = true;
-  bool mode_measured_ = false; // this execution's wall measures its mode
+  bool mode_measured_ = false;  // this execution's wall measures its mode
   bool first_measured_ = false; // ... the first execution's, for the cache
-  double measured_pred_ = 0;   // the predicted wall of this execution's arm
-  int64_t measured_trip_ = 0;  // ... and its trip count
+  double measured_pred_ = 0;    // the predicted wall of this execution's arm
+  int64_t measured_trip_ = 0;   // ... and its trip count
   static constexpr int kNoRetry = -2;
   int retry_after_ = 0, retry_from_ = kNoRetry;
   double exec_begin_ = 0, last_complete_ = 0;
