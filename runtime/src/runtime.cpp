@@ -55,9 +55,11 @@ void Runtime::with_existing(const std::function<void(Runtime &)> &f) {
 }
 
 Runtime::Runtime() {
-  select_devices();
+  // The settings first: the devices take theirs from them (a bad value
+  // leaves the defaults, and fails every region).
   std::string ignored; // kept in settings_error_
   reload_settings(ignored);
+  select_devices();
   data_ = std::make_unique<DataEnv>(devices_);
   for (auto &dev : devices_) {
     Device *d = dev.get();
@@ -150,7 +152,7 @@ void Runtime::select_devices() {
         if (have)
           continue;
         std::string dev_why;
-        if (auto dev = CudaDevice::create(n, dev_why)) {
+        if (auto dev = CudaDevice::create(n, dev_why, settings_)) {
           cuda.push_back(dev.get());
           accel.push_back(std::move(dev));
         } else {
@@ -192,7 +194,7 @@ void Runtime::select_devices() {
         if (have)
           continue;
         std::string dev_why;
-        if (auto dev = OmpDevice::create(k, dev_why))
+        if (auto dev = OmpDevice::create(k, dev_why, settings_))
           accel.push_back(std::move(dev));
         else
           notice_once("broken-omp:" + std::to_string(k), "omp:" + std::to_string(k) +

@@ -2,7 +2,12 @@
 
 #include "sched/scheduler.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace hce {
 namespace {
@@ -29,8 +34,63 @@ std::optional<CoMode> parse_co_mode(const std::string &text) {
   return std::nullopt;
 }
 
-bool Settings::from_env(Settings &out, std::string &why) {
-  out = Settings{};
+std::optional<PinPolicy> parse_pin_policy(const std::string &text) {
+  for (PinPolicy p :
+       {PinPolicy::Region, PinPolicy::Keep, PinPolicy::Stage, PinPolicy::Off})
+    if (text == pin_policy_name(p))
+      return p;
+  return std::nullopt;
+}
+
+const char *pin_policy_name(PinPolicy p) {
+  switch (p) {
+  case PinPolicy::Region: return "region";
+  case PinPolicy::Keep: return "keep";
+  case PinPolicy::Stage: return "stage";
+  case PinPolicy::Off: return "off";
+  }
+  return "?";
+}
+
+std::optional<size_t> parse_byte_size(const std::string &text) {
+  // A decimal number first: strtod alone would also take leading blanks, a
+  // sign, hexadecimal, inf and nan.
+  const char *s = text.c_str();
+  if (!(std::isdigit(static_cast<unsigned char>(s[0])) ||
+        (s[0] == '.' && std::isdigit(static_cast<unsigned char>(s[1])))))
+    return std::nullopt;
+  char *end = nullptr;
+  const double v = std::strtod(s, &end);
+  for (const char *c = s; c < end; ++c)
+    if (*c == 'x' || *c == 'X')
+      return std::nullopt;
+  double mul = 1;
+  switch (*end) {
+  case 'k':
+  case 'K': mul = 1024.0; break;
+  case 'm':
+  case 'M': mul = 1024.0 * 1024; break;
+  case 'g':
+  case 'G': mul = 1024.0 * 1024 * 1024; break;
+  default: break;
+  }
+  if (mul != 1)
+    ++end;
+  if (mul != 1 && end[0] == 'i' && end[1] == 'B')
+    end += 2;
+  else if (end[0] == 'B')
+    ++end;
+  const double bytes = v * mul;
+  // 2^64 (for a 64-bit size_t) is the first double that does not fit.
+  const double too_many = std::ldexp(1.0, std::numeric_limits<size_t>::digits);
+  if (*end || !std::isfinite(bytes) || bytes < 0 || bytes >= too_many)
+    return std::nullopt;
+  return static_cast<size_t>(bytes);
+}
+
+bool Settings::from_env(Settings &result, std::string &why) {
+  result = Settings{};
+  Settings out;
   if (const char *v = value("HCE_SCHEDULE")) {
     if (!make_scheduler(v)) {
       std::string known;
@@ -66,6 +126,39 @@ bool Settings::from_env(Settings &out, std::string &why) {
       return bad(why, "HCE_MIN_SHARE", v, "a share in [0, 1)");
     out.min_share = m;
   }
+  const char *bytes_want = "a byte count (4096, 64k, 512MiB, 1.5g: k, m, g are powers of "
+                           "1024, then optionally B or iB)";
+  if (const char *v = value("HCE_CUDA_MEM_LIMIT")) {
+    out.cuda_mem_limit = parse_byte_size(v);
+    if (!out.cuda_mem_limit)
+      return bad(why, "HCE_CUDA_MEM_LIMIT", v, bytes_want);
+  }
+  if (const char *v = value("HCE_OMP_MEM_LIMIT")) {
+    out.omp_mem_limit = parse_byte_size(v);
+    if (!out.omp_mem_limit)
+      return bad(why, "HCE_OMP_MEM_LIMIT", v, bytes_want);
+  }
+  if (const char *v = value("HCE_CUDA_PIN")) {
+    auto p = parse_pin_policy(v);
+    if (!p)
+      return bad(why, "HCE_CUDA_PIN", v, "region, keep, stage or off");
+    out.cuda_pin = *p;
+  }
+  if (const char *v = value("HCE_CUDA_P2P")) {
+    const std::string p2p = v;
+    if (p2p != "0" && p2p != "1")
+      return bad(why, "HCE_CUDA_P2P", v, "0 (off) or 1 (on)");
+    out.cuda_p2p = p2p == "1";
+  }
+  if (const char *v = value("HCE_TASK_THRESHOLD")) {
+    char *end = nullptr;
+    errno = 0;
+    long long n = std::strtoll(v, &end, 10);
+    if (*end || errno || n <= 0 || n > INT_MAX)
+      return bad(why, "HCE_TASK_THRESHOLD", v, "a number of tasks (an integer > 0)");
+    out.task_threshold = n;
+  }
+  result = out;
   return true;
 }
 

@@ -1,17 +1,27 @@
-// The HCE_* variables that tune every region's execution, parsed into one
-// typed object (libomptarget's Envar style) that rejects a bad value with
-// one message instead of silently taking a default (HCE_CO=maybe,
-// HCE_MIN_SHARE=x).  Device selection (HCE_DEVICES, HCE_SIM), output
-// (HCE_STATS, HCE_TRACE) and the profile (HCE_PROFILE) are read where they
-// are used, once per runtime.
+// The HCE_* variables that tune every region's execution and the devices,
+// parsed into one typed object (libomptarget's Envar style) that rejects a
+// bad value with one message instead of silently taking a default (HCE_CO=
+// maybe, HCE_MIN_SHARE=x, HCE_CUDA_MEM_LIMIT=12x).  Device selection
+// (HCE_DEVICES, HCE_SIM), output (HCE_STATS, HCE_TRACE), the profile
+// (HCE_PROFILE), HCE_OMP_POISON and the task mapper's other variables
+// (HCE_TASK_MAP, HCE_TASK_PARTITION, HCE_TASK_SPEED, HCE_TASK_LOG) are read
+// where they are used, once per runtime.
 //
-// Read once, when the runtime starts (Runtime::settings()); a bad value then
-// fails every region with `hce: error: HCE_X='value': expected ...`.  Tests
-// that change them between regions call Runtime::reload_settings().
+// Read once, when the runtime starts (Runtime::settings()), before it
+// creates its devices: cuda:N takes HCE_CUDA_MEM_LIMIT, HCE_CUDA_PIN and
+// HCE_CUDA_P2P from them (CudaDevice::create), omp:N HCE_OMP_MEM_LIMIT
+// (OmpDevice::create), the task runtime HCE_TASK_THRESHOLD, and the profile
+// hook HCE_CUDA_MEM_LIMIT (a GPU's capacity).  A bad value fails every
+// region with `hce: error: HCE_X='value': expected ...` (the devices are
+// then made with the defaults).  Tests that change them between regions
+// call Runtime::reload_settings(); the devices (and a task system already
+// made) keep what they were made with until the runtime restarts, while the
+// profile hook reads the reloaded HCE_CUDA_MEM_LIMIT.
 #pragma once
 
 #include "data_env.hpp" // CoMode
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +31,29 @@ namespace hce {
 // "none"/"off", "incremental", "pipelined"; nullopt for anything else.
 std::optional<CoMode> parse_co_mode(const std::string &text);
 
+// How the CUDA backend makes user host memory pinned (HCE_CUDA_PIN;
+// CudaDevice, docs/cuda-backend.md).
+enum class PinPolicy {
+  Region, // cudaHostRegister, cached until no CUDA device holds any memory
+          // (the end of each region outside data regions): default, safe
+          // when the program frees its arrays between regions
+  Keep,   // cudaHostRegister, cached until shutdown: fastest for repeated
+          // regions over the same arrays; arrays must outlive the runtime or
+          // be unpinned (CudaDevice::unpin_host) before they are freed
+  Stage,  // never register: every copy goes through the pinned staging buffer
+  Off,    // plain cudaMemcpyAsync from pageable memory (synchronous): the
+          // naive baseline, for measurements only
+};
+// "region", "keep", "stage", "off"; nullopt for anything else.
+std::optional<PinPolicy> parse_pin_policy(const std::string &text);
+const char *pin_policy_name(PinPolicy p);
+
+// A byte count: a non-negative number (fractions allowed: 1.5g), optionally
+// followed by k/K, m/M or g/G (powers of 1024) and then optionally by B or
+// iB (4096, 4096B, 64k, 512MiB, 1.5GB); nullopt for anything else (12x,
+// lots, -1, 0x10, inf, 4096iB) or a count that does not fit in size_t.
+std::optional<size_t> parse_byte_size(const std::string &text);
+
 struct Settings {
   std::optional<std::string> schedule; // HCE_SCHEDULE: overrides schedule()
   std::optional<CoMode> co;            // HCE_CO: overrides co()
@@ -28,8 +61,17 @@ struct Settings {
   std::optional<double> alpha;         // HCE_ALPHA: overrides alpha()
   double min_share = 0.03;             // HCE_MIN_SHARE, in [0, 1)
 
-  // The settings from the environment; false + why (naming the variable and
-  // the accepted values) on a bad value.
+  // Devices and tasks: read when the runtime makes its devices and its task
+  // system, not at each region.
+  std::optional<size_t> cuda_mem_limit;   // HCE_CUDA_MEM_LIMIT: bytes per GPU (0: none)
+  std::optional<size_t> omp_mem_limit;    // HCE_OMP_MEM_LIMIT: bytes per omp:N (0: none)
+  PinPolicy cuda_pin = PinPolicy::Region; // HCE_CUDA_PIN
+  bool cuda_p2p = true;                   // HCE_CUDA_P2P: 0 or 1
+  std::optional<int64_t> task_threshold;  // HCE_TASK_THRESHOLD: > 0, overrides thr
+
+  // The settings from the environment; false + why (naming the variable, the
+  // value and the accepted values) on a bad value, `out` then holding the
+  // defaults.
   static bool from_env(Settings &out, std::string &why);
 };
 

@@ -198,10 +198,14 @@ TEST(CudaDetect, CountAndReasonAreConsistent) {
 
 TEST(CudaDetect, PinPolicyNames) {
   unsetenv("HCE_CUDA_PIN");
-  EXPECT_EQ(hce::pin_policy_from_env(), hce::PinPolicy::Region);
+  hce::Settings s;
+  std::string why;
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.cuda_pin, hce::PinPolicy::Region);
   for (const char *p : {"region", "keep", "stage", "off"}) {
     setenv("HCE_CUDA_PIN", p, 1);
-    EXPECT_STREQ(hce::pin_policy_name(hce::pin_policy_from_env()), p);
+    ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+    EXPECT_STREQ(hce::pin_policy_name(s.cuda_pin), p);
   }
   unsetenv("HCE_CUDA_PIN");
 }

@@ -11,13 +11,15 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace {
 
 struct EnvGuard {
   ~EnvGuard() {
-    for (const char *v :
-         {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE"})
+    for (const char *v : {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA",
+                          "HCE_MIN_SHARE", "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT",
+                          "HCE_CUDA_PIN", "HCE_CUDA_P2P", "HCE_TASK_THRESHOLD"})
       unsetenv(v);
   }
 };
@@ -32,6 +34,11 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_FALSE(s.chunk);
   EXPECT_FALSE(s.alpha);
   EXPECT_DOUBLE_EQ(s.min_share, 0.03);
+  EXPECT_FALSE(s.cuda_mem_limit);
+  EXPECT_FALSE(s.omp_mem_limit);
+  EXPECT_EQ(s.cuda_pin, hce::PinPolicy::Region);
+  EXPECT_TRUE(s.cuda_p2p);
+  EXPECT_FALSE(s.task_threshold);
 }
 
 TEST(Settings, GoodValuesAreParsed) {
@@ -51,6 +58,89 @@ TEST(Settings, GoodValuesAreParsed) {
   EXPECT_DOUBLE_EQ(s.min_share, 0.0);
 }
 
+// HCE_CUDA_MEM_LIMIT and HCE_OMP_MEM_LIMIT share one parser: bytes, k/m/g
+// as powers of 1024, then optionally B or iB.
+TEST(Settings, ByteSizes) {
+  const std::pair<const char *, size_t> good[] = {
+      {"4096", 4096},
+      {"0", 0},
+      {"4096B", 4096},
+      {"64k", 65536},
+      {"64K", 65536},
+      {"64kB", 65536},
+      {"64KiB", 65536},
+      {"512MiB", size_t(512) << 20},
+      {"512m", size_t(512) << 20},
+      {"1.5g", 1610612736},
+      {"1.5G", 1610612736},
+      {"2GB", size_t(2) << 30},
+      {"2GiB", size_t(2) << 30},
+      {".5k", 512},
+  };
+  for (const auto &[text, bytes] : good) {
+    SCOPED_TRACE(text);
+    auto v = hce::parse_byte_size(text);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(*v, bytes);
+  }
+  for (const char *text :
+       {"", "12x", "lots", "-1", "-1k", "+1k", " 64k", "64k ", "0x10", "inf", "nan",
+        "4096iB", "64kk", "64kb", "64Ki", "k", "B", "1e30g", "64 k"}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(hce::parse_byte_size(text));
+  }
+}
+
+TEST(Settings, DeviceAndTaskValuesAreParsed) {
+  EnvGuard g;
+  setenv("HCE_CUDA_MEM_LIMIT", "1.5g", 1);
+  setenv("HCE_OMP_MEM_LIMIT", "512MiB", 1);
+  setenv("HCE_CUDA_PIN", "stage", 1);
+  setenv("HCE_CUDA_P2P", "0", 1);
+  setenv("HCE_TASK_THRESHOLD", "5", 1);
+  hce::Settings s;
+  std::string why;
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(*s.cuda_mem_limit, size_t(1610612736));
+  EXPECT_EQ(*s.omp_mem_limit, size_t(512) << 20);
+  EXPECT_EQ(s.cuda_pin, hce::PinPolicy::Stage);
+  EXPECT_FALSE(s.cuda_p2p);
+  EXPECT_EQ(*s.task_threshold, 5);
+
+  setenv("HCE_CUDA_MEM_LIMIT", "4096", 1);
+  setenv("HCE_OMP_MEM_LIMIT", "0", 1); // no cap, as before
+  setenv("HCE_CUDA_P2P", "1", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(*s.cuda_mem_limit, size_t(4096));
+  EXPECT_EQ(*s.omp_mem_limit, size_t(0));
+  EXPECT_TRUE(s.cuda_p2p);
+  for (const char *p : {"region", "keep", "stage", "off"}) {
+    setenv("HCE_CUDA_PIN", p, 1);
+    ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+    EXPECT_STREQ(hce::pin_policy_name(s.cuda_pin), p);
+    EXPECT_EQ(hce::parse_pin_policy(p), s.cuda_pin);
+  }
+  // An empty variable is an unset one.
+  setenv("HCE_CUDA_MEM_LIMIT", "", 1);
+  setenv("HCE_CUDA_P2P", "", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_FALSE(s.cuda_mem_limit);
+  EXPECT_TRUE(s.cuda_p2p);
+}
+
+// A bad value leaves every setting at its default, not half-parsed.
+TEST(Settings, BadValueLeavesTheDefaults) {
+  EnvGuard g;
+  setenv("HCE_CHUNK", "64", 1);
+  setenv("HCE_CUDA_MEM_LIMIT", "1g", 1);
+  setenv("HCE_TASK_THRESHOLD", "abc", 1);
+  hce::Settings s;
+  std::string why;
+  EXPECT_FALSE(hce::Settings::from_env(s, why));
+  EXPECT_FALSE(s.chunk);
+  EXPECT_FALSE(s.cuda_mem_limit);
+}
+
 struct Bad {
   const char *var, *value, *mentions;
 };
@@ -63,7 +153,9 @@ TEST_P(SettingsBad, IsRejectedNamingTheVariable) {
   hce::Settings s;
   std::string why;
   EXPECT_FALSE(hce::Settings::from_env(s, why));
-  EXPECT_NE(why.find(GetParam().var), std::string::npos) << why;
+  EXPECT_NE(why.find(std::string(GetParam().var) + "='" + GetParam().value + "'"),
+            std::string::npos)
+      << why;
   EXPECT_NE(why.find(GetParam().mentions), std::string::npos) << why;
 }
 
@@ -74,7 +166,17 @@ INSTANTIATE_TEST_SUITE_P(Values, SettingsBad,
                                            Bad{"HCE_SCHEDULE", "fastest", "eft"},
                                            Bad{"HCE_CHUNK", "-3", "integer"},
                                            Bad{"HCE_CHUNK", "12k", "integer"},
-                                           Bad{"HCE_ALPHA", "1", "(0, 1)"}),
+                                           Bad{"HCE_ALPHA", "1", "(0, 1)"},
+                                           Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},
+                                           Bad{"HCE_CUDA_MEM_LIMIT", "-1", "byte count"},
+                                           Bad{"HCE_OMP_MEM_LIMIT", "lots", "byte count"},
+                                           Bad{"HCE_OMP_MEM_LIMIT", "4096iB", "iB"},
+                                           Bad{"HCE_CUDA_PIN", "sometimes", "stage"},
+                                           Bad{"HCE_CUDA_P2P", "yes", "0 (off) or 1"},
+                                           Bad{"HCE_TASK_THRESHOLD", "-3", "integer > 0"},
+                                           Bad{"HCE_TASK_THRESHOLD", "abc",
+                                               "integer > 0"},
+                                           Bad{"HCE_TASK_THRESHOLD", "0", "integer > 0"}),
                          // A stable name: gtest_discover_tests lists the tests
                          // once, and a name printed from the parameter's
                          // pointers (ASLR) would match nothing when ctest runs
@@ -126,6 +228,55 @@ TEST(RuntimeSettings, BadValueAtStartFailsTheFirstRegionNamingTheVariable) {
   ASSERT_TRUE(hce::Runtime::get().reload_settings(why)) << why;
   EXPECT_EQ(hce_co_exec(&r), 0);
   EXPECT_EQ(hce_last_iterations(&site, "cpu"), 64);
+}
+
+// The device and task variables take the same path: the runtime reads them
+// before it makes its devices, and a bad one fails every region.
+TEST(RuntimeSettings, BadDeviceValueFailsTheRegionNamingTheVariable) {
+  const std::pair<const char *, const char *> bad[] = {
+      {"HCE_CUDA_MEM_LIMIT", "12x"}, {"HCE_OMP_MEM_LIMIT", "lots"},
+      {"HCE_CUDA_PIN", "sometimes"}, {"HCE_CUDA_P2P", "yes"},
+      {"HCE_TASK_THRESHOLD", "-3"},
+  };
+  for (const auto &[var, value] : bad) {
+    SCOPED_TRACE(var);
+    RuntimeEnvGuard g;
+    hce_test::use_devices("cpu");
+    setenv(var, value, 1);
+    void *site = nullptr;
+    hce_region r = noop_region(&site);
+    testing::internal::CaptureStderr();
+    EXPECT_NE(hce_co_exec(&r), 0);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("hce: error: " + std::string(var) + "='" + value + "': expected "),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("noop"), std::string::npos) << err;
+  }
+  // Unset (the guards did), the runtime runs regions again.
+  RuntimeEnvGuard g;
+  hce_test::use_devices("cpu");
+  void *site = nullptr;
+  hce_region r = noop_region(&site);
+  EXPECT_EQ(hce_co_exec(&r), 0);
+  EXPECT_EQ(hce_last_iterations(&site, "cpu"), 64);
+}
+
+TEST(RuntimeSettings, BadMemLimitMessageSaysWhatIsAccepted) {
+  RuntimeEnvGuard g;
+  hce_test::use_devices("cpu");
+  setenv("HCE_CUDA_MEM_LIMIT", "12x", 1);
+  void *site = nullptr;
+  hce_region r = noop_region(&site);
+  testing::internal::CaptureStderr();
+  EXPECT_NE(hce_co_exec(&r), 0);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(
+      err.find("hce: error: HCE_CUDA_MEM_LIMIT='12x': expected a byte count (4096, "
+               "64k, 512MiB, 1.5g: k, m, g are powers of 1024, then optionally B or "
+               "iB)"),
+      std::string::npos)
+      << err;
 }
 
 TEST(RuntimeSettings, BadValueExitsNonZeroAtTheFirstRegion) {

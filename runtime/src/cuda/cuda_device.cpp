@@ -56,64 +56,7 @@ size_t page_size() {
   return p;
 }
 
-// HCE_CUDA_MEM_LIMIT: bytes, optionally with a k/m/g suffix (powers of 1024).
-size_t mem_limit_from_env() {
-  const char *env = std::getenv("HCE_CUDA_MEM_LIMIT");
-  if (!env || !*env)
-    return 0;
-  char *end = nullptr;
-  double v = std::strtod(env, &end);
-  double mul = 1;
-  if (end && *end) {
-    switch (*end) {
-    case 'k':
-    case 'K': mul = 1024.0; break;
-    case 'm':
-    case 'M': mul = 1024.0 * 1024; break;
-    case 'g':
-    case 'G': mul = 1024.0 * 1024 * 1024; break;
-    default: mul = 0;
-    }
-    if (mul != 0 && end[1] != '\0' && !(end[1] == 'B' && end[2] == '\0') &&
-        !(end[1] == 'i' && end[2] == 'B' && end[3] == '\0'))
-      mul = 0;
-  }
-  if (!end || end == env || mul == 0 || !(v >= 0)) {
-    notice_once("cuda-mem-limit", "HCE_CUDA_MEM_LIMIT='" + std::string(env) +
-                                      "' is not a byte count; ignored");
-    return 0;
-  }
-  return size_t(v * mul);
-}
-
 } // namespace
-
-PinPolicy pin_policy_from_env() {
-  const char *env = std::getenv("HCE_CUDA_PIN");
-  std::string v = env ? env : "";
-  if (v.empty() || v == "region")
-    return PinPolicy::Region;
-  if (v == "keep")
-    return PinPolicy::Keep;
-  if (v == "stage")
-    return PinPolicy::Stage;
-  if (v == "off")
-    return PinPolicy::Off;
-  notice_once("cuda-pin", "HCE_CUDA_PIN='" + v +
-                              "' is not one of region, keep, stage, off; "
-                              "using region");
-  return PinPolicy::Region;
-}
-
-const char *pin_policy_name(PinPolicy p) {
-  switch (p) {
-  case PinPolicy::Region: return "region";
-  case PinPolicy::Keep: return "keep";
-  case PinPolicy::Stage: return "stage";
-  case PinPolicy::Off: return "off";
-  }
-  return "?";
-}
 
 // ---------------------------------------------------------------------------
 // PinnedCache: the page-locked host ranges, shared by every CUDA device of
@@ -421,9 +364,10 @@ void CUDART_CB host_scatter(void *p) {
 CudaDevice::CudaDevice(int ordinal)
     : Device(DeviceKind::Cuda, "cuda:" + std::to_string(ordinal), ordinal) {}
 
-std::unique_ptr<CudaDevice> CudaDevice::create(int ordinal, std::string &why) {
+std::unique_ptr<CudaDevice> CudaDevice::create(int ordinal, std::string &why,
+                                               const Settings &settings) {
   std::unique_ptr<CudaDevice> dev(new CudaDevice(ordinal));
-  if (!dev->init(why))
+  if (!dev->init(settings, why))
     return nullptr;
   return dev;
 }
@@ -437,7 +381,7 @@ bool CudaDevice::check(int rc, const char *call, std::string &why) const {
   return false;
 }
 
-bool CudaDevice::init(std::string &why) {
+bool CudaDevice::init(const Settings &settings, std::string &why) {
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))
     return false;
@@ -453,10 +397,9 @@ bool CudaDevice::init(std::string &why) {
     multiprocessors_ = std::max(0, prop.multiProcessorCount);
   }
   cudaGetLastError();
-  limit_ = mem_limit_from_env();
-  policy_ = pin_policy_from_env();
-  const char *p2p = std::getenv("HCE_CUDA_P2P");
-  p2p_ = !(p2p && std::string(p2p) == "0");
+  limit_ = settings.cuda_mem_limit.value_or(0);
+  policy_ = settings.cuda_pin;
+  p2p_ = settings.cuda_p2p;
   pins_ = shared_cache(policy_);
   policy_ = pins_->policy(); // the first device's choice holds for all
   return true;

@@ -28,6 +28,7 @@
 
 #include "device.hpp"
 #include "launch_scratch.hpp"
+#include "settings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -56,20 +57,7 @@ namespace hce {
 // CUDA.  Cached after the first call.
 int cuda_device_count(std::string &why, bool *quiet_reason = nullptr);
 
-// How user host memory is made pinned (HCE_CUDA_PIN).
-enum class PinPolicy {
-  Region, // cudaHostRegister, cached until no CUDA device holds any memory
-          // (the end of each region outside data regions): default, safe
-          // when the program frees its arrays between regions
-  Keep,   // cudaHostRegister, cached until shutdown: fastest for repeated
-          // regions over the same arrays; arrays must outlive the runtime or
-          // be unpinned (CudaDevice::unpin_host) before they are freed
-  Stage,  // never register: every copy goes through the pinned staging buffer
-  Off,    // plain cudaMemcpyAsync from pageable memory (synchronous): the
-          // naive baseline, for measurements only
-};
-PinPolicy pin_policy_from_env();
-const char *pin_policy_name(PinPolicy p);
+// PinPolicy (HCE_CUDA_PIN), pin_policy_name(): settings.hpp.
 
 class PinnedCache;
 class StagingPool;
@@ -79,7 +67,11 @@ public:
   enum class Stream { Upload = 0, Compute = 1, Download = 2 };
 
   // Creates cuda:`ordinal` (context, streams); nullptr and `why` on failure.
-  static std::unique_ptr<CudaDevice> create(int ordinal, std::string &why);
+  // Its memory cap, pinning policy and peer copies come from `settings`
+  // (HCE_CUDA_MEM_LIMIT, HCE_CUDA_PIN, HCE_CUDA_P2P: the runtime's, parsed
+  // before it makes its devices); the defaults without.
+  static std::unique_ptr<CudaDevice> create(int ordinal, std::string &why,
+                                            const Settings &settings = Settings{});
   ~CudaDevice() override;
 
   // Enables peer access between every pair of `devices` that supports it
@@ -182,7 +174,7 @@ public:
 
 private:
   CudaDevice(int ordinal);
-  bool init(std::string &why);
+  bool init(const Settings &settings, std::string &why);
   bool check(int rc, const char *call, std::string &why) const;
   // launch() and synchronize() for a caller that made this device current
   // already (compute()): no cudaGetDevice / cudaSetDevice of their own.

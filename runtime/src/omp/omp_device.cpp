@@ -4,41 +4,12 @@
 #include "host_pins.hpp"
 #include "log.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 namespace hce {
 namespace {
-
-// HCE_OMP_MEM_LIMIT: bytes, with an optional k/M/G suffix (powers of 1024);
-// 0 when unset or malformed.
-size_t mem_limit_from_env() {
-  const char *env = std::getenv("HCE_OMP_MEM_LIMIT");
-  if (!env || !*env)
-    return 0;
-  char *end = nullptr;
-  double v = std::strtod(env, &end);
-  if (!end || end == env || v < 0)
-    return 0;
-  switch (std::tolower(static_cast<unsigned char>(*end))) {
-  case 'k':
-    v *= 1024.0;
-    ++end;
-    break;
-  case 'm':
-    v *= 1024.0 * 1024.0;
-    ++end;
-    break;
-  case 'g':
-    v *= 1024.0 * 1024.0 * 1024.0;
-    ++end;
-    break;
-  default: break;
-  }
-  return *end ? 0 : static_cast<size_t>(v);
-}
 
 bool env_flag(const char *name) {
   const char *env = std::getenv(name);
@@ -62,7 +33,8 @@ void load_device_image(const OmpApi &api, int ordinal) {
 
 } // namespace
 
-std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
+std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why,
+                                             const Settings &settings) {
   const OmpApi *api = omp_api(why);
   if (!api)
     return nullptr;
@@ -91,7 +63,8 @@ std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
   api->target_free(probe, ordinal);
   load_device_image(*api, ordinal);
   const double load_seconds = now_seconds() - start;
-  auto dev = std::unique_ptr<OmpDevice>(new OmpDevice(ordinal, *api));
+  auto dev = std::unique_ptr<OmpDevice>(
+      new OmpDevice(ordinal, *api, settings.omp_mem_limit.value_or(0)));
   dev->image_load_seconds_ = load_seconds;
   if (env_flag("HCE_STATS")) {
     char line[256];
@@ -107,9 +80,9 @@ std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why) {
   return dev;
 }
 
-OmpDevice::OmpDevice(int ordinal, const OmpApi &api)
+OmpDevice::OmpDevice(int ordinal, const OmpApi &api, size_t limit)
     : Device(DeviceKind::Omp, "omp:" + std::to_string(ordinal), ordinal), api_(api),
-      host_(api.get_initial_device()), limit_(mem_limit_from_env()),
+      host_(api.get_initial_device()), limit_(limit),
       poison_(env_flag("HCE_OMP_POISON")) {}
 
 OmpDevice::~OmpDevice() {

@@ -14,7 +14,7 @@
 // libomptarget defines).
 //
 //  - Memory: omp_target_alloc(bytes, N) / omp_target_free; optionally capped
-//    by HCE_OMP_MEM_LIMIT=<bytes> (k/M/G suffixes) per device, to test
+//    by HCE_OMP_MEM_LIMIT=<bytes> (k/M/G suffixes; Settings) per device, to test
 //    memory-bound ranges; HCE_OMP_POISON=1 fills new blocks with 0xFF bytes
 //    (omp_target_memset), so that a missing upload shows as NaN / -1.
 //  - Transfers: synchronous omp_target_memcpy between omp_get_initial_device()
@@ -38,6 +38,7 @@
 #pragma once
 
 #include "device.hpp"
+#include "settings.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -80,8 +81,10 @@ int omp_device_count(std::string &why);
 class OmpDevice final : public Device {
 public:
   // omp:`ordinal`; nullptr and `why` when libomptarget is absent or the
-  // device number is out of range.
-  static std::unique_ptr<OmpDevice> create(int ordinal, std::string &why);
+  // device number is out of range.  Its memory cap is `settings`'
+  // omp_mem_limit (HCE_OMP_MEM_LIMIT: the runtime's); none without.
+  static std::unique_ptr<OmpDevice> create(int ordinal, std::string &why,
+                                           const Settings &settings = Settings{});
   ~OmpDevice() override;
 
   size_t bytes_allocated() const;
@@ -103,7 +106,7 @@ public:
   bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) override;
 
 private:
-  OmpDevice(int ordinal, const OmpApi &api);
+  OmpDevice(int ordinal, const OmpApi &api, size_t limit);
   bool memcpy_checked(void *dst, const void *src, size_t bytes, int dst_dev, int src_dev,
                       const char *what, std::string &why);
 

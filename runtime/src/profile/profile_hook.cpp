@@ -5,34 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace hce::profile {
 namespace {
 
 std::string region_key(const hce_region &r) {
   return r.name && *r.name ? r.name : "region";
-}
-
-// HCE_CUDA_MEM_LIMIT as the CUDA backend reads it (bytes, k/m/g = 1024^n).
-double cuda_mem_limit() {
-  const char *env = std::getenv("HCE_CUDA_MEM_LIMIT");
-  if (!env || !*env)
-    return 0;
-  char *end = nullptr;
-  double v = std::strtod(env, &end);
-  if (!end || end == env || !(v >= 0))
-    return 0;
-  switch (*end) {
-  case 'k':
-  case 'K': return v * 1024.0;
-  case 'm':
-  case 'M': return v * 1024.0 * 1024;
-  case 'g':
-  case 'G': return v * 1024.0 * 1024 * 1024;
-  case '\0': return v;
-  default: return 0;
-  }
 }
 
 // The store's pseudo-devices of the mode walls: "=co:cpu+cuda:0" (one
@@ -87,11 +65,11 @@ int64_t iterations_fitting(const hce_region &r, double capacity) {
   return std::max<int64_t>(1, int64_t(w));
 }
 
-double device_capacity(const Device &dev) {
+double device_capacity(const Device &dev, const Settings &settings) {
   if (auto *sim = dynamic_cast<const SimDevice *>(&dev))
     return sim->params().capacity;
   if (dev.kind() == DeviceKind::Cuda)
-    return cuda_mem_limit();
+    return double(settings.cuda_mem_limit.value_or(0));
   return 0;
 }
 
@@ -103,7 +81,9 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
     const Device &dev = *rt.devices()[size_t(d)];
     ctx.devices.push_back(device_key(dev));
     ctx.max_iterations.push_back(
-        dev.uses_host_memory() ? 0 : iterations_fitting(r, device_capacity(dev)));
+        dev.uses_host_memory()
+            ? 0
+            : iterations_fitting(r, device_capacity(dev, rt.settings())));
   }
   ctx.auto_handover = profile_requested();
   set_context(s, ctx);

@@ -20,8 +20,8 @@ namespace hce::profile {
 // (capacity 0, or no per-iteration data).  At least 1 when bounded.
 int64_t iterations_fitting(const hce_region &region, double capacity);
 // A device's memory capacity in bytes as the runtime limits it (sim `mem:`,
-// HCE_CUDA_MEM_LIMIT for cuda:N); 0 = no known limit.
-double device_capacity(const Device &dev);
+// HCE_CUDA_MEM_LIMIT of `settings` for cuda:N); 0 = no known limit.
+double device_capacity(const Device &dev, const Settings &settings);
 
 // The name the store keys a device's samples by: "cuda:0@NVIDIA H100 80GB
 // HBM3/132sm", "cpu@<model>/16t"; the name alone for a device with no

@@ -167,8 +167,8 @@ TaskSystem::TaskSystem() : rt_(Runtime::get()) {
       model_.set_speed_hint(item.substr(0, eq), std::atof(item.c_str() + eq + 1));
   }
   thr_ = mapper_->threshold(graph_.num_devices());
-  if (const char *t = std::getenv("HCE_TASK_THRESHOLD"); t && std::atoi(t) > 0)
-    thr_ = std::atoi(t);
+  if (rt_.settings().task_threshold) // HCE_TASK_THRESHOLD
+    thr_ = int(*rt_.settings().task_threshold);
   disp_ = std::make_unique<Dispatcher>(graph_, *mapper_, thr_);
   queues_.resize(devs.size());
   t0_ = now_seconds();
