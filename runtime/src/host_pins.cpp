@@ -6,8 +6,13 @@
 namespace hce {
 
 HostPins &HostPins::get() {
-  static HostPins pins;
-  return pins;
+  // Never destroyed: the runtime shuts down from an atexit handler, which
+  // runs after the destructor of a static first used after it was
+  // registered.  With HCE_CUDA_PIN=keep the registrations outlive every
+  // region, and the last CUDA device unregistered them through a destroyed
+  // table: matadd and jacobi2d exited on SIGSEGV (H200, call MD).
+  static HostPins *pins = new HostPins;
+  return *pins;
 }
 
 bool HostPins::add(uintptr_t lo, uintptr_t hi, const std::function<bool()> &pin) {

@@ -19,7 +19,9 @@ void warning(const std::string &msg) { emit("warning: ", msg); }
 void error(const std::string &msg) { emit("error: ", msg); }
 
 void notice_once(const std::string &key, const std::string &msg) {
-  static std::set<std::string> seen;
+  // Never destroyed: a notice may come from the runtime's shutdown, which
+  // runs after static destructors (HostPins::get()).
+  static auto &seen = *new std::set<std::string>;
   {
     std::lock_guard<std::mutex> lock(log_mutex);
     if (!seen.insert(key).second)

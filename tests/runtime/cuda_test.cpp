@@ -578,6 +578,25 @@ TEST_F(CudaRegion, AGpuAloneStagesItsCopiesByTheFreeCores) {
   EXPECT_GT(st.registrations, before.registrations);
 }
 
+// A program that exits with the runtime alive shuts it down from an atexit
+// handler.  With HCE_CUDA_PIN=keep its registrations were still there, and
+// unregistering them went through a table already destroyed: matadd exited
+// on SIGSEGV on the H200 (call MD), as every policy-keep program did.
+void exit_with_registrations_kept() {
+  restart("cuda:0", "keep");
+  MatAdd t(1031, 67, "static", 19);
+  if (hce_co_exec(&t.region) != 0 || t.first_wrong() != -1 ||
+      hce::CudaDevice::pin_stats().registrations == 0)
+    std::exit(3); // no registration kept: the test would prove nothing
+  std::exit(0);   // no hce_finalize(): the atexit handler shuts down
+}
+
+TEST_F(CudaRegion, AProgramExitsCleanlyWithItsRegistrationsKept) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(exit_with_registrations_kept(), testing::ExitedWithCode(0), "");
+}
+
 TEST_F(CudaRegion, MatrixAdditionOnCpuAndCudaEveryScheduler) {
   REQUIRE_GPU();
   for (const std::string &s : hce::scheduler_names()) {
