@@ -24,6 +24,15 @@ std::string model_key(const std::vector<std::string> &devs, size_t i) {
   return "=model:" + co_key(devs).substr(4) + "/" + device_name(devs[i]);
 }
 
+// Seedable::seed_mode with the wall's measurements where the runtime takes
+// them (its second opinion, 2026-11-28 session 23), without before.
+template <class S, class E> void seed_mode(S &s, int i, const E &e) {
+  if constexpr (requires { e.measurements; })
+    s.seed_mode(i, e.exec_s, e.measurements);
+  else
+    s.seed_mode(i, e.exec_s);
+}
+
 // profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
 // model per device from the samples at W and W/4 (the model learnt beside
 // these devices first, the device's own samples otherwise), and the
@@ -56,10 +65,10 @@ void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
   if (devs.size() < 2)
     return;
   if (auto co = store.estimate(r.name, co_key(devs), w1))
-    seedable->seed_mode(-1, co->exec_s);
+    seed_mode(*seedable, -1, *co);
   for (size_t i = 0; i < devs.size(); ++i)
     if (auto alone = store.estimate(r.name, "=alone:" + device_name(devs[i]), w1))
-      seedable->seed_mode(int(i), alone->exec_s);
+      seed_mode(*seedable, int(i), *alone);
 }
 
 // Seedable::learnt_model where the runtime has it (0927089 and later; the

@@ -358,9 +358,9 @@ TEST(SchedEft, SeededModeWallsSkipTheExploration) {
     seedable->seed(0, 0, 1e-6);
     seedable->seed(1, 0, 1e-6);
     // Co-execution measured at 0.5 s (slower than 0.4 s alone), or 0.2 s.
-    seedable->seed_mode(-1, co_faster ? 0.2 : 0.5);
-    seedable->seed_mode(0, 0.4);
-    seedable->seed_mode(1, 0.4);
+    seedable->seed_mode(-1, co_faster ? 0.2 : 0.5, 8);
+    seedable->seed_mode(0, 0.4, 8);
+    seedable->seed_mode(1, 0.4, 8);
     for (int exec = 0; exec < 4; ++exec) {
       SimResult r = simulate(*s, make_params(W, devs), devs);
       ASSERT_EQ(check_coverage(r, W), "");
@@ -385,9 +385,9 @@ TEST(SchedEft, ExpectedWallIsTheChosenArmsEstimate) {
   ASSERT_NE(seedable, nullptr);
   seedable->seed(0, 0, 1e-6);
   seedable->seed(1, 0, 1e-7);
-  seedable->seed_mode(-1, 0.09);
-  seedable->seed_mode(0, 0.4);
-  seedable->seed_mode(1, 0.05);
+  seedable->seed_mode(-1, 0.09, 8);
+  seedable->seed_mode(0, 0.4, 8);
+  seedable->seed_mode(1, 0.05, 8);
   s->begin(make_params(W, devs));
   EXPECT_TRUE(s->idle(0)) << s->explain();
   EXPECT_DOUBLE_EQ(s->expected_wall(), 0.05) << s->explain();
@@ -535,9 +535,9 @@ TEST(SchedEft, OneSlowExecutionDoesNotRuleAnArmOut) {
   ASSERT_NE(seedable, nullptr);
   seedable->seed(0, 0, 1e-6);
   seedable->seed(1, 0, 2e-6);
-  seedable->seed_mode(-1, 2.0); // co-execution measured slow
-  seedable->seed_mode(0, 0.4);
-  seedable->seed_mode(1, 0.8);
+  seedable->seed_mode(-1, 2.0, 8); // co-execution measured slow
+  seedable->seed_mode(0, 0.4, 8);
+  seedable->seed_mode(1, 0.8, 8);
   std::vector<SimResult> runs;
   for (*exec = 0; *exec < 80; ++*exec) {
     runs.push_back(simulate(*s, make_params(W, devs), devs));
@@ -726,8 +726,8 @@ TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
   auto s = seeded_eft({1 / 5e7, 1e-12});
   auto *seedable = dynamic_cast<Seedable *>(s.get());
   ASSERT_NE(seedable, nullptr);
-  seedable->seed_mode(0, kLudCpuAlone);
-  seedable->seed_mode(1, kLudGpuAlone);
+  seedable->seed_mode(0, kLudCpuAlone, 8);
+  seedable->seed_mode(1, kLudGpuAlone, 8);
   std::vector<SimResult> runs;
   double total = 0;
   ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 1000, runs, total));
@@ -833,8 +833,8 @@ TEST(SchedEft, ADoubtfulSeededWallIsMeasuredAgain) {
   ASSERT_NE(seedable, nullptr);
   seedable->seed(0, 0, 1e-7);
   seedable->seed(1, 0, 1e-6);
-  seedable->seed_mode(0, 0.05); // one slow execution, stored
-  seedable->seed_mode(1, 1e-3);
+  seedable->seed_mode(0, 0.05, 1); // one slow execution, stored
+  seedable->seed_mode(1, 1e-3, 8);
   int gpu_runs = 0;
   for (int e = 0; e < 60; ++e) {
     SimResult r = simulate(*s, make_params(W, devs), devs);
@@ -843,6 +843,47 @@ TEST(SchedEft, ADoubtfulSeededWallIsMeasuredAgain) {
       gpu_runs += r.iterations[1] > 0;
   }
   EXPECT_EQ(gpu_runs, 0) << s->explain();
+}
+
+// A second opinion (matadd on the H200, call MC): a program that runs its
+// loop once, whose profile holds the CPU alone at 36 ms from one execution
+// (a fresh machine's first process) against 23 ms by its model, and
+// co-execution at 27.5 ms.  The run has no exploration budget; the CPU
+// alone is measured again in its only execution.  With two measurements
+// behind that wall, or an accelerator's arm, or a wall more than twice the
+// best's, the seeds are trusted.
+TEST(SchedEft, AHostsWallMeasuredOnceIsMeasuredAgainWhereItsModelDisputesIt) {
+  const int64_t W = 8192;
+  const std::vector<SimDevice> devs = {SimDevice::constant(W / 0.023, 0, true),
+                                       SimDevice::constant(W / 0.0547, 0)};
+  // Returns the first execution's iterations on each device.
+  auto first = [&](double cpu_wall, double cpu_measurements) {
+    auto s = seeded_eft({0.023 / W, 0.0547 / W});
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    seedable->seed_mode(-1, 0.0275, 8);
+    seedable->seed_mode(0, cpu_wall, cpu_measurements);
+    seedable->seed_mode(1, 0.0547, 1);
+    SimResult r = simulate(*s, make_params(W, devs), devs);
+    EXPECT_EQ(check_coverage(r, W), "");
+    return std::make_pair(r.iterations[0], r.iterations[1]);
+  };
+  EXPECT_EQ(first(0.036, 1), std::make_pair(W, int64_t(0)));
+  for (auto [wall, n] : {std::pair{0.036, 2.0}, {0.060, 1.0}}) {
+    auto [cpu, gpu] = first(wall, n);
+    EXPECT_GT(cpu, 0) << wall << " s, " << n << " measurements";
+    EXPECT_GT(gpu, 0) << wall << " s, " << n << " measurements";
+  }
+  // The GPU alone measured once at 30 ms, 10 ms by its model, co-execution
+  // 27.5: its copies are in no chunk, so its wall is not disputed.
+  auto s = seeded_eft({0.023 / W, 0.010 / W});
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  seedable->seed_mode(-1, 0.0275, 8);
+  seedable->seed_mode(0, 0.040, 8);
+  seedable->seed_mode(1, 0.030, 1);
+  const std::vector<SimDevice> fast_gpu = {devs[0], SimDevice::constant(W / 0.030, 0)};
+  SimResult r = simulate(*s, make_params(W, fast_gpu), fast_gpu);
+  EXPECT_GT(r.iterations[0], 0) << s->explain();
+  EXPECT_GT(r.iterations[1], 0) << s->explain();
 }
 
 namespace {
@@ -865,9 +906,9 @@ TEST(SchedEft, ASeededModelThatLeavesTheCpuOutIsCheckedInTheRun) {
   ASSERT_NE(seedable, nullptr);
   seedable->seed(0, 0, 1e-6);
   seedable->seed(1, 2.5e-4, 1e-12);
-  seedable->seed_mode(-1, 2e-4);
-  seedable->seed_mode(0, 1.9e-3);
-  seedable->seed_mode(1, 3e-4);
+  seedable->seed_mode(-1, 2e-4, 8);
+  seedable->seed_mode(0, 1.9e-3, 8);
+  seedable->seed_mode(1, 3e-4, 8);
   double total = 0, cpu_alone = 0;
   int gpu_execs = 0;
   for (int64_t W = 511; W >= 1; --W) {

@@ -119,10 +119,10 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
   if (devs.size() < 2)
     return;
   if (auto co = store.estimate(region, co_key(rt, devs), w1))
-    seedable->seed_mode(-1, co->exec_s);
+    seedable->seed_mode(-1, co->exec_s, co->measurements);
   for (size_t i = 0; i < devs.size(); ++i)
     if (auto alone = store.estimate(region, alone_key(rt, devs[i]), w1))
-      seedable->seed_mode(int(i), alone->exec_s);
+      seedable->seed_mode(int(i), alone->exec_s, alone->measurements);
 }
 
 void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,

@@ -80,6 +80,13 @@ std::vector<bool> implausibly_slow(const std::vector<Sample> &v) {
 // (not two samples of different sizes merged for room) counts at most
 // kMaxRise times t's time: see kMaxRise.
 void merge_into(Sample &t, const Sample &s, bool measurement) {
+  if (measurement && t.weight <= 1 && s.weight <= 1 && s.total_s() < t.total_s()) {
+    const int64_t w = t.iterations; // (kMergeTolerance apart)
+    t = s;                          // of two measurements the faster
+    t.iterations = w;
+    t.weight = 2;
+    return;
+  }
   double wt = t.weight, ws = s.weight, sum = wt + ws;
   auto mix = [&](double a, double b) { return (a * wt + b * ws) / sum; };
   double scale = 1;
@@ -179,6 +186,10 @@ std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t 
   e.exec_s = interp_field(v, x, &Sample::exec_s);
   e.xfer_s = interp_field(v, x, &Sample::xfer_s);
   e.bytes = interp_field(v, x, &Sample::bytes);
+  for (const Sample &s : v)
+    if (std::fabs(double(s.iterations - w)) <=
+        kMergeTolerance * double(std::max(s.iterations, w)))
+      e.measurements = s.weight;
   return e;
 }
 

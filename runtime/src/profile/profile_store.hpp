@@ -10,7 +10,8 @@
 // spent computing and the seconds it spent moving data.  Samples of the same
 // (region, device) whose sizes are within 2% are merged (weighted means, the
 // weight capped so that new measurements keep counting, a slower measurement
-// counted at most kMaxRise times the sample): "as executions are
+// counted at most kMaxRise times the sample, of the first two measurements
+// the faster): "as executions are
 // being made more values are obtained and the estimations get better".
 //
 // Persistence (HCE_PROFILE=path, see docs/runtime-api.md for the format):
@@ -46,6 +47,9 @@ struct Sample {
 // An estimate for a size not (or not exactly) measured.
 struct Estimate {
   double exec_s = 0, xfer_s = 0, bytes = 0;
+  // The weight of the sample at w's size (within kMergeTolerance) when the
+  // estimate is that sample's; 0 when it is interpolated.
+  double measurements = 0;
   double total_s() const { return exec_s + xfer_s; }
 };
 
@@ -140,6 +144,12 @@ constexpr double kMaxWeight = 8;
 // the GPU (25x slower).  A true slowdown still moves the sample, 1.11x per
 // run; a true speedup moves it at once.
 constexpr double kMaxRise = 2;
+// A sample of one measurement that a faster one joins takes the faster's
+// times (weight 2): a slow moment makes an execution slower, never faster,
+// so of two measurements the faster is the likelier.  The mean kept one slow
+// first wall for good where nothing measured that arm again (the H200's
+// matadd, call MC: the CPU alone stored at 36 ms, 23 ms elsewhere; eft's
+// second opinion, runtime/src/sched/eft.cpp, measures it once more).
 // A sample whose time is this many times what its neighbours allow (a larger
 // size's time, the smaller sizes' best time per iteration) is a stall kept
 // on its own (no sample to merge into) and is not read back (interpolate()).

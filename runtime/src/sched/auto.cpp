@@ -101,8 +101,8 @@ public:
   void seed(int device, double overhead_s, double per_iteration_s) override {
     dynamic_cast<Seedable &>(*eft_).seed(device, overhead_s, per_iteration_s);
   }
-  void seed_mode(int device, double wall_s) override {
-    dynamic_cast<Seedable &>(*eft_).seed_mode(device, wall_s);
+  void seed_mode(int device, double wall_s, double measurements) override {
+    dynamic_cast<Seedable &>(*eft_).seed_mode(device, wall_s, measurements);
   }
   bool measured_mode(int &device, double &wall_s) const override {
     return cur_ == eft_.get() &&

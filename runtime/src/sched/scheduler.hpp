@@ -113,7 +113,9 @@ public:
   // The measured wall time of one execution of this region, co-executed
   // (device = -1) or by `device` alone, from earlier runs: a scheduler that
   // chooses between the two starts from it instead of exploring.
-  virtual void seed_mode(int device, double wall_s) {}
+  // `measurements`: how many executions that wall merges (the profile
+  // sample's weight; 1: one execution, maybe a slow moment; 0: unknown).
+  virtual void seed_mode(int device, double wall_s, double measurements) {}
   // After an execution: the mode it ran in and its wall time, when that
   // execution measured the mode (not a learning or data-moving one).
   virtual bool measured_mode(int &device, double &wall_s) const { return false; }
