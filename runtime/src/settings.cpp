@@ -1,6 +1,8 @@
 #include "settings.hpp"
 
 #include "sched/scheduler.hpp"
+#include "tasks/mapper.hpp"
+#include "text_list.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -20,6 +22,26 @@ const char *value(const char *name) {
 bool bad(std::string &why, const char *name, const char *v, const std::string &want) {
   why = std::string(name) + "='" + v + "': expected " + want;
   return false;
+}
+
+// "0" or "1" (HCE_CUDA_P2P, HCE_TASK_LOG, HCE_OMP_POISON).
+std::optional<bool> parse_flag(const std::string &text) {
+  if (text == "0" || text == "1")
+    return text == "1";
+  return std::nullopt;
+}
+
+// A whole finite number > 0 (strtod alone takes blanks, hex, inf, nan).
+std::optional<double> parse_positive(const std::string &text) {
+  if (text.empty() ||
+      !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
+    return std::nullopt;
+  char *end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end || !std::isfinite(v) || !(v > 0) ||
+      text.find_first_of("xX") != std::string::npos)
+    return std::nullopt;
+  return v;
 }
 
 } // namespace
@@ -145,10 +167,25 @@ bool Settings::from_env(Settings &result, std::string &why) {
     out.cuda_pin = *p;
   }
   if (const char *v = value("HCE_CUDA_P2P")) {
-    const std::string p2p = v;
-    if (p2p != "0" && p2p != "1")
+    const std::optional<bool> p2p = parse_flag(v);
+    if (!p2p)
       return bad(why, "HCE_CUDA_P2P", v, "0 (off) or 1 (on)");
-    out.cuda_p2p = p2p == "1";
+    out.cuda_p2p = *p2p;
+  }
+  if (const char *v = value("HCE_OMP_POISON")) {
+    const std::optional<bool> poison = parse_flag(v);
+    if (!poison)
+      return bad(why, "HCE_OMP_POISON", v, "0 (off) or 1 (on)");
+    out.omp_poison = *poison;
+  }
+  if (const char *v = value("HCE_TASK_MAP")) {
+    if (!tasks::make_mapper(v)) {
+      std::string known;
+      for (const auto &n : tasks::mapper_names())
+        known += (known.empty() ? "" : ", ") + n;
+      return bad(why, "HCE_TASK_MAP", v, "a task mapper: " + known);
+    }
+    out.task_map = v;
   }
   if (const char *v = value("HCE_TASK_THRESHOLD")) {
     char *end = nullptr;
@@ -157,6 +194,31 @@ bool Settings::from_env(Settings &result, std::string &why) {
     if (*end || errno || n <= 0 || n > INT_MAX)
       return bad(why, "HCE_TASK_THRESHOLD", v, "a number of tasks (an integer > 0)");
     out.task_threshold = n;
+  }
+  if (const char *v = value("HCE_TASK_PARTITION")) {
+    const std::string text = v;
+    if (text == "off" || text == "0")
+      out.task_partition = 0;
+    else if (!(out.task_partition = parse_positive(text)))
+      return bad(why, "HCE_TASK_PARTITION", v, "seconds (a number > 0), or off");
+  }
+  if (const char *v = value("HCE_TASK_SPEED")) {
+    for (const std::string &item : split_list(v, ',')) {
+      const size_t eq = item.find('=');
+      const std::optional<double> speed =
+          eq == std::string::npos ? std::nullopt : parse_positive(item.substr(eq + 1));
+      if (eq == 0 || !speed)
+        return bad(
+            why, "HCE_TASK_SPEED", v,
+            "relative speeds NAME=SPEED, comma-separated, each > 0 (cpu=1,cuda=8)");
+      out.task_speed.push_back({item.substr(0, eq), *speed});
+    }
+  }
+  if (const char *v = value("HCE_TASK_LOG")) {
+    const std::optional<bool> log = parse_flag(v);
+    if (!log)
+      return bad(why, "HCE_TASK_LOG", v, "0 (off) or 1 (one line per task)");
+    out.task_log = *log;
   }
   result = out;
   return true;

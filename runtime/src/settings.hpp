@@ -3,15 +3,14 @@
 // bad value with one message instead of silently taking a default (HCE_CO=
 // maybe, HCE_MIN_SHARE=x, HCE_CUDA_MEM_LIMIT=12x).  Device selection
 // (HCE_DEVICES, HCE_SIM), output (HCE_STATS, HCE_TRACE), the profile
-// (HCE_PROFILE), HCE_OMP_POISON and the task mapper's other variables
-// (HCE_TASK_MAP, HCE_TASK_PARTITION, HCE_TASK_SPEED, HCE_TASK_LOG) are read
-// where they are used, once per runtime.
+// (HCE_PROFILE) are read where they are used, once per runtime.
 //
 // Read once, when the runtime starts (Runtime::settings()), before it
 // creates its devices: cuda:N takes HCE_CUDA_MEM_LIMIT, HCE_CUDA_PIN and
 // HCE_CUDA_P2P from them (CudaDevice::create), omp:N HCE_OMP_MEM_LIMIT
-// (OmpDevice::create), the task runtime HCE_TASK_THRESHOLD, and the profile
-// hook HCE_CUDA_MEM_LIMIT (a GPU's capacity).  A bad value fails every
+// and HCE_OMP_POISON (OmpDevice::create), the task runtime HCE_TASK_MAP,
+// HCE_TASK_PARTITION, HCE_TASK_THRESHOLD, HCE_TASK_SPEED and HCE_TASK_LOG,
+// and the profile hook HCE_CUDA_MEM_LIMIT (a GPU's capacity).  A bad value fails every
 // region with `hce: error: HCE_X='value': expected ...` (the devices are
 // then made with the defaults).  Tests that change them between regions
 // call Runtime::reload_settings(); the devices (and a task system already
@@ -25,6 +24,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hce {
 
@@ -67,7 +68,16 @@ struct Settings {
   std::optional<size_t> omp_mem_limit;    // HCE_OMP_MEM_LIMIT: bytes per omp:N (0: none)
   PinPolicy cuda_pin = PinPolicy::Region; // HCE_CUDA_PIN
   bool cuda_p2p = true;                   // HCE_CUDA_P2P: 0 or 1
+  bool omp_poison = false;                // HCE_OMP_POISON: 0 or 1
+  std::string task_map = "ratio";         // HCE_TASK_MAP: a task mapper's name
   std::optional<int64_t> task_threshold;  // HCE_TASK_THRESHOLD: > 0, overrides thr
+  // HCE_TASK_PARTITION: seconds > 0 above which a task may be co-executed,
+  // 0 for off ("off" or "0"); unset: the mapper's default.
+  std::optional<double> task_partition;
+  // HCE_TASK_SPEED="cpu=1,cuda=8": relative speeds (> 0) by device name or
+  // kind, before anything is measured.
+  std::vector<std::pair<std::string, double>> task_speed;
+  bool task_log = false; // HCE_TASK_LOG: 0 or 1
 
   // The settings from the environment; false + why (naming the variable, the
   // value and the accepted values) on a bad value, `out` then holding the

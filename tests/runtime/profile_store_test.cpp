@@ -98,6 +98,22 @@ TEST(ProfileInterp, OneSampleIsALineThroughZero) {
   EXPECT_FALSE(interpolate({}, 100));
 }
 
+// `earlier` saved to a fresh file and a later run's measurement `later` of
+// ("r", device) merged into the file at its save: `after` is the file as the
+// next run reads it.
+void through_file(const std::string &name, Store &earlier, const std::string &device,
+                  const Sample &later, Store &after) {
+  const std::string path = temp_path(name);
+  std::remove(path.c_str());
+  ASSERT_TRUE(earlier.save(path));
+  Store next;
+  ASSERT_TRUE(next.load(path));
+  next.record("r", device, later);
+  ASSERT_TRUE(next.save(path));
+  ASSERT_TRUE(after.load(path));
+  std::remove(path.c_str());
+}
+
 TEST(ProfileStore, CloseSizesMergeWeighted) {
   Store s;
   s.record("r", "sim:0", S(1000, 1.0));
@@ -151,22 +167,13 @@ TEST(ProfileStore, OfTheFirstTwoMeasurementsTheFasterIsKept) {
   slower.record("r", "cpu", S(8192, 36e-3));
   EXPECT_DOUBLE_EQ(slower.samples("r", "cpu")[0].exec_s, (23e-3 + 36e-3) / 2);
 
-  const std::string path = temp_path("second");
-  std::remove(path.c_str());
-  Store first;
+  Store first, after;
   first.record("r", "=alone:cpu", S(8192, 36e-3));
-  ASSERT_TRUE(first.save(path));
-  Store next;
-  ASSERT_TRUE(next.load(path));
-  next.record("r", "=alone:cpu", S(8192, 23e-3));
-  ASSERT_TRUE(next.save(path));
-  Store after;
-  ASSERT_TRUE(after.load(path));
+  through_file("second", first, "=alone:cpu", S(8192, 23e-3), after);
   auto e = after.estimate("r", "=alone:cpu", 8192);
   ASSERT_TRUE(e.has_value());
   EXPECT_DOUBLE_EQ(e->exec_s, 23e-3);
   EXPECT_DOUBLE_EQ(e->measurements, 2);
-  std::remove(path.c_str());
 }
 
 // An estimate says how many measurements it reads when it is one sample's
@@ -197,17 +204,9 @@ TEST(ProfileStore, AStalledMeasurementRaisesASampleAtMostTwofold) {
   EXPECT_NEAR(v[0].exec_s / v[0].xfer_s,
               (8 * 40 + 2 * 50 * 11.5 / 12.5) / (8 * 10 + 2 * 50 * 1 / 12.5), 1e-9);
   // The same through the file: a later run's stall merged at save.
-  const std::string path = temp_path("stall");
-  std::remove(path.c_str());
-  ASSERT_TRUE(s.save(path));
-  Store next;
-  ASSERT_TRUE(next.load(path));
-  next.record("r", "cpu", S(500, 11.5e-3));
-  ASSERT_TRUE(next.save(path));
   Store after;
-  ASSERT_TRUE(after.load(path));
+  through_file("stall", s, "cpu", S(500, 11.5e-3), after);
   EXPECT_LT(after.estimate("r", "cpu", 500)->total_s(), 2.2 * 500e-6 / 9);
-  std::remove(path.c_str());
 }
 
 // A stall that found no sample to merge into (lud measures each size once

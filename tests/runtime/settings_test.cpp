@@ -17,9 +17,11 @@ namespace {
 
 struct EnvGuard {
   ~EnvGuard() {
-    for (const char *v : {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA",
-                          "HCE_MIN_SHARE", "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT",
-                          "HCE_CUDA_PIN", "HCE_CUDA_P2P", "HCE_TASK_THRESHOLD"})
+    for (const char *v :
+         {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE",
+          "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
+          "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
+          "HCE_TASK_SPEED", "HCE_TASK_LOG"})
       unsetenv(v);
   }
 };
@@ -128,6 +130,39 @@ TEST(Settings, DeviceAndTaskValuesAreParsed) {
   EXPECT_TRUE(s.cuda_p2p);
 }
 
+// The task system's and omp:N's variables, read by the runtime with the
+// others (they used to be read where used, a bad value taken as a default:
+// HCE_TASK_SPEED=cpu=fast ignored, HCE_TASK_PARTITION=soon the default).
+TEST(Settings, TaskAndOffloadValuesAreParsed) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.task_map, "ratio");
+  EXPECT_FALSE(s.task_partition);
+  EXPECT_TRUE(s.task_speed.empty());
+  EXPECT_FALSE(s.task_log);
+  EXPECT_FALSE(s.omp_poison);
+  setenv("HCE_TASK_MAP", "heft", 1);
+  setenv("HCE_TASK_PARTITION", "0.005", 1);
+  setenv("HCE_TASK_SPEED", "cpu=1,cuda=8,sim:1=2.5", 1);
+  setenv("HCE_TASK_LOG", "1", 1);
+  setenv("HCE_OMP_POISON", "1", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.task_map, "heft");
+  EXPECT_DOUBLE_EQ(*s.task_partition, 0.005);
+  ASSERT_EQ(s.task_speed.size(), 3u);
+  EXPECT_EQ(s.task_speed[1], (std::pair<std::string, double>{"cuda", 8}));
+  EXPECT_EQ(s.task_speed[2], (std::pair<std::string, double>{"sim:1", 2.5}));
+  EXPECT_TRUE(s.task_log);
+  EXPECT_TRUE(s.omp_poison);
+  for (const char *off : {"off", "0"}) {
+    setenv("HCE_TASK_PARTITION", off, 1);
+    ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+    EXPECT_EQ(*s.task_partition, 0) << off;
+  }
+}
+
 // A bad value leaves every setting at its default, not half-parsed.
 TEST(Settings, BadValueLeavesTheDefaults) {
   EnvGuard g;
@@ -159,33 +194,38 @@ TEST_P(SettingsBad, IsRejectedNamingTheVariable) {
   EXPECT_NE(why.find(GetParam().mentions), std::string::npos) << why;
 }
 
-INSTANTIATE_TEST_SUITE_P(Values, SettingsBad,
-                         ::testing::Values(Bad{"HCE_CO", "maybe", "pipelined"},
-                                           Bad{"HCE_MIN_SHARE", "x", "[0, 1)"},
-                                           Bad{"HCE_MIN_SHARE", "1.5", "[0, 1)"},
-                                           Bad{"HCE_SCHEDULE", "fastest", "eft"},
-                                           Bad{"HCE_CHUNK", "-3", "integer"},
-                                           Bad{"HCE_CHUNK", "12k", "integer"},
-                                           Bad{"HCE_ALPHA", "1", "(0, 1)"},
-                                           Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},
-                                           Bad{"HCE_CUDA_MEM_LIMIT", "-1", "byte count"},
-                                           Bad{"HCE_OMP_MEM_LIMIT", "lots", "byte count"},
-                                           Bad{"HCE_OMP_MEM_LIMIT", "4096iB", "iB"},
-                                           Bad{"HCE_CUDA_PIN", "sometimes", "stage"},
-                                           Bad{"HCE_CUDA_P2P", "yes", "0 (off) or 1"},
-                                           Bad{"HCE_TASK_THRESHOLD", "-3", "integer > 0"},
-                                           Bad{"HCE_TASK_THRESHOLD", "abc",
-                                               "integer > 0"},
-                                           Bad{"HCE_TASK_THRESHOLD", "0", "integer > 0"}),
-                         // A stable name: gtest_discover_tests lists the tests
-                         // once, and a name printed from the parameter's
-                         // pointers (ASLR) would match nothing when ctest runs
-                         // it, which passes with no test run.
-                         [](const ::testing::TestParamInfo<Bad> &info) {
-                           std::string name = std::string(info.param.var + 4) + "_" +
-                                              std::to_string(info.index);
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Values, SettingsBad,
+    ::testing::Values(
+        Bad{"HCE_CO", "maybe", "pipelined"}, Bad{"HCE_MIN_SHARE", "x", "[0, 1)"},
+        Bad{"HCE_MIN_SHARE", "1.5", "[0, 1)"}, Bad{"HCE_SCHEDULE", "fastest", "eft"},
+        Bad{"HCE_CHUNK", "-3", "integer"}, Bad{"HCE_CHUNK", "12k", "integer"},
+        Bad{"HCE_ALPHA", "1", "(0, 1)"}, Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},
+        Bad{"HCE_CUDA_MEM_LIMIT", "-1", "byte count"},
+        Bad{"HCE_OMP_MEM_LIMIT", "lots", "byte count"},
+        Bad{"HCE_OMP_MEM_LIMIT", "4096iB", "iB"},
+        Bad{"HCE_CUDA_PIN", "sometimes", "stage"},
+        Bad{"HCE_CUDA_P2P", "yes", "0 (off) or 1"},
+        Bad{"HCE_TASK_THRESHOLD", "-3", "integer > 0"},
+        Bad{"HCE_TASK_THRESHOLD", "abc", "integer > 0"},
+        Bad{"HCE_TASK_THRESHOLD", "0", "integer > 0"},
+        Bad{"HCE_TASK_MAP", "fastest", "heft"},
+        Bad{"HCE_TASK_PARTITION", "soon", "or off"},
+        Bad{"HCE_TASK_PARTITION", "-1", "> 0"}, Bad{"HCE_TASK_PARTITION", "inf", "> 0"},
+        Bad{"HCE_TASK_SPEED", "cpu=fast", "NAME=SPEED"},
+        Bad{"HCE_TASK_SPEED", "cpu=1,cuda", "NAME=SPEED"},
+        Bad{"HCE_TASK_SPEED", "=2", "NAME=SPEED"}, Bad{"HCE_TASK_SPEED", "cuda=0", "> 0"},
+        Bad{"HCE_TASK_LOG", "yes", "0 (off) or 1"},
+        Bad{"HCE_OMP_POISON", "true", "0 (off) or 1"}),
+    // A stable name: gtest_discover_tests lists the tests
+    // once, and a name printed from the parameter's
+    // pointers (ASLR) would match nothing when ctest runs
+    // it, which passes with no test run.
+    [](const ::testing::TestParamInfo<Bad> &info) {
+      std::string name =
+          std::string(info.param.var + 4) + "_" + std::to_string(info.index);
+      return name;
+    });
 
 } // namespace
 
@@ -234,9 +274,11 @@ TEST(RuntimeSettings, BadValueAtStartFailsTheFirstRegionNamingTheVariable) {
 // before it makes its devices, and a bad one fails every region.
 TEST(RuntimeSettings, BadDeviceValueFailsTheRegionNamingTheVariable) {
   const std::pair<const char *, const char *> bad[] = {
-      {"HCE_CUDA_MEM_LIMIT", "12x"}, {"HCE_OMP_MEM_LIMIT", "lots"},
-      {"HCE_CUDA_PIN", "sometimes"}, {"HCE_CUDA_P2P", "yes"},
-      {"HCE_TASK_THRESHOLD", "-3"},
+      {"HCE_CUDA_MEM_LIMIT", "12x"},  {"HCE_OMP_MEM_LIMIT", "lots"},
+      {"HCE_CUDA_PIN", "sometimes"},  {"HCE_CUDA_P2P", "yes"},
+      {"HCE_TASK_THRESHOLD", "-3"},   {"HCE_TASK_MAP", "fastest"},
+      {"HCE_TASK_PARTITION", "soon"}, {"HCE_TASK_SPEED", "cpu=fast"},
+      {"HCE_TASK_LOG", "yes"},        {"HCE_OMP_POISON", "true"},
   };
   for (const auto &[var, value] : bad) {
     SCOPED_TRACE(var);
@@ -260,6 +302,24 @@ TEST(RuntimeSettings, BadDeviceValueFailsTheRegionNamingTheVariable) {
   hce_region r = noop_region(&site);
   EXPECT_EQ(hce_co_exec(&r), 0);
   EXPECT_EQ(hce_last_iterations(&site, "cpu"), 64);
+}
+
+// A task (hce_co_exec_nowait) stops on them too: HCE_TASK_SPEED=cpu=fast
+// was ignored, and the mapper planned with its defaults.
+TEST(RuntimeSettings, BadTaskValueFailsTheTaskNamingTheVariable) {
+  RuntimeEnvGuard g;
+  hce_test::use_devices("cpu");
+  setenv("HCE_TASK_SPEED", "cpu=fast", 1);
+  void *site = nullptr;
+  hce_region r = noop_region(&site);
+  testing::internal::CaptureStderr();
+  const int submitted = hce_co_exec_nowait(&r, 0, nullptr);
+  const int waited = hce_taskwait();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(submitted != 0 || waited != 0);
+  EXPECT_NE(err.find("hce: error: HCE_TASK_SPEED='cpu=fast': expected relative speeds"),
+            std::string::npos)
+      << err;
 }
 
 TEST(RuntimeSettings, BadMemLimitMessageSaysWhatIsAccepted) {

@@ -105,8 +105,8 @@ TEST_P(SchedStarvationRegion, EveryDeviceWorksOrIsLeftOut) {
 // (EFT), reported as left_out in the pseudo-region "task graph"; the device
 // that ran the task is not.
 TEST(TaskGraphLeftOut, DevicesWithoutATaskAreReportedLeftOut) {
+  setenv("HCE_TASK_PARTITION", "off", 1); // (read when the runtime starts)
   hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e11,lat:1e-6");
-  setenv("HCE_TASK_PARTITION", "off", 1);
   const int64_t W = 64, n = 16;
   std::vector<double> in = hce_test::random_vector(size_t(W * n), 99), out(size_t(W * n));
   hce_map maps[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, n),

@@ -63,8 +63,8 @@ std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why,
   api->target_free(probe, ordinal);
   load_device_image(*api, ordinal);
   const double load_seconds = now_seconds() - start;
-  auto dev = std::unique_ptr<OmpDevice>(
-      new OmpDevice(ordinal, *api, settings.omp_mem_limit.value_or(0)));
+  auto dev = std::unique_ptr<OmpDevice>(new OmpDevice(
+      ordinal, *api, settings.omp_mem_limit.value_or(0), settings.omp_poison));
   dev->image_load_seconds_ = load_seconds;
   if (env_flag("HCE_STATS")) {
     char line[256];
@@ -80,10 +80,9 @@ std::unique_ptr<OmpDevice> OmpDevice::create(int ordinal, std::string &why,
   return dev;
 }
 
-OmpDevice::OmpDevice(int ordinal, const OmpApi &api, size_t limit)
+OmpDevice::OmpDevice(int ordinal, const OmpApi &api, size_t limit, bool poison)
     : Device(DeviceKind::Omp, "omp:" + std::to_string(ordinal), ordinal), api_(api),
-      host_(api.get_initial_device()), limit_(limit),
-      poison_(env_flag("HCE_OMP_POISON")) {}
+      host_(api.get_initial_device()), limit_(limit), poison_(poison) {}
 
 OmpDevice::~OmpDevice() {
   std::lock_guard<std::mutex> lock(mutex_);

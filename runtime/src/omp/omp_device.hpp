@@ -106,7 +106,7 @@ public:
   bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) override;
 
 private:
-  OmpDevice(int ordinal, const OmpApi &api, size_t limit);
+  OmpDevice(int ordinal, const OmpApi &api, size_t limit, bool poison);
   bool memcpy_checked(void *dst, const void *src, size_t bytes, int dst_dev, int src_dev,
                       const char *what, std::string &why);
 

@@ -67,11 +67,6 @@ struct Task {
   TaskRecord rec;
 };
 
-std::string env_or(const char *name, const char *fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
 class TaskSystem {
 public:
   TaskSystem();
@@ -122,21 +117,16 @@ private:
 };
 
 TaskSystem::TaskSystem() : rt_(Runtime::get()) {
-  mapper_name_ = env_or("HCE_TASK_MAP", "ratio");
+  // HCE_TASK_*: the runtime's settings (a bad value is its init error,
+  // which stops every task before it gets here).
+  const Settings &set = rt_.settings();
+  mapper_name_ = set.task_map;
   mapper_ = make_mapper(mapper_name_);
-  if (!mapper_) {
-    notice_once("task-map", "HCE_TASK_MAP='" + mapper_name_ +
-                                "' is not a task mapper (ratio, rank, heft); "
-                                "using ratio");
-    mapper_name_ = "ratio";
-    mapper_ = make_mapper(mapper_name_);
-  }
-  std::string part = env_or("HCE_TASK_PARTITION", "");
-  if (part == "off" || part == "0")
+  if (set.task_partition && *set.task_partition == 0)
     mapper_->partition.enabled = false;
-  else if (!part.empty() && std::atof(part.c_str()) > 0)
-    mapper_->partition.min_seconds = std::atof(part.c_str());
-  log_ = env_or("HCE_TASK_LOG", "") == "1";
+  else if (set.task_partition)
+    mapper_->partition.min_seconds = *set.task_partition;
+  log_ = set.task_log;
 
   const auto &devs = rt_.devices();
   graph_index_.assign(devs.size(), -1);
@@ -160,15 +150,11 @@ TaskSystem::TaskSystem() : rt_(Runtime::get()) {
   }
   // HCE_TASK_SPEED="cpu=1,cuda=8": relative speeds before anything is
   // measured.
-  std::string speeds = env_or("HCE_TASK_SPEED", "");
-  for (const std::string &item : split_list(speeds, ',')) {
-    size_t eq = item.find('=');
-    if (eq != std::string::npos && std::atof(item.c_str() + eq + 1) > 0)
-      model_.set_speed_hint(item.substr(0, eq), std::atof(item.c_str() + eq + 1));
-  }
+  for (const auto &[name, speed] : set.task_speed)
+    model_.set_speed_hint(name, speed);
   thr_ = mapper_->threshold(graph_.num_devices());
-  if (rt_.settings().task_threshold) // HCE_TASK_THRESHOLD
-    thr_ = int(*rt_.settings().task_threshold);
+  if (set.task_threshold) // HCE_TASK_THRESHOLD
+    thr_ = int(*set.task_threshold);
   disp_ = std::make_unique<Dispatcher>(graph_, *mapper_, thr_);
   queues_.resize(devs.size());
   t0_ = now_seconds();
