@@ -307,6 +307,31 @@ int main() {
           "reg: without `reg` a registration costs nothing");
   }
 
+  // Pinned data-region arrays (Link::pin_up_bw): at the pinned bandwidth,
+  // unscaled, once a preparation beside the CPU's team has pinned them.
+  {
+    Bench pb = bench(true);
+    pb.link.pin_up_bw = 40e9;
+    pb.link.pin_down_bw = 40e9;
+    const Region &r = pb.regions[0];
+    Residency res(pb);
+    const Moves before = res.acquire(r, 0, {0, 100}, true);
+    check(near(before.seconds(pb.link, 2), 2 * (5e-6 + 0.01)),
+          "pinned: not pinned yet, the scaled link " +
+              std::to_string(before.seconds(pb.link, 2)));
+    res.pin(r, 0);
+    const Moves after = res.acquire(r, 0, {100, 200}, true);
+    check(near(after.up_pinned, 100e6) &&
+              near(after.seconds(pb.link, 2), 2 * 5e-6 + 0.0025),
+          "pinned: 100 MB at 40 GB/s " + std::to_string(after.seconds(pb.link, 2)));
+    Bench paged = bench(false);
+    paged.link = pb.link;
+    Residency pres(paged);
+    pres.pin(paged.regions[0], 0);
+    check(pres.acquire(paged.regions[0], 0, {0, 100}, true).up_pinned == 0,
+          "pinned: pageable arrays are never pinned whole");
+  }
+
   // The CPU team: paid once per program run, on the CPU's first chunk.
   {
     const Bench tb = iterative(); // 4 executions

@@ -241,6 +241,13 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           if (!gpu_prepared[ri])
             d.prepare += d.cost.prepare_first * d.cost.scale;
           gpu_prepared[ri] = true;
+          // Beside a working CPU team the preparation pins the data
+          // region's arrays whole (Residency::pin; Link::pin_up_bw).
+          bool cpu_works = false;
+          for (size_t j = 0; j < devs.size(); ++j)
+            cpu_works = cpu_works || (devs[j].cost.host && !idle[j]);
+          if (residency && cpu_works)
+            residency->pin(r, e);
           if (residency) {
             Moves mv = residency->prepare(r, e);
             d.prepare += mv.seconds(b.link, ctx.link_scale);

@@ -62,6 +62,8 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
     (gpu ? m.up_copies : m.down_copies) += 1;
     if (gpu && !s->array->resident)
       m.up_paged += bytes;
+    if (s->pinned) // the CPU's downloads of GPU rows too (the GPU's copy engine)
+      (gpu ? m.up_pinned : m.down_pinned) += bytes;
     if (gpu)
       register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
     s->valid[h].unite(missing);
@@ -84,6 +86,8 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
       m.down_bytes += bytes;
       if (!s->array->resident)
         m.down_paged += bytes;
+      if (s->pinned)
+        m.down_pinned += bytes;
       m.down_copies += 1;
       register_rows(*s, w, s->array->rowbytes * r.row_scale(e), m);
       s->valid[0].unite(w);
@@ -105,12 +109,22 @@ Moves Residency::prepare(const Region &r, int e) {
     const IntervalSet missing = s->valid[1].missing(rows(r, e, u, {0, 0}, *s->array));
     if (missing.empty())
       continue;
-    m.up_bytes += double(missing.total_length()) * s->array->rowbytes * r.row_scale(e);
+    const double bytes =
+        double(missing.total_length()) * s->array->rowbytes * r.row_scale(e);
+    m.up_bytes += bytes;
     m.up_copies += 1;
+    if (s->pinned)
+      m.up_pinned += bytes;
     register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
     s->valid[1].unite(missing);
   }
   return m;
+}
+
+void Residency::pin(const Region &r, int e) {
+  for (const Use &u : r.uses)
+    if (State *s = state(r, e, u); s && s->array->resident)
+      s->pinned = true;
 }
 
 void Residency::end_execution(const Region &r, int e) {

@@ -52,15 +52,27 @@ struct Moves {
   // those rows' bytes (Link::reg_lat, reg_bw).
   int registers = 0;
   double reg_bytes = 0;
+  // Of up_bytes / down_bytes, the copies of a data region's arrays that a
+  // preparation beside the CPU's team has page-locked (Residency::pin), at
+  // the link's `pinned` bandwidth where it has one (unscaled: measured on
+  // the machine).
+  double up_pinned = 0, down_pinned = 0;
   double seconds(const Link &l, double scale) const {
+    const double upp = l.pin_up_bw > 0 ? up_pinned : 0;
+    const double downp = l.pin_down_bw > 0 ? down_pinned : 0;
     double t = 0;
     if (up_copies)
-      t += up_copies * l.up_lat + up_bytes / l.up_bw;
+      t += up_copies * l.up_lat + (up_bytes - upp) / l.up_bw;
     if (down_copies)
-      t += down_copies * l.down_lat + down_bytes / l.down_bw;
+      t += down_copies * l.down_lat + (down_bytes - downp) / l.down_bw;
     if (registers && l.reg_bw > 0)
       t += registers * l.reg_lat + reg_bytes / l.reg_bw;
-    return t * scale;
+    t *= scale;
+    if (upp > 0)
+      t += upp / l.pin_up_bw;
+    if (downp > 0)
+      t += downp / l.pin_down_bw;
+    return t;
   }
   // The pageable bytes at their own bandwidths (unscaled: the co-executed
   // GPU's copy path as measured on the machine), the rest as seconds().
@@ -89,6 +101,11 @@ public:
   Moves release(const Region &r, int e, Range range, bool gpu);
   // The GPU's preparation: the broadcast maps it lacks.
   Moves prepare(const Region &r, int e);
+  // The GPU's preparation in an execution where the CPU's team works: it
+  // page-locks the region's data-region arrays whole (cuda_device.cpp
+  // prepare_host; no staging threads beside a working team), and they stay
+  // so for the rest of the run (Moves::up_pinned).
+  void pin(const Region &r, int e);
   // The execution is over: arrays outside data regions leave the GPU, and
   // arrays updated from the devices after it are valid on the host again.
   void end_execution(const Region &r, int e);
@@ -96,8 +113,9 @@ public:
 private:
   struct State {
     const Array *array = nullptr;
-    IntervalSet valid[2]; // host, GPU
+    IntervalSet valid[2];   // host, GPU
     IntervalSet registered; // pageable rows page-locked in this execution
+    bool pinned = false;    // a data region's array page-locked whole (pin)
   };
   // The GPU copies `rows` of `s`'s array: for a pageable array, the rows
   // not registered yet in this execution are (Moves::registers).

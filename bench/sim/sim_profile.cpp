@@ -116,6 +116,11 @@ Machine read_profile(const std::string &path) {
           if (l.reg_lat < 0 || l.reg_bw <= 0)
             throw std::runtime_error("link: reg=lat,bw with lat >= 0, bw > 0");
         }
+        if (kv.count("pinned")) {
+          std::sscanf(kv["pinned"].c_str(), "%lf,%lf", &l.pin_up_bw, &l.pin_down_bw);
+          if (l.pin_up_bw <= 0 || l.pin_down_bw <= 0)
+            throw std::runtime_error("link: pinned=up_bw,down_bw with both > 0");
+        }
       } else if (kw == "array") {
         need_bench()->arrays.push_back(
             {first, num(kv, "rowbytes", 0), int64_t(num(kv, "rows", 0)),

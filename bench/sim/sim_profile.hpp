@@ -115,6 +115,14 @@ struct Link {
   // not registered yet in this execution, + their bytes / reg_bw.  0: none
   // (the cost is then inside the link's bandwidth, as calibrated).
   double reg_lat = 0, reg_bw = 0;
+  // Copies of a data region's arrays once they are page-locked whole
+  // (`pinned=up_bw,down_bw`, optional, bytes/s, unscaled): the GPU's
+  // preparation in an execution where the CPU's team works pins them (no
+  // host threads to stage with: cuda_device.cpp stages_instead_of_pinning),
+  // and they stay pinned until the data region ends.  The link's own
+  // bandwidth is the GPU alone's, which stages arrays of 64 MiB or more
+  // through the pool.  0: none (the copies at the link's, as calibrated).
+  double pin_up_bw = 0, pin_down_bw = 0;
   bool known() const { return up_bw > 0 && down_bw > 0; }
 };
 
