@@ -18,10 +18,13 @@ template <typename F> bool resolve(void *handle, const char *name, F &out) {
 } // namespace
 
 const OmpApi *omp_api(std::string &why) {
+  // Never destroyed: the omp:N devices hold the table, and the runtime
+  // destroys them from an atexit handler, after the static destructors ran
+  // (the same order that crashed HostPins, 5a26c7a).
   static std::once_flag once;
-  static OmpApi api;
+  static OmpApi &api = *new OmpApi;
   static bool ok = false;
-  static std::string reason;
+  static std::string &reason = *new std::string;
   std::call_once(once, [] {
     // Only libomptarget defines omp_target_alloc: it is in the process when
     // the program was linked with -fopenmp-targets=...  (libomp defines
