@@ -248,12 +248,18 @@ struct RuntimeEnvGuard : EnvGuard {
   ~RuntimeEnvGuard() { hce_finalize(); }
 };
 
+// A runtime on the CPU alone whose first region or task sees var=value, and
+// a region to run on it.
+hce_region cpu_runtime_with(const char *var, const char *value, void **site) {
+  hce_test::use_devices("cpu");
+  setenv(var, value, 1);
+  return noop_region(site);
+}
+
 TEST(RuntimeSettings, BadValueAtStartFailsTheFirstRegionNamingTheVariable) {
   RuntimeEnvGuard g;
-  hce_test::use_devices("cpu");
-  setenv("HCE_CO", "maybe", 1);
   void *site = nullptr;
-  hce_region r = noop_region(&site);
+  hce_region r = cpu_runtime_with("HCE_CO", "maybe", &site);
   testing::internal::CaptureStderr();
   EXPECT_NE(hce_co_exec(&r), 0);
   std::string err = testing::internal::GetCapturedStderr();
@@ -283,10 +289,8 @@ TEST(RuntimeSettings, BadDeviceValueFailsTheRegionNamingTheVariable) {
   for (const auto &[var, value] : bad) {
     SCOPED_TRACE(var);
     RuntimeEnvGuard g;
-    hce_test::use_devices("cpu");
-    setenv(var, value, 1);
     void *site = nullptr;
-    hce_region r = noop_region(&site);
+    hce_region r = cpu_runtime_with(var, value, &site);
     testing::internal::CaptureStderr();
     EXPECT_NE(hce_co_exec(&r), 0);
     std::string err = testing::internal::GetCapturedStderr();
@@ -308,10 +312,8 @@ TEST(RuntimeSettings, BadDeviceValueFailsTheRegionNamingTheVariable) {
 // was ignored, and the mapper planned with its defaults.
 TEST(RuntimeSettings, BadTaskValueFailsTheTaskNamingTheVariable) {
   RuntimeEnvGuard g;
-  hce_test::use_devices("cpu");
-  setenv("HCE_TASK_SPEED", "cpu=fast", 1);
   void *site = nullptr;
-  hce_region r = noop_region(&site);
+  hce_region r = cpu_runtime_with("HCE_TASK_SPEED", "cpu=fast", &site);
   testing::internal::CaptureStderr();
   const int submitted = hce_co_exec_nowait(&r, 0, nullptr);
   const int waited = hce_taskwait();
@@ -324,10 +326,8 @@ TEST(RuntimeSettings, BadTaskValueFailsTheTaskNamingTheVariable) {
 
 TEST(RuntimeSettings, BadMemLimitMessageSaysWhatIsAccepted) {
   RuntimeEnvGuard g;
-  hce_test::use_devices("cpu");
-  setenv("HCE_CUDA_MEM_LIMIT", "12x", 1);
   void *site = nullptr;
-  hce_region r = noop_region(&site);
+  hce_region r = cpu_runtime_with("HCE_CUDA_MEM_LIMIT", "12x", &site);
   testing::internal::CaptureStderr();
   EXPECT_NE(hce_co_exec(&r), 0);
   std::string err = testing::internal::GetCapturedStderr();
