@@ -694,15 +694,14 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
   // devices' chunks need: on the H100 jacobi2d's first CPU chunk waited
   // 11-39 ms for the GPU to pin A and B (call GF).  The arrays and their
   // host memory outlive the region.
-  std::vector<std::pair<const char *, size_t>> to_pin;
+  std::vector<Device::HostSpan> to_pin;
   for (const ArrayUse &u : uses)
     if (!u.diff && u.limit.hi > u.limit.lo && u.a->data_refs > 0 && !u.a->rows)
       to_pin.push_back({u.a->host + u.limit.lo * int64_t(u.a->elem_size),
                         size_t(u.limit.hi - u.limit.lo) * u.a->elem_size});
   if (!to_pin.empty()) {
     lock.unlock();
-    for (auto [host, bytes] : to_pin)
-      dev.prepare_host(host, bytes);
+    dev.prepare_hosts(to_pin);
     lock.lock();
   }
   for (const ArrayUse &u : uses) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace hce {
 
@@ -110,6 +111,17 @@ public:
   // Host memory the device will copy from or to during a region: a chance
   // to pin it once, before the chunks start (a no-op by default).
   virtual void prepare_host(const void *host, size_t bytes) {}
+  // The same for all the host spans an execution prepares at once, which
+  // a device may weigh together (CudaDevice: whether together they are
+  // worth its staging pool).
+  struct HostSpan {
+    const char *host;
+    size_t bytes;
+  };
+  virtual void prepare_hosts(const std::vector<HostSpan> &spans) {
+    for (const HostSpan &s : spans)
+      prepare_host(s.host, s.bytes);
+  }
   // Host threads the device's copies may use in the coming execution, the
   // one that runs its chunks included (region_exec: the CPU's cores when
   // its team does no work in the execution, shared among the accelerators

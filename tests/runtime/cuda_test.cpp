@@ -731,6 +731,26 @@ TEST_F(CudaData, AGpuAloneStagesADataRegionsArraysInsteadOfPinningThem) {
   EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
 }
 
+// Arrays under 64 MiB each that together are worth the pool are staged
+// too: cg's GPU alone registered its 36 and 8 MiB arrays for 7.9 ms before
+// its first upload on the H200 (call OA).  (Two 40 MiB arrays.)
+TEST_F(CudaData, AGpuAloneStagesSmallerArraysThatTogetherMakeThePool) {
+  REQUIRE_GPU();
+  const int64_t m = 5130, n = 1024;
+  const int steps = 2;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 59);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  restart("cuda:0");
+  std::vector<double> a = a0;
+  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  Moved moved = run_jacobi(a, m, n, steps, "static");
+  const hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(first_mismatch(a, ref), -1);
+  EXPECT_EQ(moved.accel_iterations, steps * (m - 2));
+  EXPECT_EQ(st.registrations, before.registrations) << "an array was registered";
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
+}
+
 TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {
   REQUIRE_GPU();
   const int64_t m = 1026, n = 256;

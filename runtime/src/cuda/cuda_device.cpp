@@ -529,6 +529,27 @@ void *CudaDevice::allocate(size_t bytes) {
   return p;
 }
 
+void CudaDevice::prepare_hosts(const std::vector<HostSpan> &spans) {
+  if (policy_ == PinPolicy::Region &&
+      copy_threads_.load(std::memory_order_relaxed) >= 2) {
+    // What the pool would stage of these arrays: every one of
+    // kPoolMinBytes or more, less its pages already pinned.
+    size_t unpinned = 0;
+    std::vector<Piece> pieces;
+    for (const HostSpan &span : spans) {
+      if (span.bytes < kPoolMinBytes)
+        continue;
+      pins_->registered_pieces(uintptr_t(span.host), uintptr_t(span.host) + span.bytes,
+                               pieces);
+      for (const Piece &p : pieces)
+        unpinned += p.pinned ? 0 : p.bytes;
+    }
+    ensure_pool(unpinned);
+  }
+  for (const HostSpan &span : spans)
+    prepare_host(span.host, span.bytes);
+}
+
 void CudaDevice::prepare_host(const void *host, size_t bytes) {
   if (!host || !bytes || stages_instead_of_pinning(host, bytes))
     return;
@@ -548,16 +569,20 @@ void CudaDevice::prepare_host(const void *host, size_t bytes) {
 // staged twice its size, and pinned (bought) at the next preparation after
 // that.  jacobi2d's first execution: 15.7 -> 9.3 ms (call IE).  Beside a
 // working CPU team there are no threads to stage with: pinned at once.  So
-// is an array under kPoolMakeBytes: its copies may not make the pool, and
-// then each registers its own pages (bfs's 4-32 MiB arrays took 1.05-1.12x
-// as long staged, calls IE and IF).
+// is an array under kPoolMinBytes, and any array while there is no pool:
+// prepare_hosts makes it when the execution's arrays together reach
+// kPoolMakeBytes (without a pool, bfs's 4-32 MiB arrays took 1.05-1.12x as
+// long staged, each copy registering its own pages, calls IE and IF).
+// cg's GPU alone registered col, rowptr and p (52 MiB) for 7.9 ms before
+// its first upload on the H200, where the pool stages 36-128 MiB at
+// 29-35 GB/s (call OA).
 bool CudaDevice::stages_instead_of_pinning(const void *host, size_t bytes) {
   if (policy_ != PinPolicy::Region || copy_threads_.load(std::memory_order_relaxed) < 2 ||
-      bytes < kPoolMakeBytes)
+      bytes < kPoolMinBytes)
     return false;
   const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
   std::lock_guard<std::mutex> lock(pool_mutex_);
-  if (pool_failed_)
+  if (pool_failed_ || !pool_)
     return false;
   for (auto it = rented_.begin(); it != rented_.end(); ++it) {
     if (it->lo != lo || it->hi != hi)
@@ -794,6 +819,10 @@ StagingPool *CudaDevice::pool_for(const char *host, size_t bytes,
     unpinned += p.pinned ? 0 : p.bytes;
   if (unpinned < kPoolMinBytes)
     return nullptr;
+  return ensure_pool(unpinned);
+}
+
+StagingPool *CudaDevice::ensure_pool(size_t unpinned) {
   std::lock_guard<std::mutex> lock(pool_mutex_);
   if (!pool_ && !pool_failed_ && unpinned >= kPoolMakeBytes) {
     // As many workers as the machine has cores to spare, at most 8: eight

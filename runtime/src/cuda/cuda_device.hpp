@@ -105,6 +105,9 @@ public:
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
   void prepare_host(const void *host, size_t bytes) override;
+  // The spans' pool first: made when the arrays it would stage together
+  // are worth it (see stages_instead_of_pinning).
+  void prepare_hosts(const std::vector<HostSpan> &spans) override;
   // Host threads this device's copies may use in the coming execution:
   // with two or more, a one-shot copy of pageable memory is staged by that
   // many threads (StagingPool) instead of registered.
@@ -207,6 +210,9 @@ private:
   // ~5 ms (gemm's 16 MiB copies on the GPU alone took 1.3x as long with
   // it, call CB), which a smaller copy does not win back.
   StagingPool *pool_for(const char *host, size_t bytes, std::vector<Piece> &pieces);
+  // The pool, made now if `unpinned` (bytes it would stage) reaches
+  // kPoolMakeBytes; nullptr where it is not made or could not be.
+  StagingPool *ensure_pool(size_t unpinned);
   // The copy's `pieces` (pinned: one copy on `s`; not: by `pool`), ordered
   // on stream `s`.
   bool pooled_copy(StagingPool &pool, bool up, char *dev, char *host,

@@ -34,25 +34,28 @@ namespace hce {
 
 class StagingPool {
 public:
-  // Two slots per worker.  Page-locked by cudaHostRegister, each worker its
-  // own in parallel when the pool is made: cudaMallocHost of the 128 MiB
-  // that eight workers with 8 MiB slots held cost every GPU-alone run on
-  // the H100 60-80 ms at its first copy (call CA, 2026-11-27).  Making the
-  // slots is mostly faulting their pages in (64 MiB took 7-17 ms to memset
-  // on the H100 machine, call ID): eight workers' 1 MiB slots are made in
-  // ~5 ms against 4 MiB slots' 10-13 ms, and copy as fast (matadd's and
-  // blackscholes' GPU alone 0.75x and 0.87x the time, 4 rounds; 512 KiB
-  // slots copied slower, call ID, 2026-11-28).
+  // Two slots per worker, faulted in by the workers in parallel and then
+  // page-locked by one cudaHostRegister when the pool is made (cudaMallocHost
+  // of the 128 MiB that eight workers with 8 MiB slots held cost every
+  // GPU-alone run on the H100 60-80 ms at its first copy, call CA).  Small
+  // slots are made fast and copy fast: on the H200 (call OA,
+  // hce_bench_staging_pool) eight workers with 1 MiB slots staged 72-512 MiB
+  // at 29-38 GB/s, with 4 and 8 MiB slots at 19-26, and jacobi2d's GPU
+  // alone took 18.7, 20.6, 24.5 and 32.4 ms with 1, 2, 4 and 8 MiB slots
+  // (the H100 agreed, call ID).
   static constexpr size_t kSlotBytes = size_t(1) << 20;
 
-  // `threads` workers for device `ordinal` (streams, events and pinned
-  // slots made here); nullptr and `why` on failure.
-  static std::unique_ptr<StagingPool> create(int ordinal, int threads, std::string &why);
+  // `threads` workers for device `ordinal`, each with two pinned slots of
+  // `slot_bytes` (streams, events and slots made here); nullptr and `why`
+  // on failure.  bench/staging_pool_bench.cpp measures other slot sizes.
+  static std::unique_ptr<StagingPool> create(int ordinal, int threads, std::string &why,
+                                             size_t slot_bytes = kSlotBytes);
   ~StagingPool();
   StagingPool(const StagingPool &) = delete;
   StagingPool &operator=(const StagingPool &) = delete;
 
   int threads() const { return int(workers_.size()); }
+  size_t slot_bytes() const { return slot_bytes_; }
   // `bytes` from pageable `host` into device memory `dev` by up to `use`
   // workers, ordered on `stream` (see above).  false + why on a CUDA error.
   bool upload(char *dev, const char *host, size_t bytes, int use, cudaStream_t stream,
@@ -76,7 +79,8 @@ private:
     int use = 0;
   };
 
-  explicit StagingPool(int ordinal) : ordinal_(ordinal) {}
+  StagingPool(int ordinal, size_t slot_bytes)
+      : ordinal_(ordinal), slot_bytes_(slot_bytes) {}
   // On worker `index`'s thread: its stream, events and slots.
   bool make_worker(Worker &w, std::string &why);
   bool copy(bool up, char *dev, char *host, size_t bytes, int use, cudaStream_t stream,
@@ -85,6 +89,10 @@ private:
   bool work(Worker &w, int index, const Job &job, std::string &why);
 
   const int ordinal_;
+  const size_t slot_bytes_;
+  char *arena_ = nullptr; // every worker's two slots, page-locked at once
+  size_t arena_bytes_ = 0;
+  bool registered_ = false;
   std::vector<Worker> workers_;
   cudaEvent_t fork_ = nullptr;
 
