@@ -40,7 +40,7 @@ public:
   // GPU-alone run on the H100 60-80 ms at its first copy, call CA).  Small
   // slots are made fast and copy fast: on the H200 (call OA,
   // hce_bench_staging_pool) eight workers with 1 MiB slots staged 72-512 MiB
-  // at 29-38 GB/s, with 4 and 8 MiB slots at 19-26, and jacobi2d's GPU
+  // at 29-38 GB/s, with 4 and 8 MiB slots mostly at 19-26, and jacobi2d's GPU
   // alone took 18.7, 20.6, 24.5 and 32.4 ms with 1, 2, 4 and 8 MiB slots
   // (the H100 agreed, call ID).
   static constexpr size_t kSlotBytes = size_t(1) << 20;
