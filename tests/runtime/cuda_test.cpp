@@ -709,46 +709,39 @@ TEST_F(CudaData, JacobiOnCpuAndCudaMatchesSequentialEveryScheduler) {
   }
 }
 
+// Jacobi on the GPU alone over m x n doubles, checked: no array registered,
+// and A up, A and B home at the data region's end staged.
+void expect_staged_not_registered(int64_t m, int64_t n, unsigned seed) {
+  const int steps = 2;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), seed);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  std::vector<double> a = a0;
+  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
+  Moved moved = run_jacobi(a, m, n, steps, "static");
+  const hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(first_mismatch(a, ref), -1);
+  EXPECT_EQ(moved.accel_iterations, steps * (m - 2));
+  EXPECT_EQ(st.registrations, before.registrations) << "an array was registered";
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
+}
+
 // The GPU alone (the host's cores free to stage) does not register a data
 // region's arrays: staging them by the free cores costs less than
 // registering them (~70-85 ms/GiB on the H100, call IC) when they cross
 // the link once each way.  (64 MiB arrays: the first upload makes the pool.)
 TEST_F(CudaData, AGpuAloneStagesADataRegionsArraysInsteadOfPinningThem) {
   REQUIRE_GPU();
-  const int64_t m = 8200, n = 1024; // 64 MiB and a few rows per array
-  const int steps = 2;
-  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 47);
-  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
   restart("cuda:0");
-  std::vector<double> a = a0;
-  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
-  Moved moved = run_jacobi(a, m, n, steps, "static");
-  const hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
-  EXPECT_EQ(first_mismatch(a, ref), -1);
-  EXPECT_EQ(moved.accel_iterations, steps * (m - 2));
-  EXPECT_EQ(st.registrations, before.registrations) << "an array was registered";
-  // a up, a and b home at the data region's end.
-  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
+  expect_staged_not_registered(8200, 1024, 47); // 64 MiB and a few rows per array
 }
 
 // Arrays under 64 MiB each that together are worth the pool are staged
 // too: cg's GPU alone registered its 36 and 8 MiB arrays for 7.9 ms before
-// its first upload on the H200 (call OA).  (Two 40 MiB arrays.)
+// its first upload on the H200 (call OA).
 TEST_F(CudaData, AGpuAloneStagesSmallerArraysThatTogetherMakeThePool) {
   REQUIRE_GPU();
-  const int64_t m = 5130, n = 1024;
-  const int steps = 2;
-  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 59);
-  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
   restart("cuda:0");
-  std::vector<double> a = a0;
-  const hce::CudaDevice::PinStats before = hce::CudaDevice::pin_stats();
-  Moved moved = run_jacobi(a, m, n, steps, "static");
-  const hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
-  EXPECT_EQ(first_mismatch(a, ref), -1);
-  EXPECT_EQ(moved.accel_iterations, steps * (m - 2));
-  EXPECT_EQ(st.registrations, before.registrations) << "an array was registered";
-  EXPECT_GE(st.staged_bytes - before.staged_bytes, 3 * a.size() * sizeof(double));
+  expect_staged_not_registered(5130, 1024, 59); // two 40 MiB arrays
 }
 
 TEST_F(CudaData, IncrementalMovesFarLessThanCoOff) {
