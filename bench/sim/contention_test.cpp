@@ -17,6 +17,10 @@
 // re-upload), again in the next execution, never for data-region arrays,
 // and nothing at all without `reg`.
 //
+// And the registration of a data region's arrays by a preparation beside
+// the CPU's team (Link::pin_reg_bw, `link ... pinned=up,down,reg`): once
+// per array and run, never on the GPU alone.
+//
 // And the CPU team's creation (Machine::cpu_team, `cpu_team S`): a program
 // run's first CPU chunk costs S more, once per run whatever the
 // configuration, and nothing without the line.  Exit 0 on success; every
@@ -319,7 +323,8 @@ int main() {
     check(near(before.seconds(pb.link, 2), 2 * (5e-6 + 0.01)),
           "pinned: not pinned yet, the scaled link " +
               std::to_string(before.seconds(pb.link, 2)));
-    res.pin(r, 0);
+    check(near(res.pin(r, 0), 400e6), "pinned: the first pin pins A and C (2 x 200 MB)");
+    check(res.pin(r, 1) == 0, "pinned: arrays pinned before are not pinned again");
     const Moves after = res.acquire(r, 0, {100, 200}, true);
     check(near(after.up_pinned, 100e6) &&
               near(after.seconds(pb.link, 2), 2 * 5e-6 + 0.0025),
@@ -327,9 +332,32 @@ int main() {
     Bench paged = bench(false);
     paged.link = pb.link;
     Residency pres(paged);
-    pres.pin(paged.regions[0], 0);
+    check(pres.pin(paged.regions[0], 0) == 0, "pinned: pageable arrays pin nothing");
     check(pres.acquire(paged.regions[0], 0, {0, 100}, true).up_pinned == 0,
           "pinned: pageable arrays are never pinned whole");
+  }
+
+  // Registering them (Link::pin_reg_bw): the co-executed GPU's preparation
+  // that pins them first takes their bytes / reg_bw, once per run.
+  {
+    Bench plain = iterative(); // A, B, C resident; 4 executions
+    plain.link.pin_up_bw = plain.link.pin_down_bw = 40e9;
+    Bench reg = plain;
+    reg.link.pin_reg_bw = 20e9;
+    Machine m;
+    const Config both_static{"static", "static", {"cpu", "gpu"}, false, true};
+    const RunResult p0 = run_program(m, plain, both_static, "");
+    const RunResult p1 = run_program(m, reg, both_static, "");
+    // A 200, B 200, C 200 MB at 20 GB/s: 30 ms before the GPU's first chunk.
+    check(p1.log[0].wall > p0.log[0].wall + 0.02,
+          "pin_reg: the first execution waits for the registration (" +
+              std::to_string(p1.log[0].wall - p0.log[0].wall) + " s)");
+    check(p1.log[1].wall == p0.log[1].wall && p1.log[3].wall == p0.log[3].wall,
+          "pin_reg: paid once per run");
+    const Config gpu_alone{"gpu", "static", {"gpu"}, false, true};
+    check(run_program(m, reg, gpu_alone, "").seconds ==
+              run_program(m, plain, gpu_alone, "").seconds,
+          "pin_reg: the GPU alone does not pin (the free cores stage)");
   }
 
   // The CPU team: paid once per program run, on the CPU's first chunk.

@@ -246,8 +246,11 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           bool cpu_works = false;
           for (size_t j = 0; j < devs.size(); ++j)
             cpu_works = cpu_works || (devs[j].cost.host && !idle[j]);
-          if (residency && cpu_works)
-            residency->pin(r, e);
+          if (residency && cpu_works) {
+            const double pinned_now = residency->pin(r, e);
+            if (b.link.pin_reg_bw > 0)
+              d.prepare += pinned_now / b.link.pin_reg_bw;
+          }
           if (residency) {
             Moves mv = residency->prepare(r, e);
             d.prepare += mv.seconds(b.link, ctx.link_scale);

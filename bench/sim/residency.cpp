@@ -121,10 +121,14 @@ Moves Residency::prepare(const Region &r, int e) {
   return m;
 }
 
-void Residency::pin(const Region &r, int e) {
+double Residency::pin(const Region &r, int e) {
+  double bytes = 0;
   for (const Use &u : r.uses)
-    if (State *s = state(r, e, u); s && s->array->resident)
+    if (State *s = state(r, e, u); s && s->array->resident && !s->pinned) {
       s->pinned = true;
+      bytes += double(s->array->rows) * s->array->rowbytes;
+    }
+  return bytes;
 }
 
 void Residency::end_execution(const Region &r, int e) {

@@ -104,8 +104,9 @@ public:
   // The GPU's preparation in an execution where the CPU's team works: it
   // page-locks the region's data-region arrays whole (cuda_device.cpp
   // prepare_host; no staging threads beside a working team), and they stay
-  // so for the rest of the run (Moves::up_pinned).
-  void pin(const Region &r, int e);
+  // so for the rest of the run (Moves::up_pinned).  Returns the bytes of
+  // the arrays it pinned now (those not pinned before: Link::pin_reg_bw).
+  double pin(const Region &r, int e);
   // The execution is over: arrays outside data regions leave the GPU, and
   // arrays updated from the devices after it are valid on the host again.
   void end_execution(const Region &r, int e);

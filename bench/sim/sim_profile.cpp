@@ -117,9 +117,12 @@ Machine read_profile(const std::string &path) {
             throw std::runtime_error("link: reg=lat,bw with lat >= 0, bw > 0");
         }
         if (kv.count("pinned")) {
-          std::sscanf(kv["pinned"].c_str(), "%lf,%lf", &l.pin_up_bw, &l.pin_down_bw);
-          if (l.pin_up_bw <= 0 || l.pin_down_bw <= 0)
-            throw std::runtime_error("link: pinned=up_bw,down_bw with both > 0");
+          const int n = std::sscanf(kv["pinned"].c_str(), "%lf,%lf,%lf", &l.pin_up_bw,
+                                    &l.pin_down_bw, &l.pin_reg_bw);
+          if (n < 2 || l.pin_up_bw <= 0 || l.pin_down_bw <= 0 ||
+              (n == 3 && l.pin_reg_bw <= 0))
+            throw std::runtime_error(
+                "link: pinned=up_bw,down_bw[,reg_bw] with every value > 0");
         }
       } else if (kw == "array") {
         need_bench()->arrays.push_back(

@@ -120,9 +120,17 @@ struct Link {
   // preparation in an execution where the CPU's team works pins them (no
   // host threads to stage with: cuda_device.cpp stages_instead_of_pinning),
   // and they stay pinned until the data region ends.  The link's own
-  // bandwidth is the GPU alone's, which stages arrays of 64 MiB or more
-  // through the pool.  0: none (the copies at the link's, as calibrated).
+  // bandwidth is the GPU alone's, which stages arrays of 4 MiB or more
+  // through the pool (64 MiB or more before 2c5cb47).  0: none (the copies
+  // at the link's, as calibrated).
   double pin_up_bw = 0, pin_down_bw = 0;
+  // Registering them (`pinned=up_bw,down_bw,reg_bw`, the third value
+  // optional, bytes/s): that preparation takes each array's bytes / reg_bw
+  // the first time it pins it, whether or not the GPU already holds the
+  // array (call OF, H200: jacobi2d's sweep_BA registered A and B, 256 MiB,
+  // for ~16 ms though both were on the GPU).  0: none (inside the
+  // preparation's calibrated prepare_first).
+  double pin_reg_bw = 0;
   bool known() const { return up_bw > 0 && down_bw > 0; }
 };
 
