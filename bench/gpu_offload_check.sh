@@ -46,7 +46,7 @@ fi
 export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/tmp/hce-offload-lib"
 export PATH="$PATH:/usr/local/cuda/bin" # ptxas, run by libomptarget after the JIT
 export OMP_TARGET_OFFLOAD=MANDATORY    # a failed launch is an error, never a host run
-if ! ldd "$c/bin-offload/matadd" | grep -q 'libomptarget.*=> /'; then
+if ! ldd "$c/bin-offload/matadd" | grep 'libomptarget.*=> /' >/dev/null; then
   failed "bin-offload/matadd is not linked with libomptarget (was clang-tools-19 installed when it was built?)"
   ldd "$c/bin-offload/matadd" >>"$omplog" 2>&1
 fi

@@ -76,7 +76,7 @@ ln -sf libLLVM.so.19.1 "$out/libLLVM-19.so"
 # libomptarget's CUDA plugin dlopens "libcuda.so", which a machine with only
 # the driver does not have (it has libcuda.so.1): without it libomptarget
 # sees zero devices (seen on the GPU machine, 2026-11-21).
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so '; then
+if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so ' >/dev/null; then
   cuda1="$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / {print $NF; exit}')"
   [ -n "$cuda1" ] && ln -sf "$cuda1" "$out/libcuda.so"
 fi

@@ -27,7 +27,7 @@ if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
   # hce-cc builds without offload variants (one note) where clang cannot
   # offload; such a program would only show "no omp devices" there.
   for e in $examples; do
-    if ! readelf -d "$dst/bin-offload/$e" 2>/dev/null | grep -q 'NEEDED.*libomptarget'; then
+    if ! readelf -d "$dst/bin-offload/$e" 2>/dev/null | grep 'NEEDED.*libomptarget' >/dev/null; then
       echo "stage-suite: error: bin-offload/$e has no OpenMP-offload image" \
         "(clang-tools-19 installed? hce-cc --version says)" >&2
       exit 1

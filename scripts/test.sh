@@ -29,16 +29,20 @@ if [ "${HCE_SKIP_SANITIZERS:-0}" != 1 ]; then
     # Only what the tests below run is built (hce_omp_tests, linked with
     # libomptarget and libLLVM, is off: ctest would list it as not built).
     targets=(hce_runtime_tests hce-sim hce-sim-contention-test hce_cpu_hog)
+    # Listed once into a variable: `ninja ... | grep -q` under pipefail fails
+    # whenever grep exits before ninja has written everything (SIGPIPE), which
+    # dropped the benchmark from one CI run's build.
+    all_targets="$(ninja -C "$dir" -t targets all)"
     # The Google Benchmark smoke test, where libbenchmark-dev is installed.
-    if ninja -C "$dir" -t targets all | grep -q '^hce_bench_region_overhead:'; then
+    if grep -q '^hce_bench_region_overhead:' <<<"$all_targets"; then
       targets+=(hce_bench_region_overhead)
     fi
     skip=()
     if [ "$san" = address ]; then
       # The examples as hce-cc builds them (example-NAME, not the -offload
       # builds of the omp:N tests) and fig9 by hand.
-      mapfile -t examples < <(ninja -C "$dir" -t targets all |
-        sed -n 's/^\(example-[a-z0-9]*\):.*/\1/p' | sort -u)
+      mapfile -t examples < <(sed -n 's/^\(example-[a-z0-9]*\):.*/\1/p' \
+        <<<"$all_targets" | sort -u)
       targets+=(hce-translate hce-cc fig9_handwritten "${examples[@]}")
       # Not run here: the omp:N example tests (offload builds, not built
       # above), the corpus' offload builds (clang cannot link the host
