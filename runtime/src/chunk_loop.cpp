@@ -78,8 +78,15 @@ public:
       : rt_(rt), sh_(sh), w_(w), slot_(slot), dev_(rt.devices()[w.device]->name()) {}
 
   void run() {
-    if (w_.prologue)
+    if (w_.prologue) {
+      const double start = now_seconds();
       w_.prologue();
+      // The CPU's team made, a GPU's windows, pool and registrations: a
+      // cold execution's first milliseconds (call OC) showed only as the gap
+      // before a device's first chunk.
+      if (trace_enabled())
+        trace_event(dev_, "prepare", *sh_.label + " preparation", start, now_seconds());
+    }
     if (w_.pipelined)
       run_pipelined();
     else

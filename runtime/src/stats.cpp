@@ -31,6 +31,8 @@ std::string json_string(const std::string &s) {
   return out + "\"";
 }
 
+} // namespace
+
 std::string fmt_bytes(uint64_t b) {
   char buf[32];
   if (b >= (1ull << 30))
@@ -43,8 +45,6 @@ std::string fmt_bytes(uint64_t b) {
     std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
   return buf;
 }
-
-} // namespace
 
 std::string stats_table(const std::vector<NamedStats> &regions) {
   std::ostringstream out;

@@ -8,6 +8,9 @@
 
 namespace hce {
 
+// "1.50 MiB": a byte count as the statistics and the trace print it.
+std::string fmt_bytes(uint64_t bytes);
+
 struct DeviceStats {
   int64_t iterations = 0;
   int64_t chunks = 0;

@@ -564,7 +564,10 @@ void check_trace(const std::string &path, const std::vector<std::string> &device
   for (const auto &[tid, name] : thread_names)
     names.insert(name);
   for (const std::string &dev : devices)
-    for (const char *stream : {"upload", "compute", "download"}) {
+    // "prepare": each device's per-execution preparation (the CPU's team,
+    // an accelerator's windows), traced since call OC's cold traces could
+    // not show where a first execution's milliseconds went.
+    for (const char *stream : {"prepare", "upload", "compute", "download"}) {
       bool found = false;
       for (const std::string &name : names)
         found |= name.find(dev) != std::string::npos &&

@@ -1,8 +1,11 @@
 #include "cuda_device.hpp"
 
+#include "clock.hpp"
 #include "host_pins.hpp"
 #include "log.hpp"
 #include "staging_pool.hpp"
+#include "stats.hpp"
+#include "trace.hpp"
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -183,7 +186,7 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = regs_.begin(); it != regs_.end();) {
       if (it->first < hi && it->second > lo) {
-        unregister_one(it->first);
+        unregister_one(it->first, it->second);
         registered_bytes_ -= it->second - it->first;
         it = regs_.erase(it);
       } else {
@@ -266,6 +269,7 @@ private:
       gaps.push_back({at, hi});
     bool ok = true;
     for (auto [glo, ghi] : gaps) {
+      const double start = now_seconds();
       const bool pinned = HostPins::get().add(glo, ghi, [&] {
         if (cudaHostRegister(reinterpret_cast<void *>(glo), ghi - glo,
                              cudaHostRegisterPortable) == cudaSuccess)
@@ -273,6 +277,14 @@ private:
         cudaGetLastError();
         return false;
       });
+      // On the calling thread's own track: a registration beside a working
+      // CPU team was the cold data-region executions' loss (call OC).
+      if (trace_enabled())
+        trace_event(
+            "host", "register",
+            std::string(pinned ? "cudaHostRegister " : "cudaHostRegister failed, ") +
+                fmt_bytes(ghi - glo),
+            start, now_seconds());
       if (!pinned) {
         ++failures_;
         ok = false;
@@ -285,15 +297,19 @@ private:
     return ok;
   }
   // Other copy engines (omp:N) split their copies at our registrations.
-  static void unregister_one(uintptr_t lo) {
+  static void unregister_one(uintptr_t lo, uintptr_t hi) {
+    const double start = now_seconds();
     HostPins::get().remove(lo, [lo] {
       cudaHostUnregister(reinterpret_cast<void *>(lo));
       cudaGetLastError();
     });
+    if (trace_enabled())
+      trace_event("host", "register", "cudaHostUnregister " + fmt_bytes(hi - lo), start,
+                  now_seconds());
   }
   void unregister_all_locked() {
     for (auto &[lo, hi] : regs_)
-      unregister_one(lo);
+      unregister_one(lo, hi);
     regs_.clear();
     failed_.clear();
     failed_hints_.clear();
@@ -829,7 +845,13 @@ StagingPool *CudaDevice::ensure_pool(size_t unpinned) {
     // staging threads reached 30 GB/s on the H100 machine, four 25 GB/s.
     const int n = int(std::clamp(std::thread::hardware_concurrency(), 2u, 8u));
     std::string why;
+    const double start = now_seconds();
     pool_ = StagingPool::create(ordinal(), n, why);
+    if (trace_enabled())
+      trace_event(name(), "prepare",
+                  "staging pool, " + std::to_string(n) + " threads" +
+                      (pool_ ? "" : ": failed"),
+                  start, now_seconds());
     if (!pool_) {
       pool_failed_ = true;
       notice_once("cuda-staging-pool", "no staging threads on " + name() + " (" + why +
