@@ -180,6 +180,91 @@ TEST(ProfilePlan, ManyDevicesStayTractable) {
   expect_layout(p, 360000);
 }
 
+// Random samples (sorted, distinct sizes) with a stall now and then: the
+// planner reads each device's samples for stalls once per plan, and must
+// predict what predict() does (which reads them at every call).
+std::vector<Sample> random_samples(std::mt19937 &rng, int n) {
+  std::uniform_int_distribution<int64_t> gap(1, 400);
+  std::uniform_real_distribution<double> rate(1e-6, 5e-6), fixed(1e-5, 1e-4), u(0, 1);
+  std::vector<Sample> v;
+  int64_t it = 0;
+  for (int i = 0; i < n; ++i) {
+    it += gap(rng);
+    Sample s = S(it, fixed(rng) + rate(rng) * double(it), 1e-6 * u(rng));
+    if (u(rng) < 0.15)
+      s.exec_s *= 10; // a stall: implausibly slow
+    s.weight = 1 + std::floor(3 * u(rng));
+    v.push_back(s);
+  }
+  return v;
+}
+
+TEST(ProfilePlan, PlannerPredictsWhatPredictDoesWithStalledSamples) {
+  std::mt19937 rng(12);
+  for (int round = 0; round < 40; ++round) {
+    const int64_t cap = round % 4 == 0 ? 700 : 0;
+    std::vector<DeviceModel> devs;
+    for (int d = 0; d < 3; ++d)
+      devs.push_back(M(random_samples(rng, 2 + round % 30), cap, d == 0));
+    const int64_t W = 1 + int64_t(rng() % 20000);
+    Plan p = hce::profile::plan_from_model(W, devs);
+    ASSERT_EQ(p.predicted.size(), devs.size());
+    double makespan = 0;
+    for (size_t d = 0; d < devs.size(); ++d) {
+      EXPECT_DOUBLE_EQ(p.predicted[d], hce::profile::predict(devs[d], p.shares[d]))
+          << "round " << round << " device " << d;
+      makespan = std::max(makespan, p.predicted[d]);
+    }
+    EXPECT_DOUBLE_EQ(p.makespan, makespan);
+    expect_layout(p, W, {cap, cap, cap});
+  }
+}
+
+// interpolate() against the definition (docs in profile_store.hpp) written
+// out the slow way: every segment scanned, every sample checked for the
+// measurement count.
+TEST(ProfileStore, InterpolateMatchesALinearScan) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 30; ++round) {
+    const std::vector<Sample> v =
+        hce::profile::plausible_samples(random_samples(rng, 1 + round % 32));
+    const int64_t top = v.back().iterations;
+    for (int64_t w = 1; w <= top + 50; w += 1 + w / 40) {
+      auto e = hce::profile::interpolate_plausible(v, w);
+      ASSERT_TRUE(e.has_value());
+      double want = 0;
+      if (v.size() == 1) {
+        want = v[0].exec_s * double(w) / double(v[0].iterations);
+      } else if (w >= v.front().iterations && w <= top) {
+        size_t hi = 1;
+        while (hi < v.size() - 1 && v[hi].iterations < w)
+          ++hi;
+        const Sample &a = v[hi - 1], &b = v[hi];
+        want = std::max(0.0, a.exec_s + (b.exec_s - a.exec_s) * double(w - a.iterations) /
+                                            double(b.iterations - a.iterations));
+      }
+      if (v.size() == 1 || (w >= v.front().iterations && w <= top))
+        EXPECT_DOUBLE_EQ(e->exec_s, want) << "w " << w;
+      double measurements = 0;
+      for (const Sample &s : v)
+        if (std::fabs(double(s.iterations - w)) <=
+            hce::profile::kMergeTolerance * double(std::max(s.iterations, w)))
+          measurements = s.weight;
+      EXPECT_EQ(e->measurements, measurements) << "w " << w;
+    }
+  }
+}
+
+TEST(ProfilePlan, OneDeviceTakesEverythingWithoutASearch) {
+  Plan p = hce::profile::plan_from_model(5000, {M({S(100, 1.0), S(1000, 4.0)}, 2000)});
+  ASSERT_EQ(p.shares.size(), 1u);
+  EXPECT_EQ(p.shares[0], 5000);
+  EXPECT_EQ(p.note, "one device");
+  EXPECT_DOUBLE_EQ(p.predicted[0],
+                   hce::profile::predict(M({S(100, 1.0), S(1000, 4.0)}, 2000), 5000));
+  expect_layout(p, 5000, {2000});
+}
+
 // ---- the scheduler ----
 
 ProfileContext context(const Store &store, const std::string &region, int p,

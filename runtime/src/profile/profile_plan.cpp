@@ -35,15 +35,35 @@ double compositions(int N, int p) {
   return c;
 }
 
+// predict() over samples already made plausible (plausible_samples): the
+// planner calls it hundreds of times per execution.
+double predict_plausible(const DeviceModel &d, int64_t w) {
+  if (w <= 0)
+    return 0;
+  if (d.samples.empty())
+    return kInf;
+  auto at = [&](int64_t n) { return interpolate_plausible(d.samples, n)->total_s(); };
+  const int64_t cap = d.max_iterations;
+  if (cap <= 0 || w <= cap)
+    return at(w);
+  // Algorithm 1: numRanges = ceil(share / memory bound); the full ranges
+  // each cost T(bound), the last one T(rest); they run one after another.
+  const int64_t full = w / cap, rest = w % cap;
+  double t = double(full) * at(cap);
+  if (rest > 0)
+    t += at(rest);
+  return t;
+}
+
 // Largest w in [0, W] whose predicted time is at most T (the predictions
 // are non-decreasing in w up to interpolation noise; bisection still ends).
 int64_t max_share(const DeviceModel &d, int64_t W, double T) {
-  if (predict(d, W) <= T)
+  if (predict_plausible(d, W) <= T)
     return W;
   int64_t lo = 0, hi = W; // predict(lo) <= T (0 costs 0), predict(hi) > T
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (predict(d, mid) <= T)
+    if (predict_plausible(d, mid) <= T)
       lo = mid;
     else
       hi = mid;
@@ -54,20 +74,9 @@ int64_t max_share(const DeviceModel &d, int64_t W, double T) {
 } // namespace
 
 double predict(const DeviceModel &d, int64_t w) {
-  if (w <= 0)
-    return 0;
-  if (d.samples.empty())
-    return kInf;
-  const int64_t cap = d.max_iterations;
-  if (cap <= 0 || w <= cap)
-    return interpolate(d.samples, w)->total_s();
-  // Algorithm 1: numRanges = ceil(share / memory bound); the full ranges
-  // each cost T(bound), the last one T(rest); they run one after another.
-  const int64_t full = w / cap, rest = w % cap;
-  double t = double(full) * interpolate(d.samples, cap)->total_s();
-  if (rest > 0)
-    t += interpolate(d.samples, rest)->total_s();
-  return t;
+  DeviceModel plausible = d;
+  plausible.samples = plausible_samples(d.samples);
+  return predict_plausible(plausible, w);
 }
 
 std::vector<Range> split_ranges(Range share, int64_t max_iterations) {
@@ -104,8 +113,12 @@ Plan plan_from_ratios(int64_t W, const std::vector<double> &ratios,
   return plan;
 }
 
-Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
+Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &given,
                      const PlanOptions &opt) {
+  // Each device's samples read for stalls once, not at every prediction.
+  std::vector<DeviceModel> devices = given;
+  for (DeviceModel &d : devices)
+    d.samples = plausible_samples(d.samples);
   const int p = int(devices.size());
   Plan plan;
   plan.from_model = true;
@@ -114,6 +127,14 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
     caps.push_back(d.max_iterations);
   if (p == 0)
     return plan;
+  if (p == 1 && !devices[0].samples.empty()) { // nothing to search
+    plan.shares = {W};
+    plan.note = "one device";
+    plan.predicted = {predict_plausible(devices[0], W)};
+    plan.makespan = plan.predicted[0];
+    lay_out(plan, W, caps);
+    return plan;
+  }
 
   // ---- Partition phase (§2.2.1, Algorithm 1): the rates l/N of every
   // device and what each costs with its memory-bound ranges.  A device with
@@ -125,7 +146,7 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
   auto share_of = [&](int l) { return sched::mul_div(l, W, N); };
   for (int d = 0; d < p; ++d)
     for (int l = 0; l <= N; ++l)
-      T[size_t(d)][size_t(l)] = predict(devices[size_t(d)], share_of(l));
+      T[size_t(d)][size_t(l)] = predict_plausible(devices[size_t(d)], share_of(l));
 
   // ---- Scheduling phase (§2.2.2, Algorithms 2-3): depth-first over the
   // devices, one rate each; ISVALIDSCHED = the rates sum to exactly 1;
@@ -165,7 +186,7 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
   auto makespan = [&](const std::vector<int64_t> &shares) {
     double m = 0;
     for (int d = 0; d < p; ++d)
-      m = std::max(m, predict(devices[size_t(d)], shares[size_t(d)]));
+      m = std::max(m, predict_plausible(devices[size_t(d)], shares[size_t(d)]));
     return m;
   };
 
@@ -178,7 +199,7 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
     double lo = 0, hi = 0;
     for (int d = 0; d < p; ++d)
       if (best[size_t(d)] > 0)
-        hi = std::max(hi, predict(devices[size_t(d)], W));
+        hi = std::max(hi, predict_plausible(devices[size_t(d)], W));
     for (int d = 0; d < p; ++d) // the feasible devices
       best[size_t(d)] = devices[size_t(d)].samples.empty() ? 0 : 1;
     auto total_by = [&](double t) {
@@ -230,7 +251,8 @@ Plan plan_from_model(int64_t W, const std::vector<DeviceModel> &devices,
 
   plan.predicted.assign(size_t(p), 0.0);
   for (int d = 0; d < p; ++d)
-    plan.predicted[size_t(d)] = predict(devices[size_t(d)], plan.shares[size_t(d)]);
+    plan.predicted[size_t(d)] =
+        predict_plausible(devices[size_t(d)], plan.shares[size_t(d)]);
   plan.makespan = makespan(plan.shares);
   lay_out(plan, W, caps);
   return plan;

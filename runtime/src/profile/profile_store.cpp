@@ -33,9 +33,13 @@ double interp_field(const std::vector<Sample> &v, double w, double Sample::*fiel
   auto x = [&](size_t i) { return double(v[i].iterations); };
   auto y = [&](size_t i) { return v[i].*field; };
   if (w >= x(0) && w <= x(n - 1)) {
-    size_t hi = 1;
-    while (hi < n - 1 && x(hi) < w)
-      ++hi;
+    // The first size in [1, n-1] not below w (binary: the planner asks
+    // hundreds of sizes per execution).
+    const size_t hi = size_t(std::lower_bound(v.begin() + 1, v.end() - 1, w,
+                                              [](const Sample &s, double at) {
+                                                return double(s.iterations) < at;
+                                              }) -
+                             v.begin());
     return std::max(0.0, line(x(hi - 1), y(hi - 1), x(hi), y(hi), w));
   }
   // Outside the measured sizes: the end segment extended, unless it falls
@@ -167,30 +171,47 @@ bool read_file(const std::string &path, std::string &text, bool &exists) {
 
 } // namespace
 
-std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w) {
-  if (samples.empty())
+std::vector<Sample> plausible_samples(const std::vector<Sample> &samples) {
+  const std::vector<bool> slow = implausibly_slow(samples);
+  std::vector<Sample> kept;
+  kept.reserve(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i)
+    if (!slow[i])
+      kept.push_back(samples[i]);
+  return kept.empty() ? samples : kept; // none plausible: read them all
+}
+
+std::optional<Estimate> interpolate_plausible(const std::vector<Sample> &v, int64_t w) {
+  if (v.empty())
     return std::nullopt;
   Estimate e;
   if (w <= 0)
     return e;
-  // Read past the samples of a stall (kImplausibleRise): a copy only when
-  // there is one.
-  std::vector<Sample> kept;
-  const std::vector<bool> slow = implausibly_slow(samples);
-  if (std::find(slow.begin(), slow.end(), true) != slow.end())
-    for (size_t i = 0; i < samples.size(); ++i)
-      if (!slow[i])
-        kept.push_back(samples[i]);
-  const std::vector<Sample> &v = kept.empty() ? samples : kept;
   const double x = double(w);
   e.exec_s = interp_field(v, x, &Sample::exec_s);
   e.xfer_s = interp_field(v, x, &Sample::xfer_s);
   e.bytes = interp_field(v, x, &Sample::bytes);
-  for (const Sample &s : v)
-    if (std::fabs(double(s.iterations - w)) <=
-        kMergeTolerance * double(std::max(s.iterations, w)))
-      e.measurements = s.weight;
+  // The sizes within kMergeTolerance of w lie in [w (1 - tol), w / (1 - tol)]
+  // (one iteration wider each way, against rounding).
+  auto s = std::lower_bound(
+      v.begin(), v.end(), x * (1 - kMergeTolerance) - 1,
+      [](const Sample &a, double at) { return double(a.iterations) < at; });
+  for (; s != v.end() && double(s->iterations) <= x / (1 - kMergeTolerance) + 1; ++s)
+    if (std::fabs(double(s->iterations - w)) <=
+        kMergeTolerance * double(std::max(s->iterations, w)))
+      e.measurements = s->weight;
   return e;
+}
+
+std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w) {
+  if (samples.empty() || w <= 0)
+    return interpolate_plausible(samples, w);
+  // Read past the samples of a stall (kImplausibleRise): a copy only when
+  // there is one.
+  const std::vector<bool> slow = implausibly_slow(samples);
+  if (std::find(slow.begin(), slow.end(), true) == slow.end())
+    return interpolate_plausible(samples, w);
+  return interpolate_plausible(plausible_samples(samples), w);
 }
 
 void Store::add(std::vector<Sample> &v, const Sample &s) {

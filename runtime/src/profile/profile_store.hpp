@@ -70,6 +70,14 @@ struct Estimate {
 // Samples kImplausibleRise times slower than both neighbours allow are
 // skipped.  nullopt when there are no samples.
 std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t w);
+// The two halves of interpolate, for a caller that estimates many sizes
+// from the same samples (plan_from_model: hundreds per execution, each of
+// which re-read the samples for stalls, 2.1M instructions per execution of
+// lud under schedule(profile)): the samples interpolate reads, and
+// interpolate over them.
+std::vector<Sample> plausible_samples(const std::vector<Sample> &samples);
+std::optional<Estimate> interpolate_plausible(const std::vector<Sample> &plausible,
+                                              int64_t w);
 
 class Store {
 public:
