@@ -25,6 +25,7 @@
 // run's first CPU chunk costs S more, once per run whatever the
 // configuration, and nothing without the line.  Exit 0 on success; every
 // failed check is printed.
+#include "device.hpp"
 #include "loop_sim.hpp"
 #include "program_sim.hpp"
 #include "residency.hpp"
@@ -358,6 +359,33 @@ int main() {
     check(run_program(m, reg, gpu_alone, "").seconds ==
               run_program(m, plain, gpu_alone, "").seconds,
           "pin_reg: the GPU alone does not pin (the free cores stage)");
+  }
+
+  // A registration no chunk of the GPU uses (Device::prepare_host's
+  // pieces): once every iteration is complete it stops at its next 32 MiB
+  // piece, and the next executions go on with it (Residency::unpin_last).
+  {
+    Bench pb = iterative();
+    Residency res(pb);
+    const Region &r = pb.regions[0];
+    check(near(res.pin(r, 0), 600e6), "pin pieces: A, C and B (3 x 200 MB)");
+    res.unpin_last(250e6);
+    check(near(res.pin(r, 1), 250e6), "pin pieces: the next pin does what was left");
+    check(res.pin(r, 2) == 0, "pin pieces: then nothing");
+    Bench slow = iterative(); // 600 MB at 1 GB/s: 0.6 s; the CPU's sweep 10 ms
+    slow.link.pin_up_bw = slow.link.pin_down_bw = 40e9;
+    slow.link.pin_reg_bw = 1e9;
+    Machine m;
+    const Config dynamic{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    const RunResult run = run_program(m, slow, dynamic, "");
+    // A piece (34 ms) and the rest of the preparation (B's broadcast, 20
+    // ms, and the windows), not the 0.6 s of all three arrays.
+    const double piece = double(hce::Device::kPinPieceBytes) / 1e9;
+    check(run.log[0].wall < piece + 0.05,
+          "pin pieces: the first execution ends after a piece (" +
+              std::to_string(run.log[0].wall) + " s)");
+    check(run.log[0].devices[0].iterations == 200,
+          "pin pieces: the CPU did the first execution alone");
   }
 
   // The CPU team: paid once per program run, on the CPU's first chunk.

@@ -2,6 +2,7 @@
 #include "loop_sim.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@ namespace hce::sim {
 
 std::vector<bool> LoopSim::begin(SchedParams params) {
   params.clock = [this] { return now_; };
+  iterations_ = params.iterations;
   for (const SimDevice &d : devs_)
     params.lookahead = params.lookahead || d.pipelined;
   sched_.begin(params);
@@ -152,10 +154,25 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   return s;
 }
 
+void LoopSim::cut_registrations() {
+  for (size_t d = 0; d < devs_.size(); ++d) {
+    const SimDevice &dev = devs_[d];
+    DeviceState &s = st_[d];
+    if (idle_[d] || s.asked || dev.reg <= 0 || now_ >= dev.reg)
+      continue;
+    // Checked before each piece: the one under way ends.
+    const double piece = dev.reg_piece > 0 ? dev.reg_piece : dev.reg;
+    const double stop = std::min(dev.reg, std::ceil(now_ / piece) * piece);
+    s.reg_undone = dev.reg - stop;
+    q_.push({dev.prepare - s.reg_undone, Ask, int(d), {}, 0, ++s.gen});
+  }
+}
+
 double LoopSim::run() {
   for (size_t d = 0; d < devs_.size(); ++d)
     if (!idle_[d])
-      q_.push({devs_[d].prepare, Ask, int(d), {}, 0});
+      q_.push(
+          {devs_[d].prepare, Ask, int(d), {}, 0, devs_[d].reg > 0 ? ++st_[d].gen : 0});
   double end = 0;
   while (!q_.empty()) {
     Event e = q_.top();
@@ -166,6 +183,10 @@ double LoopSim::run() {
     if (e.kind == Complete) {
       sched_.complete(e.dev, e.range, e.seconds);
       end = std::max(end, e.t);
+      const bool was_complete = completed_ >= iterations_;
+      completed_ += e.range.size();
+      if (!was_complete && completed_ >= iterations_)
+        cut_registrations();
       for (size_t d = 0; d < st_.size(); ++d)
         if (st_[d].waiting) {
           st_[d].waiting = false;
@@ -176,6 +197,7 @@ double LoopSim::run() {
     // A device's controller is done when it is told Done: after its
     // preparation even when others took all the work (the loop joins it).
     end = std::max(end, e.t);
+    st_[size_t(e.dev)].asked = true;
     ask(e.dev);
     if (++steps_ > 10'000'000)
       throw std::runtime_error("scheduler did not finish");

@@ -28,6 +28,11 @@ struct SimDevice {
   double prepare = 0;     // seconds on its controller before its first chunk
   double first_extra = 0; // added to its first chunk's compute (a GPU kernel's first
                           // launch, the CPU's team creation)
+  // Of `prepare`, the registration it starts with (seconds), in pieces of
+  // reg_piece seconds: once every iteration is complete it stops at the
+  // next piece (Device::prepare_host, 32 MiB pieces), and the rest is left
+  // for a later execution (LoopSim::reg_undone).
+  double reg = 0, reg_piece = 0;
 };
 
 // What one device did in one execution (ChunkWorker's counters).
@@ -79,6 +84,8 @@ public:
   SimDevice &device(int d) { return devs_[size_t(d)]; }
   // Runs the execution; returns its wall (start to last report).
   double run();
+  // Seconds of device d's registration (SimDevice::reg) it did not do.
+  double reg_undone(int d) const { return st_[size_t(d)].reg_undone; }
 
   std::vector<DeviceRun> devices;
 
@@ -104,6 +111,8 @@ private:
     long gen = 0;
     double comp0 = 0, comp1 = 0, end = -1, total = 0;
     Range range;
+    bool asked = false;    // its preparation is over
+    double reg_undone = 0; // registration cut short (SimDevice::reg)
   };
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
@@ -132,6 +141,9 @@ private:
   std::priority_queue<Event, std::vector<Event>, std::greater<>> q_;
   double now_ = 0;
   long steps_ = 0;
+  int64_t iterations_ = 0, completed_ = 0;
+  // Every iteration is complete: registrations stop at their next piece.
+  void cut_registrations();
 };
 
 } // namespace hce::sim

@@ -1,6 +1,8 @@
 // One simulated program run (program_sim.hpp).
 #include "program_sim.hpp"
 
+#include "device.hpp" // Device::kPinPieceBytes: the runtime's piece
+
 #include <algorithm>
 #include <memory>
 
@@ -248,8 +250,11 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
             cpu_works = cpu_works || (devs[j].cost.host && !idle[j]);
           if (residency && cpu_works) {
             const double pinned_now = residency->pin(r, e);
-            if (b.link.pin_reg_bw > 0)
-              d.prepare += pinned_now / b.link.pin_reg_bw;
+            if (b.link.pin_reg_bw > 0) {
+              d.reg = pinned_now / b.link.pin_reg_bw;
+              d.reg_piece = double(Device::kPinPieceBytes) / b.link.pin_reg_bw;
+              d.prepare += d.reg;
+            }
           }
           if (residency) {
             Moves mv = residency->prepare(r, e);
@@ -271,6 +276,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         if (devs[i].cost.host && loop.devices[i].chunks > 0)
           cpu_forked = true;
       }
+      if (residency && b.link.pin_reg_bw > 0)
+        for (size_t i = 0; i < devs.size(); ++i)
+          if (loop.reg_undone(int(i)) > 0)
+            residency->unpin_last(loop.reg_undone(int(i)) * b.link.pin_reg_bw);
       if (residency)
         residency->end_execution(r, e);
       if (store)

@@ -123,12 +123,26 @@ Moves Residency::prepare(const Region &r, int e) {
 
 double Residency::pin(const Region &r, int e) {
   double bytes = 0;
+  last_pinned_.clear();
   for (const Use &u : r.uses)
     if (State *s = state(r, e, u); s && s->array->resident && !s->pinned) {
+      const double whole = double(s->array->rows) * s->array->rowbytes;
       s->pinned = true;
-      bytes += double(s->array->rows) * s->array->rowbytes;
+      last_pinned_.push_back({s, whole - s->pinned_bytes});
+      bytes += whole - s->pinned_bytes;
+      s->pinned_bytes = whole;
     }
   return bytes;
+}
+
+void Residency::unpin_last(double bytes) {
+  for (auto it = last_pinned_.rbegin(); it != last_pinned_.rend() && bytes > 0; ++it) {
+    const double take = std::min(bytes, it->second);
+    it->first->pinned_bytes -= take;
+    it->first->pinned = false;
+    bytes -= take;
+  }
+  last_pinned_.clear();
 }
 
 void Residency::end_execution(const Region &r, int e) {

@@ -107,6 +107,10 @@ public:
   // so for the rest of the run (Moves::up_pinned).  Returns the bytes of
   // the arrays it pinned now (those not pinned before: Link::pin_reg_bw).
   double pin(const Region &r, int e);
+  // The last pin()'s registration stopped `bytes` short (its execution had
+  // every iteration complete first: Device::prepare_host's pieces): those
+  // bytes, the last arrays' last, are pinned by a later pin().
+  void unpin_last(double bytes);
   // The execution is over: arrays outside data regions leave the GPU, and
   // arrays updated from the devices after it are valid on the host again.
   void end_execution(const Region &r, int e);
@@ -117,6 +121,7 @@ private:
     IntervalSet valid[2];   // host, GPU
     IntervalSet registered; // pageable rows page-locked in this execution
     bool pinned = false;    // a data region's array page-locked whole (pin)
+    double pinned_bytes = 0; // registered so far of it (pin, unpin_last)
   };
   // The GPU copies `rows` of `s`'s array: for a pageable array, the rows
   // not registered yet in this execution are (Moves::registers).
@@ -127,6 +132,7 @@ private:
                    const Array &a) const;
 
   std::vector<State> arrays_;
+  std::vector<std::pair<State *, double>> last_pinned_; // pin()'s, in order
   bool co_ = true;
 };
 

@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -27,6 +28,10 @@ struct Shared {
   std::condition_variable cv;
   Scheduler *scheduler = nullptr;
   ChunkLoopResult result;
+  int64_t iterations = -1; // W, when the caller gave it
+  // Every iteration complete (result.completed covers [0, W)): read by the
+  // prologues without the lock.
+  std::atomic<bool> all_complete{false};
   double t0 = 0;
   const std::string *label = nullptr; // the caller's, alive for the loop
 };
@@ -80,7 +85,7 @@ public:
   void run() {
     if (w_.prologue) {
       const double start = now_seconds();
-      w_.prologue();
+      w_.prologue([this] { return !sh_.all_complete.load(std::memory_order_relaxed); });
       // The CPU's team made, a GPU's windows, pool and registrations: a
       // cold execution's first milliseconds (call OC) showed only as the gap
       // before a device's first chunk.
@@ -147,6 +152,8 @@ private:
 
   void complete_locked(const InFlight &c, double download, double end) {
     sh_.result.completed.add(c.range.lb, c.range.ub);
+    if (sh_.iterations >= 0 && sh_.result.completed.total_length() >= sh_.iterations)
+      sh_.all_complete.store(true, std::memory_order_relaxed);
     // In a pipeline the stages overlap: a chunk costs its slowest stage.
     double seconds = w_.pipelined ? std::max({c.upload, c.compute, download})
                                   : c.upload + c.compute + download;
@@ -312,9 +319,10 @@ double ChunkWorker::capability() const {
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label,
-                               const std::function<void()> &beside) {
+                               const std::function<void()> &beside, int64_t iterations) {
   Shared sh;
   sh.scheduler = &scheduler;
+  sh.iterations = iterations;
   sh.label = &label;
   sh.t0 = now_seconds();
   std::vector<std::unique_ptr<DeviceRun>> runs;

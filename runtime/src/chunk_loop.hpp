@@ -39,7 +39,10 @@ struct ChunkWorker {
   // Runs on the device's thread before it asks for its first chunk
   // (per-execution preparation: windows, pinning, broadcast uploads), so
   // that the other devices start computing meanwhile.  May be empty.
-  std::function<void()> prologue;
+  // `wanted()` turns false once every iteration is complete: a long
+  // preparation (pinning) stops there, since no chunk will use it in this
+  // execution, and goes on at the next.
+  std::function<void(const std::function<bool()> &wanted)> prologue;
   // Called (outside the lock, after the device's stages have stopped) after
   // a failure, to rescue the device's data; returns "" or a fatal error.
   std::function<std::string()> on_failure;
@@ -92,10 +95,13 @@ CpuDevice *team_to_create_beside(const Runtime &rt,
 // CPU outside a parallel region, else a GPU or a sim) runs on the calling
 // thread instead.  `label` names the loop in warnings.  With `beside`,
 // every device runs on its controller and the calling thread runs `beside`
-// meanwhile (one-time work hidden behind the execution).
+// meanwhile (one-time work hidden behind the execution).  `iterations`:
+// the loop's W, which tells the prologues when every iteration is complete
+// (-1: never said).
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label,
-                               const std::function<void()> &beside = {});
+                               const std::function<void()> &beside = {},
+                               int64_t iterations = -1);
 
 } // namespace hce

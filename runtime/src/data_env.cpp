@@ -679,7 +679,8 @@ void DataEnv::drop_privates(std::vector<PrivateCopy> &privates) {
   privates.clear();
 }
 
-void DataEnv::prepare(int device, const hce_region &region, TransferCounts &counts) {
+void DataEnv::prepare(int device, const hce_region &region, TransferCounts &counts,
+                      const Device::Wanted &wanted) {
   Device &dev = *devices_[device];
   if (dev.uses_host_memory() || region.iterations == 0)
     return;
@@ -701,7 +702,7 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
                         size_t(u.limit.hi - u.limit.lo) * u.a->elem_size});
   if (!to_pin.empty()) {
     lock.unlock();
-    dev.prepare_hosts(to_pin);
+    dev.prepare_hosts(to_pin, wanted);
     lock.lock();
   }
   for (const ArrayUse &u : uses) {

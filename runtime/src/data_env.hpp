@@ -101,7 +101,9 @@ public:
   // allows, the host memory pinned, and broadcast sections (the same for
   // every iteration, e.g. B in GEMM) uploaded, so that these one-time costs
   // are not charged to the device's first chunk.  Best effort.
-  void prepare(int device, const hce_region &region, TransferCounts &counts);
+  void prepare(
+      int device, const hce_region &region, TransferCounts &counts,
+      const Device::Wanted &wanted = [] { return true; });
   // Forgets everything `device` holds (after a failure): its valid data that
   // exists nowhere else is lost, so it must first be fetched; returns false
   // if that fails too.

@@ -7,6 +7,7 @@
 #include "sched/scheduler.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -109,8 +110,15 @@ public:
     return false;
   }
   // Host memory the device will copy from or to during a region: a chance
-  // to pin it once, before the chunks start (a no-op by default).
-  virtual void prepare_host(const void *host, size_t bytes) {}
+  // to pin it once, before the chunks start (a no-op by default).  Pinning
+  // goes piece by piece (kPinPieceBytes) while `wanted()`: once every
+  // iteration of the execution is complete no chunk of this device will use
+  // it, and the rest is pinned at a later preparation.  jacobi2d's cold first
+  // execution on the H200 waited 6-7 ms for the GPU to register 256 MiB
+  // beside a CPU team that had done the whole sweep (call OC).
+  static constexpr size_t kPinPieceBytes = size_t(32) << 20;
+  using Wanted = std::function<bool()>;
+  virtual void prepare_host(const void *host, size_t bytes, const Wanted &wanted) {}
   // The same for all the host spans an execution prepares at once, which
   // a device may weigh together (CudaDevice: whether together they are
   // worth its staging pool).
@@ -118,9 +126,9 @@ public:
     const char *host;
     size_t bytes;
   };
-  virtual void prepare_hosts(const std::vector<HostSpan> &spans) {
+  virtual void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) {
     for (const HostSpan &s : spans)
-      prepare_host(s.host, s.bytes);
+      prepare_host(s.host, s.bytes, wanted);
   }
   // Host threads the device's copies may use in the coming execution, the
   // one that runs its chunks included (region_exec: the CPU's cores when

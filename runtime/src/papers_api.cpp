@@ -204,7 +204,9 @@ int hce_co_schedule(const char *sched_type, int initial_chunk) {
     if (d.type == "CPU")
       if (const auto *cpu =
               dynamic_cast<const CpuDevice *>(rt.devices()[size_t(w.device)].get()))
-        w.prologue = [cpu] { cpu->use_team(false); }; // its kernel's team
+        w.prologue = [cpu](const std::function<bool()> &) {
+          cpu->use_team(false); // its kernel's team
+        };
     workers.push_back(std::move(w));
     auto it = s.ratios.find({d.type, d.num});
     double ratio = it == s.ratios.end() ? 0 : it->second;

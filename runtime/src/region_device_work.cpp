@@ -97,7 +97,9 @@ bool RegionDeviceWork::download(Range range, int k, std::string &why) {
 
 void RegionDeviceWork::abandon(int k) { data_.abandon(slots_[size_t(k)].hold); }
 
-void RegionDeviceWork::prepare() { data_.prepare(device_, r_, bytes_); }
+void RegionDeviceWork::prepare(const Device::Wanted &wanted) {
+  data_.prepare(device_, r_, bytes_, wanted);
+}
 
 std::string RegionDeviceWork::rescue() {
   std::string err;

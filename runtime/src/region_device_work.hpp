@@ -29,7 +29,7 @@ public:
   bool download(Range range, int slot, std::string &why);
   void abandon(int slot);
   // Per-execution preparation on the device's controller (accelerators).
-  void prepare();
+  void prepare(const Device::Wanted &wanted);
   // After a failure: gives the device's data back to the host; "" or a
   // fatal error.
   std::string rescue();

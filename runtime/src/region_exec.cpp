@@ -535,11 +535,12 @@ int execute_region(const hce_region &r, std::string &why) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
         alone = alone && (j == i || workers[j].idle);
-      workers[i].prologue = [cpu = static_cast<const CpuDevice *>(&dev), alone] {
-        cpu->use_team(alone);
-      };
+      workers[i].prologue = [cpu = static_cast<const CpuDevice *>(&dev), alone](
+                                const std::function<bool()> &) { cpu->use_team(alone); };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
-      workers[i].prologue = [w = work[i].get()] { w->prepare(); };
+      workers[i].prologue = [w = work[i].get()](const std::function<bool()> &wanted) {
+        w->prepare(wanted);
+      };
     }
   }
   // The CPU's team, created while an accelerator runs alone, its threads
@@ -558,7 +559,7 @@ int execute_region(const hce_region &r, std::string &why) {
                     now_seconds());
     };
   ChunkLoopResult loop =
-      run_chunk_loop(rt, *site.scheduler, workers, site.plan.label, beside);
+      run_chunk_loop(rt, *site.scheduler, workers, site.plan.label, beside, r.iterations);
   if (!loop.fatal.empty()) {
     std::string ignored;
     data.end_region(r, ignored);

@@ -183,16 +183,34 @@ bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
   return true;
 }
 
-void SimDevice::prepare_host(const void *host, size_t bytes) {
+void SimDevice::prepare_host(const void *host, size_t bytes, const Wanted &wanted) {
   if (!(params_.pin > 0))
     return;
-  {
-    std::lock_guard<std::mutex> lock(pinned_mutex_);
-    if (!pinned_.insert({host, bytes}).second)
-      return;
+  bool started = false;
+  for (;;) {
+    size_t piece = 0;
+    {
+      std::lock_guard<std::mutex> lock(pinned_mutex_);
+      auto it = pinned_.try_emplace({host, bytes}, 0).first;
+      if (it->second >= bytes || !wanted())
+        return;
+      if (!started) {
+        started = true;
+        ++pins_started_;
+      }
+      piece = std::min(kPinPieceBytes, bytes - it->second);
+      it->second += piece; // claimed: a concurrent preparation pins the rest
+    }
+    sleep_until_elapsed(now_seconds(), params_.pin * double(piece) / double(1u << 30));
   }
-  ++pins_started_;
-  sleep_until_elapsed(now_seconds(), params_.pin * double(bytes) / double(1u << 30));
+}
+
+size_t SimDevice::pinned_bytes() {
+  std::lock_guard<std::mutex> lock(pinned_mutex_);
+  size_t total = 0;
+  for (const auto &[span, done] : pinned_)
+    total += done;
+  return total;
 }
 
 bool SimDevice::upload(void *dev_dst, const void *host_src, size_t bytes,

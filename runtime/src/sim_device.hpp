@@ -31,7 +31,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 
 namespace hce {
@@ -73,9 +72,11 @@ public:
   void *allocate(size_t bytes) override;
   void release(void *ptr) override;
   // Sleeps `pin` s/GiB the first time a range is given, as cudaHostRegister
-  // costs once per registration (tests: pins_started()).
-  void prepare_host(const void *host, size_t bytes) override;
+  // costs once per registration, piece by piece while `wanted()` (tests:
+  // pins_started(), the preparations that pinned something).
+  void prepare_host(const void *host, size_t bytes, const Wanted &wanted) override;
   int pins_started() const { return pins_started_.load(); }
+  size_t pinned_bytes(); // pinned so far, every span (tests)
   bool upload(void *dev_dst, const void *host_src, size_t bytes,
               std::string &why) override;
   bool download(void *host_dst, const void *dev_src, size_t bytes,
@@ -92,7 +93,9 @@ public:
 private:
   std::atomic<int> pins_started_{0};
   std::mutex pinned_mutex_;
-  std::set<std::pair<const void *, size_t>> pinned_; // prepare_host()
+  // prepare_host(): the bytes pinned so far of each span (a preparation
+  // that was not wanted any more stopped between two pieces).
+  std::map<std::pair<const void *, size_t>, size_t> pinned_;
   std::atomic<int> copy_threads_{0}; // 0: never set
   int caller_threads_ = 0; // the calling thread's team size, while it runs chunks
   bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,

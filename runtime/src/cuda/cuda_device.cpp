@@ -545,7 +545,7 @@ void *CudaDevice::allocate(size_t bytes) {
   return p;
 }
 
-void CudaDevice::prepare_hosts(const std::vector<HostSpan> &spans) {
+void CudaDevice::prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) {
   if (policy_ == PinPolicy::Region &&
       copy_threads_.load(std::memory_order_relaxed) >= 2) {
     // What the pool would stage of these arrays: every one of
@@ -563,16 +563,21 @@ void CudaDevice::prepare_hosts(const std::vector<HostSpan> &spans) {
     ensure_pool(unpinned);
   }
   for (const HostSpan &span : spans)
-    prepare_host(span.host, span.bytes);
+    prepare_host(span.host, span.bytes, wanted);
 }
 
-void CudaDevice::prepare_host(const void *host, size_t bytes) {
+void CudaDevice::prepare_host(const void *host, size_t bytes, const Wanted &wanted) {
   if (!host || !bytes || stages_instead_of_pinning(host, bytes))
     return;
   // Pin now (cudaHostRegister costs ~43 ms/GiB), so that the cost is not
   // charged to the first chunk, which the schedulers would take for a slow
   // GPU.  Failing to pin is fine: copies then go through staging buffers.
-  pins_->pin(uintptr_t(host), uintptr_t(host) + bytes);
+  // Piece by piece while the execution has work left (Device::prepare_host);
+  // pin() registers only the pages not registered yet, so a later
+  // preparation goes on where this one stopped.
+  const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
+  for (uintptr_t at = lo; at < hi && wanted(); at += std::min(hi - at, kPinPieceBytes))
+    pins_->pin(at, at + std::min(hi - at, kPinPieceBytes));
 }
 
 // Ski rental: registering an array costs more than staging it twice by the

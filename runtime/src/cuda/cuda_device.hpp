@@ -104,10 +104,10 @@ public:
               std::string &why) override;
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
-  void prepare_host(const void *host, size_t bytes) override;
+  void prepare_host(const void *host, size_t bytes, const Wanted &wanted) override;
   // The spans' pool first: made when the arrays it would stage together
   // are worth it (see stages_instead_of_pinning).
-  void prepare_hosts(const std::vector<HostSpan> &spans) override;
+  void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) override;
   // Host threads this device's copies may use in the coming execution:
   // with two or more, a one-shot copy of pageable memory is staged by that
   // many threads (StagingPool) instead of registered.
