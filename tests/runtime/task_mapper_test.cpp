@@ -206,6 +206,7 @@ TEST(TaskMapper, PerfModelUsesTheProfileStore) {
   const double nominal = m.predict("profiled_region", "cpu", 2000);
   EXPECT_NEAR(nominal, 2000 * 1e-8, 1e-12);
   setenv("HCE_PROFILE", "/nonexistent-dir/hce-profile-test", 1); // never saved
+  hce::profile::shutdown_global(); // HCE_PROFILE is read when the store loads
   hce::profile::Sample s;
   s.iterations = 1000;
   s.exec_s = 0.4;

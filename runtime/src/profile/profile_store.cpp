@@ -484,15 +484,13 @@ namespace {
 std::mutex global_mutex;
 std::unique_ptr<Store> global_store;
 std::string global_store_path;
-} // namespace
+bool global_requested = false; // HCE_PROFILE named a file (profile_requested)
 
-bool profile_requested() {
-  const char *env = std::getenv("HCE_PROFILE");
-  return env && *env && std::strcmp(env, "off") != 0;
-}
+// HCE_PROFILE: unset, "off" or a path (docs/runtime-api.md).
+const char *profile_env() { return std::getenv("HCE_PROFILE"); }
 
 std::string global_path() {
-  const char *env = std::getenv("HCE_PROFILE");
+  const char *env = profile_env();
   if (env && std::strcmp(env, "off") == 0)
     return "";
   if (env && *env)
@@ -512,35 +510,54 @@ std::string global_path() {
   return dir + "/hce/" + program + ".profile";
 }
 
+// The environment is read once per runtime session, when the store loads
+// (shutdown_global forgets it): the hooks ask at every execution, and a
+// getenv there cost lud ~450 instructions an execution.
+void load_locked() {
+  if (global_store)
+    return;
+  global_store = std::make_unique<Store>();
+  const char *env = profile_env();
+  global_requested = env && *env && std::strcmp(env, "off") != 0;
+  global_store_path = global_path();
+  if (!global_store_path.empty())
+    global_store->load(global_store_path);
+}
+} // namespace
+
+bool profile_requested() {
+  std::lock_guard<std::mutex> lock(global_mutex);
+  load_locked();
+  return global_requested;
+}
+
 Store &global() {
   std::lock_guard<std::mutex> lock(global_mutex);
-  if (!global_store) {
-    global_store = std::make_unique<Store>();
-    global_store_path = global_path();
-    if (!global_store_path.empty())
-      global_store->load(global_store_path);
-  }
+  load_locked();
   return *global_store;
 }
 
 bool recording() {
-  global();
   std::lock_guard<std::mutex> lock(global_mutex);
+  load_locked();
   return !global_store_path.empty();
 }
 
 void shutdown_global() {
   std::unique_ptr<Store> s;
   std::string path;
+  bool requested = false;
   {
     std::lock_guard<std::mutex> lock(global_mutex);
     s = std::move(global_store);
     path = global_store_path;
+    requested = global_requested;
     global_store_path.clear();
+    global_requested = false;
   }
   if (s && !path.empty() && s->pending() > 0) {
     // The cache's folder may not exist yet (a user's HCE_PROFILE must).
-    if (!profile_requested()) {
+    if (!requested) {
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     }
