@@ -75,6 +75,9 @@ double device_capacity(const Device &dev, const Settings &settings) {
 
 void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
             const std::vector<int> &devs) {
+  auto *aware = dynamic_cast<ProfileAware *>(&s);
+  if (!aware || !aware->wants_context())
+    return;
   ProfileContext ctx;
   ctx.region = region_key(r);
   for (int d : devs) {
@@ -86,7 +89,7 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
             : iterations_fitting(r, device_capacity(dev, rt.settings())));
   }
   ctx.auto_handover = profile_requested();
-  set_context(s, ctx);
+  aware->set_profile_context(ctx);
 }
 
 void seed(Scheduler &s, const hce_region &r, const Runtime &rt,

@@ -30,6 +30,12 @@ class ProfileAware {
 public:
   virtual ~ProfileAware() = default;
   virtual void set_profile_context(const ProfileContext &ctx) = 0;
+  // Whether a new context would tell it anything: `auto` that does not hand
+  // regions over (no HCE_PROFILE file) reads only the region and devices of
+  // its first, which do not change while it lives, and a context costs
+  // ~3k instructions an execution where the descriptor changes each time
+  // (lud's rows).
+  virtual bool wants_context() const { return true; }
   // The plan of the current execution when it came from `profile`.
   virtual const Plan *profile_plan() const = 0;
 };

@@ -90,6 +90,7 @@ public:
   std::vector<double> current_ratios() const override {
     return cur_ ? cur_->current_ratios() : std::vector<double>{};
   }
+  bool wants_context() const override { return !has_ctx_ || ctx_.auto_handover; }
   void set_profile_context(const profile::ProfileContext &ctx) override {
     ctx_ = ctx;
     has_ctx_ = true;
