@@ -364,11 +364,14 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
   const size_t total = 2 * size_t(n) * sizeof(double);
   int executions = 0;
   double first = 0;
+  size_t pinned_first = 0;
   while (executions < 40 && (executions < 2 || sim->pinned_bytes() < total)) {
     const double start = hce::now_seconds();
     ASSERT_EQ(hce_co_exec(&r), 0);
-    if (executions++ == 0)
+    if (executions++ == 0) {
       first = hce::now_seconds() - start;
+      pinned_first = sim->pinned_bytes();
+    }
   }
   ASSERT_EQ(hce_data_end(), 0);
   unsetenv("HCE_MIN_SHARE");
@@ -378,10 +381,15 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
       ref += 2 * in[size_t(i)];
     ASSERT_EQ(out[size_t(i)], ref) << "element " << i;
   }
-  // Went on where it stopped, and pinned everything once.
+  // The first execution stopped after a piece (the CPU is done within
+  // milliseconds, a piece takes 0.75 s), the next ones went on where it
+  // stopped, and everything was pinned once.
+  EXPECT_LT(pinned_first, total) << "the first execution pinned everything";
+  EXPECT_GE(pinned_first, hce::Device::kPinPieceBytes);
   EXPECT_EQ(sim->pinned_bytes(), total);
   // 1.6 s or more when it waited for it all; a piece and sim:0's windows
-  // (68 MiB filled with 0xFF) with the fix.
+  // (68 MiB filled with 0xFF) with the fix: 1.0 s alone, 1.36 s under a
+  // loaded ctest on the 2-core VM.
   if (hce_test::timing_checks())
-    EXPECT_LT(first, 1.35) << "the first execution waited for the pinning to end";
+    EXPECT_LT(first, 1.6) << "the first execution waited for the pinning to end";
 }
