@@ -42,7 +42,7 @@ template <class S, class E> void seed_mode(S &s, int i, const E &e) {
 // Runtime there.
 void seed(Scheduler &s, const Region &r, const std::vector<std::string> &devs,
           const profile::Store &store) {
-  auto *seedable = dynamic_cast<Seedable *>(&s);
+  Seedable *seedable = s.seedable();
   const int64_t W = r.iterations(0);
   if (!seedable || W < 4)
     return;
@@ -114,7 +114,7 @@ void record(const Scheduler &s, const Region &r, int e,
       store.record(r.name, "=alone:" + device_name(devs[0]), alone, e == 0);
     return;
   }
-  const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  const Seedable *seedable = s.seedable();
   if (!seedable)
     return;
   // The models, as two points of their line (W and W/4).

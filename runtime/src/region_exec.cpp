@@ -357,7 +357,7 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   SitePlan &sp = site.plan;
   // eft (auto's default) leaves out a device too slow to help by itself,
   // keeping its cost model; dropping it here would start a new scheduler.
-  if (!dynamic_cast<Seedable *>(site.scheduler.get()))
+  if (!site.scheduler || !site.scheduler->seedable())
     drop_too_slow(site, rt, plan.devs, set.min_share);
   bool fresh = sp.schedule_version != plan.version || sp.devs != plan.devs;
   if (fresh && !make_schedule_plan(rt, r, set, plan, sp, why))

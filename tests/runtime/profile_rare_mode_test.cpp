@@ -77,6 +77,7 @@ class OneMode : public Scheduler, public Seedable {
 public:
   explicit OneMode(bool rare) : rare_(rare) {}
   std::string_view name() const override { return "one-mode"; }
+  Seedable *seedable() override { return this; }
   void begin(const SchedParams &) override {}
   Decision next(int) override { return Decision::done(); }
   void complete(int, Range, double) override {}

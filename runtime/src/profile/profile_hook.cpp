@@ -75,7 +75,7 @@ double device_capacity(const Device &dev, const Settings &settings) {
 
 void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
             const std::vector<int> &devs) {
-  auto *aware = dynamic_cast<ProfileAware *>(&s);
+  ProfileAware *aware = s.profile_aware();
   if (!aware || !aware->wants_context())
     return;
   ProfileContext ctx;
@@ -94,7 +94,7 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
 
 void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
           const std::vector<int> &devs) {
-  auto *seedable = dynamic_cast<Seedable *>(&s);
+  Seedable *seedable = s.seedable();
   if (!seedable || !recording() || r.iterations < 4)
     return;
   const Store &store = global();
@@ -144,7 +144,7 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
     }
     return;
   }
-  const auto *seedable = dynamic_cast<const Seedable *>(&s);
+  const Seedable *seedable = s.seedable();
   if (!seedable || devs.size() < 2)
     return;
   // A mode measured rarely (an exploration) is kept whatever the execution:

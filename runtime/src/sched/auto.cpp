@@ -18,6 +18,8 @@
 #include "common.hpp"
 #include "profile/profile_sched.hpp"
 
+#include <utility>
+
 namespace hce::sched {
 namespace {
 
@@ -25,6 +27,8 @@ class AutoScheduler final : public Scheduler,
                             public profile::ProfileAware,
                             public Seedable {
 public:
+  Seedable *seedable() override { return this; }
+  profile::ProfileAware *profile_aware() override { return this; }
   std::string_view name() const override { return "auto"; }
 
   void begin(const SchedParams &params) override {
@@ -100,21 +104,21 @@ public:
     return cur_ == profile_.get() ? profile::plan_of(*profile_) : nullptr;
   }
   void seed(int device, double overhead_s, double per_iteration_s) override {
-    dynamic_cast<Seedable &>(*eft_).seed(device, overhead_s, per_iteration_s);
+    eft_->seedable()->seed(device, overhead_s, per_iteration_s);
   }
   void seed_mode(int device, double wall_s, double measurements) override {
-    dynamic_cast<Seedable &>(*eft_).seed_mode(device, wall_s, measurements);
+    eft_->seedable()->seed_mode(device, wall_s, measurements);
   }
   bool measured_mode(int &device, double &wall_s) const override {
     return cur_ == eft_.get() &&
-           dynamic_cast<const Seedable &>(*eft_).measured_mode(device, wall_s);
+           std::as_const(*eft_).seedable()->measured_mode(device, wall_s);
   }
   bool measured_rarely() const override {
-    return cur_ == eft_.get() && dynamic_cast<const Seedable &>(*eft_).measured_rarely();
+    return cur_ == eft_.get() && std::as_const(*eft_).seedable()->measured_rarely();
   }
   bool learnt_model(int device, double &overhead_s,
                     double &per_iteration_s) const override {
-    return cur_ == eft_.get() && dynamic_cast<const Seedable &>(*eft_).learnt_model(
+    return cur_ == eft_.get() && std::as_const(*eft_).seedable()->learnt_model(
                                      device, overhead_s, per_iteration_s);
   }
   // The scheduler chosen for the current execution.

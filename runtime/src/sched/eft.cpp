@@ -97,6 +97,7 @@ constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
 public:
+  Seedable *seedable() override { return this; }
   std::string_view name() const override { return "eft"; }
 
   void begin(const SchedParams &params) override {

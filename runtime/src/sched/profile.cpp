@@ -46,6 +46,7 @@ namespace {
 
 class ProfileScheduler final : public Scheduler, public profile::ProfileAware {
 public:
+  profile::ProfileAware *profile_aware() override { return this; }
   std::string_view name() const override { return "profile"; }
 
   void set_profile_context(const profile::ProfileContext &ctx) override {
@@ -199,12 +200,12 @@ bool has_profile(const ProfileContext &ctx) {
 }
 
 const Plan *plan_of(const Scheduler &s) {
-  auto *a = dynamic_cast<const ProfileAware *>(&s);
+  const ProfileAware *a = s.profile_aware();
   return a ? a->profile_plan() : nullptr;
 }
 
 void set_context(Scheduler &s, const ProfileContext &ctx) {
-  if (auto *a = dynamic_cast<ProfileAware *>(&s))
+  if (ProfileAware *a = s.profile_aware())
     a->set_profile_context(ctx);
 }
 

@@ -27,6 +27,11 @@
 
 namespace hce {
 
+class Seedable;
+namespace profile {
+class ProfileAware;
+}
+
 struct Range {
   int64_t lb = 0;
   int64_t ub = 0;
@@ -101,6 +106,14 @@ public:
   // share).  The simulator gives the loop's wall and the runtime's fixed
   // cost per execution (bench/sim/program_sim.cpp).
   virtual void ended(double wall_s) {}
+  // The scheduler's other faces, or nullptr (a virtual call: a dynamic_cast
+  // in each of the runtime's hooks cost ~450 instructions per execution).
+  virtual Seedable *seedable() { return nullptr; }
+  const Seedable *seedable() const { return const_cast<Scheduler *>(this)->seedable(); }
+  virtual profile::ProfileAware *profile_aware() { return nullptr; }
+  const profile::ProfileAware *profile_aware() const {
+    return const_cast<Scheduler *>(this)->profile_aware();
+  }
 };
 
 // A scheduler that can start from cost models measured earlier (the
