@@ -257,6 +257,34 @@ TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
   }
 }
 
+// out[i] (op)= 2 in[i] over n doubles: the data region's maps (both arrays
+// whole) and the region's (one element an iteration).
+struct InOutRegion {
+  InOutRegion(std::vector<double> &in, std::vector<double> &out, const char *name,
+              const char *schedule, hce_cpu_variant cpu) {
+    const int64_t n = int64_t(in.size());
+    for (int k = 0; k < 2; ++k) {
+      double *host = k == 0 ? in.data() : out.data();
+      const int kind = k == 0 ? HCE_MAP_TO : HCE_MAP_FROM;
+      maps[k] = hce_test::row_map(k == 0 ? "in" : "out", host, kind, 1);
+      whole[k] = maps[k];
+      whole[k].scale = 0; // the whole array
+      whole[k].len = n;
+    }
+    r.name = name;
+    r.schedule = schedule;
+    r.iterations = n;
+    r.num_maps = 2;
+    r.maps = maps;
+    r.cpu = cpu;
+    r.site = &site;
+  }
+  InOutRegion(const InOutRegion &) = delete;
+  hce_map whole[2], maps[2];
+  void *site = nullptr;
+  hce_region r{};
+};
+
 } // namespace
 
 // Call GF (H100, jacobi2d's first execution): the GPU pinned A and B
@@ -268,29 +296,16 @@ TEST(DataRegion, ADevicePinningHoldsUpNoOtherDevice) {
   hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0,pin:600"); // 0.6 s a MiB
   const int64_t n = 131072;                                        // 1 MiB each
   std::vector<double> in = hce_test::random_vector(size_t(n), 21), out(size_t(n), 0);
-  hce_map whole[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
-                      hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
-  for (hce_map &m : whole) {
-    m.scale = 0; // the whole array
-    m.len = n;
-  }
-  hce_map maps[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
-                     hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
-  void *site = nullptr;
-  hce_region r{};
-  r.name = "pinned";
-  r.schedule = "static";
-  r.iterations = n;
-  r.num_maps = 2;
-  r.maps = maps;
-  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
-    const double *x = static_cast<const double *>(ptrs[0]);
-    double *y = static_cast<double *>(ptrs[1]);
-    for (int64_t i = lb; i < ub; ++i)
-      y[i] = 2 * x[i];
-  };
-  r.site = &site;
-  ASSERT_EQ(hce_data_begin(2, whole), 0);
+  InOutRegion io(in, out, "pinned", "static",
+                 [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+                   const double *x = static_cast<const double *>(ptrs[0]);
+                   double *y = static_cast<double *>(ptrs[1]);
+                   for (int64_t i = lb; i < ub; ++i)
+                     y[i] = 2 * x[i];
+                 });
+  hce_region &r = io.r;
+  void *&site = io.site;
+  ASSERT_EQ(hce_data_begin(2, io.whole), 0);
   hce::Runtime &rt = hce::Runtime::get();
   auto *sim = dynamic_cast<hce::SimDevice *>(rt.devices()[1].get());
   ASSERT_NE(sim, nullptr);
@@ -336,29 +351,16 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
   setenv("HCE_MIN_SHARE", "0", 1);
   const int64_t n = int64_t(34) << 17; // 34 MiB each: a piece and 2 MiB
   std::vector<double> in = hce_test::random_vector(size_t(n), 31), out(size_t(n), 0);
-  hce_map whole[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
-                      hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
-  for (hce_map &m : whole) {
-    m.scale = 0; // the whole array
-    m.len = n;
-  }
-  hce_map maps[2] = {hce_test::row_map("in", in.data(), HCE_MAP_TO, 1),
-                     hce_test::row_map("out", out.data(), HCE_MAP_FROM, 1)};
-  void *site = nullptr;
-  hce_region r{};
-  r.name = "pinning_not_waited_for";
-  r.schedule = "hguided"; // chunks to whichever device asks: the CPU here
-  r.iterations = n;
-  r.num_maps = 2;
-  r.maps = maps;
-  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
-    const double *x = static_cast<const double *>(ptrs[0]);
-    double *y = static_cast<double *>(ptrs[1]);
-    for (int64_t i = lb; i < ub; ++i)
-      y[i] += 2 * x[i];
-  };
-  r.site = &site;
-  ASSERT_EQ(hce_data_begin(2, whole), 0);
+  // hguided: chunks to whichever device asks, the CPU here.
+  InOutRegion io(in, out, "pinning_not_waited_for", "hguided",
+                 [](int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+                   const double *x = static_cast<const double *>(ptrs[0]);
+                   double *y = static_cast<double *>(ptrs[1]);
+                   for (int64_t i = lb; i < ub; ++i)
+                     y[i] += 2 * x[i];
+                 });
+  hce_region &r = io.r;
+  ASSERT_EQ(hce_data_begin(2, io.whole), 0);
   auto *sim = dynamic_cast<hce::SimDevice *>(hce::Runtime::get().devices()[1].get());
   ASSERT_NE(sim, nullptr);
   const size_t total = 2 * size_t(n) * sizeof(double);
