@@ -9,7 +9,8 @@
 #          lib-NAME/libhce.so.0 per library to compare
 #   env: AB_LIBS="base new"   the lib-NAME folders, in this order
 #        AB_BENCH="matadd ..."  the benchmarks (default: all 12)
-#        AB_CONFIGS="gpu warm cold"  gpu: cuda:0 alone (static); warm: auto on
+#        AB_CONFIGS="gpu warm cold"  cpu: the CPU alone (static) with each
+#          library (not gemm: minutes); gpu: cuda:0 alone (static); warm: auto on
 #          cpu,cuda:0 with a profile cache per library, first filled by a cpu, a
 #          gpu and an auto run of each benchmark (the suite's order); cold: auto
 #          with HCE_PROFILE=off.  The CPU alone runs once per benchmark (not gemm).
@@ -87,6 +88,7 @@ PY
       for L in $libs; do
         for cf in $configs; do
           case $cf in
+          cpu) [ "$b" = gemm ] || one "$b" "cpu-$L" "$L" HCE_DEVICES=cpu HCE_SCHEDULE=static HCE_PROFILE=off ;;
           gpu) one "$b" "gpu-$L" "$L" HCE_DEVICES="$gpu" HCE_SCHEDULE=static HCE_PROFILE=off ;;
           warm) one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           cold) one "$b" "cold-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;

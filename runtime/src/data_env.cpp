@@ -2,6 +2,7 @@
 
 #include "data/footprint.hpp"
 #include "data/twin_diff.hpp"
+#include "host_pages.hpp"
 #include "log.hpp"
 
 #include <algorithm>
@@ -63,15 +64,15 @@ bool with_retry(const Device &dev, const std::string &what, const std::string &a
 
 } // namespace
 
-DataEnv::DataEnv(const std::vector<std::unique_ptr<Device>> &devices)
-    : devices_(devices) {}
+DataEnv::DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages)
+    : devices_(devices), huge_pages_(huge_pages) {}
 
 DataEnv::~DataEnv() {
   for (auto &[key, a] : arrays_)
     drop_device_copies(a);
 }
 
-DataEnv::Array &DataEnv::array_for(const hce_map &map) {
+DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations) {
   auto [it, fresh] = arrays_.try_emplace(map.host, int(devices_.size()));
   Array &a = it->second;
   if (fresh) {
@@ -80,8 +81,24 @@ DataEnv::Array &DataEnv::array_for(const hce_map &map) {
     a.elem_size = map.elem_size;
     a.rows = row_layout(map);
     a.windows.assign(devices_.size(), Window());
+    if (writes(map.kind) && !a.rows && iterations > 0)
+      advise_written(a, map, iterations);
   }
   return a;
+}
+
+// The first region to write an array asks for huge pages on what it
+// writes (advise_huge_pages): pages the program never touched are then
+// faulted in 2 MiB at a time by the CPU's chunks and the downloads alike.
+void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterations) {
+  if (!huge_pages_)
+    return;
+  footprint(map, 0, iterations, advise_scratch_);
+  if (advise_scratch_.empty())
+    return;
+  const int64_t lo = advise_scratch_.intervals().front().lo,
+                hi = advise_scratch_.intervals().back().hi;
+  advise_huge_pages(a.host + lo * int64_t(a.elem_size), size_t(hi - lo) * a.elem_size);
 }
 
 bool DataEnv::begin_region(const hce_region &region, std::string &why) {
@@ -107,7 +124,7 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why) {
   for (int m = 0; m < region.num_maps; ++m) {
     if (!region.maps[m].host)
       continue; // nothing to touch (checked above)
-    Array &a = array_for(region.maps[m]);
+    Array &a = array_for(region.maps[m], region.iterations);
     if (a.elem_size != region.maps[m].elem_size) {
       why = "array '" + a.name + "' is mapped with two element sizes";
       return false;
@@ -873,7 +890,7 @@ bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
     }
   }
   for (int m = 0; m < num_maps; ++m) {
-    Array &a = array_for(maps[m]);
+    Array &a = array_for(maps[m], 1); // a data map: its section
     ++a.data_refs;
     a.data_from = a.data_from || writes(maps[m].kind);
     entered.push_back(maps[m].host);

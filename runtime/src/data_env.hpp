@@ -55,7 +55,8 @@ bool region_merges_by_diff(const hce_region &region);
 
 class DataEnv {
 public:
-  explicit DataEnv(const std::vector<std::unique_ptr<Device>> &devices);
+  // `huge_pages`: advise_written() on (Settings::huge_pages).
+  DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages);
   ~DataEnv();
 
   // A co_exec region starts / ends.  Arrays mapped only by the region are
@@ -176,7 +177,10 @@ private:
   void array_uses(const hce_region &region, Range range, std::vector<ArrayUse> &uses,
                   bool written_only = false);
 
-  Array &array_for(const hce_map &map);
+  // The array `map` names, made on first use (then advise_written() for a
+  // map that writes, over `iterations`).
+  Array &array_for(const hce_map &map, int64_t iterations);
+  void advise_written(const Array &a, const hce_map &map, int64_t iterations);
   // Makes device's window of `a` cover `need`, growing within `limit` (what
   // the region can touch at most); waits until no chunk pins the window.
   bool ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
@@ -236,6 +240,10 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable cv_; // a window's pins dropped
   std::map<const void *, Array> arrays_;
+  // advise_written(): huge pages for written arrays (HCE_HUGE_PAGES), and
+  // its footprint scratch (under the lock).
+  const bool huge_pages_;
+  IntervalSet advise_scratch_;
   std::vector<std::vector<const void *>> data_stack_; // arrays per data region
 };
 

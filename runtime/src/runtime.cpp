@@ -60,7 +60,7 @@ Runtime::Runtime() {
   std::string ignored; // kept in settings_error_
   reload_settings(ignored);
   select_devices();
-  data_ = std::make_unique<DataEnv>(devices_);
+  data_ = std::make_unique<DataEnv>(devices_, settings_.huge_pages);
   for (auto &dev : devices_) {
     Device *d = dev.get();
     auto start = [d] { d->on_controller_start(); };

@@ -24,7 +24,7 @@ bool bad(std::string &why, const char *name, const char *v, const std::string &w
   return false;
 }
 
-// "0" or "1" (HCE_CUDA_P2P, HCE_TASK_LOG, HCE_OMP_POISON).
+// "0" or "1" (HCE_CUDA_P2P, HCE_HUGE_PAGES, HCE_TASK_LOG, HCE_OMP_POISON).
 std::optional<bool> parse_flag(const std::string &text) {
   if (text == "0" || text == "1")
     return text == "1";
@@ -171,6 +171,12 @@ bool Settings::from_env(Settings &result, std::string &why) {
     if (!p2p)
       return bad(why, "HCE_CUDA_P2P", v, "0 (off) or 1 (on)");
     out.cuda_p2p = *p2p;
+  }
+  if (const char *v = value("HCE_HUGE_PAGES")) {
+    const std::optional<bool> huge = parse_flag(v);
+    if (!huge)
+      return bad(why, "HCE_HUGE_PAGES", v, "0 (off) or 1 (on)");
+    out.huge_pages = *huge;
   }
   if (const char *v = value("HCE_OMP_POISON")) {
     const std::optional<bool> poison = parse_flag(v);

@@ -69,6 +69,10 @@ struct Settings {
   PinPolicy cuda_pin = PinPolicy::Region; // HCE_CUDA_PIN
   bool cuda_p2p = true;                   // HCE_CUDA_P2P: 0 or 1
   bool omp_poison = false;                // HCE_OMP_POISON: 0 or 1
+  // HCE_HUGE_PAGES: 0 or 1, huge pages for the untouched parts of the arrays
+  // a region writes (DataEnv::advise_written); read when the data layer is
+  // made.
+  bool huge_pages = true;
   std::string task_map = "ratio";         // HCE_TASK_MAP: a task mapper's name
   std::optional<int64_t> task_threshold;  // HCE_TASK_THRESHOLD: > 0, overrides thr
   // HCE_TASK_PARTITION: seconds > 0 above which a task may be co-executed,

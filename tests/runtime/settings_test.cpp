@@ -21,7 +21,7 @@ struct EnvGuard {
          {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE",
           "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
           "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
-          "HCE_TASK_SPEED", "HCE_TASK_LOG"})
+          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES"})
       unsetenv(v);
   }
 };
@@ -40,7 +40,23 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_FALSE(s.omp_mem_limit);
   EXPECT_EQ(s.cuda_pin, hce::PinPolicy::Region);
   EXPECT_TRUE(s.cuda_p2p);
+  EXPECT_TRUE(s.huge_pages);
   EXPECT_FALSE(s.task_threshold);
+}
+
+TEST(Settings, HugePagesIsAFlag) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  setenv("HCE_HUGE_PAGES", "0", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_FALSE(s.huge_pages);
+  setenv("HCE_HUGE_PAGES", "1", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_TRUE(s.huge_pages);
+  setenv("HCE_HUGE_PAGES", "yes", 1);
+  EXPECT_FALSE(hce::Settings::from_env(s, why));
+  EXPECT_NE(why.find("HCE_HUGE_PAGES='yes'"), std::string::npos) << why;
 }
 
 TEST(Settings, GoodValuesAreParsed) {

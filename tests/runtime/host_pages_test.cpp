@@ -1,0 +1,108 @@
+// advise_huge_pages(): huge pages only for 2 MiB blocks nothing touched yet
+// (host_pages.hpp), and a region's written arrays keep their values.
+#include "host_pages.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+namespace {
+
+// Whether the kernel would take MADV_HUGEPAGE at all (THP built in and not
+// `never`): the advice is then expected to be taken.
+bool thp_available() {
+  std::string line;
+  std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), line);
+  return !line.empty() && line.find("[never]") == std::string::npos;
+}
+
+struct Mapping {
+  explicit Mapping(size_t n) : bytes(n) {
+    p = static_cast<char *>(
+        mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  }
+  ~Mapping() {
+    if (p != MAP_FAILED)
+      munmap(p, bytes);
+  }
+  char *p;
+  size_t bytes;
+};
+
+TEST(HostPages, FreshMemoryIsAdvised) {
+  Mapping m(size_t(32) << 20);
+  ASSERT_NE(m.p, MAP_FAILED);
+  EXPECT_EQ(hce::advise_huge_pages(m.p + 123, m.bytes - 123), thp_available());
+  std::memset(m.p, 0x5a, m.bytes); // still ordinary memory
+  for (size_t off = 0; off < m.bytes; off += 4096)
+    ASSERT_EQ(m.p[off], 0x5a);
+}
+
+TEST(HostPages, TouchedMemoryIsLeftAlone) {
+  Mapping m(size_t(32) << 20);
+  ASSERT_NE(m.p, MAP_FAILED);
+  // One byte per 64 KiB: every 2 MiB block has a page already.
+  for (size_t off = 0; off < m.bytes; off += 65536)
+    m.p[off] = 1;
+  EXPECT_FALSE(hce::advise_huge_pages(m.p, m.bytes));
+  // A block untouched among touched ones is advised.
+  Mapping n(size_t(32) << 20);
+  ASSERT_NE(n.p, MAP_FAILED);
+  for (size_t off = 0; off < n.bytes / 2; off += 4096)
+    n.p[off] = 1;
+  EXPECT_EQ(hce::advise_huge_pages(n.p, n.bytes), thp_available());
+}
+
+TEST(HostPages, SmallArraysAreLeftAlone) {
+  Mapping m(hce::kHugeAdviceMinBytes);
+  ASSERT_NE(m.p, MAP_FAILED);
+  EXPECT_FALSE(hce::advise_huge_pages(m.p, hce::kHugeAdviceMinBytes - 1));
+  EXPECT_FALSE(hce::advise_huge_pages(m.p, 0));
+}
+
+// y[i*n + j] = 2 x[i*n + j] + 1, the CPU variant.
+void scale_rows(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  double *y = static_cast<double *>(ptrs[1]);
+  const int64_t n = *static_cast<const int64_t *>(args);
+#pragma omp parallel for
+  for (int64_t i = lb; i < ub; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      y[i * n + j] = 2 * x[i * n + j] + 1;
+}
+
+// A region whose output is memory the program never touched (malloc's
+// fresh pages, here an mmap): the data layer advises it, the CPU and a
+// simulated device write it, every element is right.
+TEST(HostPages, RegionWritesAnUntouchedOutput) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t m = 1536, n = 2048; // 24 MiB of doubles
+  std::vector<double> x = hce_test::random_vector(size_t(m * n), 7);
+  Mapping y(size_t(m * n) * sizeof(double));
+  ASSERT_NE(y.p, MAP_FAILED);
+  double *yd = reinterpret_cast<double *>(y.p);
+  hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, n),
+                     hce_test::row_map("y", yd, HCE_MAP_FROM, n)};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "scale_rows";
+  r.schedule = "static";
+  r.iterations = m;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.args = &n;
+  r.args_size = sizeof n;
+  r.cpu = scale_rows;
+  r.site = &site;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  for (int64_t k = 0; k < m * n; ++k)
+    ASSERT_EQ(yd[k], 2 * x[size_t(k)] + 1) << "element " << k;
+  EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0);
+  EXPECT_EQ(hce_last_iterations(&site, "cpu") + hce_last_iterations(&site, "sim:0"), m);
+}
+
+} // namespace
