@@ -13,18 +13,16 @@
 //   fault       memcpy into fresh pages (a fault per 4 KiB page)
 //   populate    madvise(MADV_POPULATE_WRITE) of the slot's range, then memcpy
 //   huge        madvise(MADV_HUGEPAGE) on the array first, then memcpy
+#include "bench_threads.hpp"
+
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
-#include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #ifndef MADV_POPULATE_WRITE
@@ -33,20 +31,8 @@
 
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-void parallel(int t, const std::function<void(int)> &f) {
-  std::vector<std::thread> th;
-  for (int i = 1; i < t; ++i)
-    th.emplace_back(f, i);
-  f(0);
-  for (auto &x : th)
-    x.join();
-}
+using hce_bench::now;
+using hce_bench::parallel;
 
 char *fresh(size_t bytes) {
   void *p =

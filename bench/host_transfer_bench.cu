@@ -17,6 +17,8 @@
 //                reverse for D2H
 // With busy-threads > 0, that many threads stream a triad over their own
 // arrays meanwhile (a CPU team co-executing), and its GB/s is printed too.
+#include "bench_threads.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -42,22 +44,10 @@
 
 namespace {
 
+using hce_bench::now;
+using hce_bench::parallel;
+
 constexpr size_t kSlot = size_t(8) << 20;
-
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-void parallel(int t, const std::function<void(int)> &f) {
-  std::vector<std::thread> th;
-  for (int i = 1; i < t; ++i)
-    th.emplace_back(f, i);
-  f(0);
-  for (auto &x : th)
-    x.join();
-}
 
 // Pieces of [0, bytes) for T threads, page-aligned.
 std::pair<size_t, size_t> piece(size_t bytes, int t, int i) {
