@@ -3,43 +3,72 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <vector>
 
 namespace hce {
+namespace {
+
+// The kernel's transparent huge page (2 MiB with 4 KiB pages on x86-64;
+// 512 MiB with 64 KiB pages on some aarch64 kernels).
+size_t huge_page_bytes() {
+  static const size_t bytes = [] {
+    size_t b = 0;
+    std::ifstream("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size") >> b;
+    return b > 0 && (b & (b - 1)) == 0 ? b : kHugePageBytes;
+  }();
+  return bytes;
+}
+
+} // namespace
 
 bool advise_huge_pages(void *p, size_t bytes) {
   if (bytes < kHugeAdviceMinBytes)
     return false;
-  const uintptr_t lo = (uintptr_t(p) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-  const uintptr_t hi = (uintptr_t(p) + bytes) & ~(kHugePageBytes - 1);
-  const long page = sysconf(_SC_PAGESIZE);
-  if (hi <= lo || page <= 0 || kHugePageBytes % size_t(page) != 0)
+  const size_t huge = huge_page_bytes();
+  const long page_l = sysconf(_SC_PAGESIZE);
+  if (page_l <= 0 || huge % size_t(page_l) != 0)
     return false;
-  // Only 2 MiB blocks none of whose pages exist: on an array the program
+  const size_t page = size_t(page_l);
+  const uintptr_t lo = (uintptr_t(p) + huge - 1) & ~(huge - 1);
+  const uintptr_t hi = (uintptr_t(p) + bytes) & ~(huge - 1);
+  if (hi <= lo)
+    return false;
+  // Only huge blocks none of whose pages exist: on an array the program
   // already wrote, the advice lets khugepaged collapse its pages while the
   // loop runs (the H200's jacobi2d on the CPU alone, call PB: 0.15 -> 0.22 s
-  // in one round), for nothing -- its faults are behind it.
-  const size_t per_block = kHugePageBytes / size_t(page);
-  std::vector<unsigned char> resident((hi - lo) / size_t(page));
-  if (mincore(reinterpret_cast<void *>(lo), hi - lo, resident.data()) != 0)
-    return false;
+  // in one round), for nothing -- its faults are behind it.  mincore over
+  // at most kWindow bytes at a time (one byte per page).
+  constexpr size_t kWindow = size_t(1) << 30;
+  const size_t step = std::max(huge, kWindow / huge * huge);
+  std::vector<unsigned char> resident(step / page);
   bool advised = false;
   uintptr_t run = 0; // start of the current run of untouched blocks (0: none)
-  for (uintptr_t b = lo;; b += kHugePageBytes) {
-    bool untouched = b < hi;
-    for (size_t k = 0; untouched && k < per_block; ++k)
-      untouched = (resident[(b - lo) / size_t(page) + k] & 1) == 0;
-    if (untouched && run == 0)
-      run = b;
-    if (!untouched && run != 0) {
-      advised =
-          madvise(reinterpret_cast<void *>(run), b - run, MADV_HUGEPAGE) == 0 || advised;
-      run = 0;
+  auto flush = [&](uintptr_t end) {
+    if (run != 0)
+      advised = madvise(reinterpret_cast<void *>(run), end - run, MADV_HUGEPAGE) == 0 ||
+                advised;
+    run = 0;
+  };
+  for (uintptr_t w = lo; w < hi; w += step) {
+    const size_t len = std::min<uintptr_t>(step, hi - w);
+    if (mincore(reinterpret_cast<void *>(w), len, resident.data()) != 0) {
+      flush(w);
+      return advised; // not all mapped: leave the rest alone
     }
-    if (b >= hi)
-      break;
+    for (uintptr_t b = w; b < w + len; b += huge) {
+      bool untouched = true;
+      for (size_t k = (b - w) / page, e = k + huge / page; untouched && k < e; ++k)
+        untouched = (resident[k] & 1) == 0;
+      if (untouched && run == 0)
+        run = b;
+      else if (!untouched)
+        flush(b);
+    }
   }
+  flush(hi);
   return advised;
 }
 
