@@ -98,7 +98,21 @@ void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterati
     return;
   const int64_t lo = advise_scratch_.intervals().front().lo,
                 hi = advise_scratch_.intervals().back().hi;
-  advise_huge_pages(a.host + lo * int64_t(a.elem_size), size_t(hi - lo) * a.elem_size);
+  char *start = a.host + lo * int64_t(a.elem_size);
+  const size_t bytes = size_t(hi - lo) * a.elem_size;
+  if (bytes < kHugeAdviceMinBytes)
+    return;
+  // A loop outside a data region makes its arrays anew at each execution:
+  // the range is looked at once (mincore walks its pages), not each time.
+  // A new array at a freed one's address is not advised: a missed gain.
+  constexpr size_t kRemembered = 256;
+  auto seen = advised_.find(start);
+  if (seen != advised_.end() && seen->second >= bytes)
+    return;
+  if (advised_.size() >= kRemembered)
+    advised_.clear();
+  advised_[start] = bytes;
+  advise_huge_pages(start, bytes);
 }
 
 bool DataEnv::begin_region(const hce_region &region, std::string &why) {

@@ -244,6 +244,7 @@ private:
   // its footprint scratch (under the lock).
   const bool huge_pages_;
   IntervalSet advise_scratch_;
+  std::map<const char *, size_t> advised_;            // ranges advise_written() looked at
   std::vector<std::vector<const void *>> data_stack_; // arrays per data region
 };
 
