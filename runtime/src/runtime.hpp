@@ -39,9 +39,9 @@ struct SiteState {
   // Devices left out as too slow to help, with the execution that did it.
   std::map<std::string, int64_t> dropped_at;
   // stats.choice, the scheduler's account of its last execution, is
-  // formatted when it is read (named_stats(), the trace) and for a sample
-  // of executions (fold_stats): formatting it every execution cost a
-  // resident region about a microsecond.
+  // formatted when it is read (named_stats(), the trace) and at executions
+  // 1, 2, 4, 8 ... (fold_stats, for the signal path): formatting it every
+  // execution cost a resident region about a microsecond.
   void refresh_choice() {
     if (scheduler)
       stats.choice = scheduler->explain();
