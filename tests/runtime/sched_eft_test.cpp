@@ -370,6 +370,37 @@ TEST(SchedEft, SeededModeWallsSkipTheExploration) {
   }
 }
 
+// An earlier run's walls of the devices alone that its chunk models fall
+// short of (a one-shot loop's preparation: the staging pool, pinning) make
+// an unmeasured co-execution no cheaper than they are: gemm on the H200
+// (call QB, 11-29), GPU alone 18.7 ms against a model of 12.9, the CPU 4.1
+// ms a row.  Co-execution was predicted at 1.25 x 12.9 + 1 = 17.1 ms,
+// explored in a warm run, and took 26.3 ms.
+TEST(SchedEft, UnmeasuredCoExecutionCarriesTheAloneWallsExcess) {
+  const int64_t W = 2048;
+  const double gpu_wall = 18.7e-3;
+  // {CPU per row, GPU model per row}: gemm's, then a control whose GPU
+  // model agrees with its wall beside a CPU half as fast (co-execution
+  // predicted at 12.5 ms: worth one look, the rule is not a ban).
+  for (auto [cpu_row, gpu_row] :
+       {std::pair{4.1e-3, 12.9e-3 / double(W)},
+        std::pair{2 * gpu_wall / double(W), gpu_wall / double(W)}}) {
+    std::vector<SimDevice> devs = {SimDevice::constant(1 / cpu_row, 0, true),
+                                   SimDevice::constant(1 / gpu_row, 0)};
+    auto s = eft();
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    ASSERT_NE(seedable, nullptr);
+    seedable->seed(0, 0, cpu_row);
+    seedable->seed(1, 0, gpu_row);
+    seedable->seed_mode(0, cpu_row * double(W), 8);
+    seedable->seed_mode(1, gpu_wall, 8);
+    s->begin(make_params(W, devs));
+    const bool gemm = cpu_row > 1e-3;
+    EXPECT_EQ(s->idle(0), gemm) << s->explain();
+    EXPECT_FALSE(s->idle(1)) << s->explain();
+  }
+}
+
 // expected_wall (what the runtime hides the CPU team's creation behind):
 // the chosen device's arm when one device runs alone on known models, none
 // while eft learns.
