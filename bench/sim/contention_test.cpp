@@ -291,6 +291,12 @@ int main() {
           "reg: upload seconds " + std::to_string(a1.seconds(rb.link, 1)));
     const Moves a2 = res.acquire(r, 0, {100, 200}, true);
     check(a2.registers == 1, "reg: other rows register again");
+    // What the execution's end unregisters (Link::unreg_bw): A's 200 rows
+    // and C's 100, then nothing in the next execution.
+    check(near(res.registered_bytes(), 300e6),
+          "unreg: the execution registered " + std::to_string(res.registered_bytes()));
+    res.end_execution(r, 0);
+    check(res.registered_bytes() == 0, "unreg: nothing registered after the execution");
     Residency noco(rb, false);
     noco.acquire(r, 0, {0, 100}, true);
     noco.release(r, 0, {0, 100}, true);

@@ -264,7 +264,15 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         }
       }
       const double loop_wall = loop.run();
-      const double wall = overhead(m.overhead, cfg.devices, idle) + loop_wall;
+      // Beside a working CPU the GPU registered the pageable rows it copied;
+      // the execution ends when they are unregistered (Link::unreg_bw).
+      bool cpu_worked = false;
+      for (size_t i = 0; i < devs.size(); ++i)
+        cpu_worked = cpu_worked || (devs[i].cost.host && loop.devices[i].chunks > 0);
+      const double unreg = residency && cpu_worked && b.link.unreg_bw > 0
+                               ? residency->registered_bytes() / b.link.unreg_bw
+                               : 0;
+      const double wall = overhead(m.overhead, cfg.devices, idle) + loop_wall + unreg;
       // region_exec.cpp: the scheduler gets the whole execution's wall
       // (Scheduler::ended, 82b5b9d), here the loop's and the runtime's
       // fixed cost of the execution (no data placement outside the loop is

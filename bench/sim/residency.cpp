@@ -43,6 +43,7 @@ void Residency::register_rows(State &s, const IntervalSet &rows, double rowbytes
     return;
   m.registers += 1;
   m.reg_bytes += double(fresh.total_length()) * rowbytes;
+  registered_bytes_ += double(fresh.total_length()) * rowbytes;
   s.registered.unite(fresh);
 }
 
@@ -154,6 +155,7 @@ void Residency::end_execution(const Region &r, int e) {
   for (State &s : arrays_)
     if (s.array->home)
       s.valid[0] = IntervalSet(0, s.array->rows);
+  registered_bytes_ = 0;
 }
 
 } // namespace hce::sim

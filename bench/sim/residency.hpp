@@ -111,6 +111,9 @@ public:
   // every iteration complete first: Device::prepare_host's pieces): those
   // bytes, the last arrays' last, are pinned by a later pin().
   void unpin_last(double bytes);
+  // The bytes of pageable rows registered in the execution so far (what
+  // its end unregisters: Link::unreg_bw).
+  double registered_bytes() const { return registered_bytes_; }
   // The execution is over: arrays outside data regions leave the GPU, and
   // arrays updated from the devices after it are valid on the host again.
   void end_execution(const Region &r, int e);
@@ -134,6 +137,7 @@ private:
   std::vector<State> arrays_;
   std::vector<std::pair<State *, double>> last_pinned_; // pin()'s, in order
   bool co_ = true;
+  double registered_bytes_ = 0;
 };
 
 } // namespace hce::sim

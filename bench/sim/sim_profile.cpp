@@ -116,6 +116,11 @@ Machine read_profile(const std::string &path) {
           if (l.reg_lat < 0 || l.reg_bw <= 0)
             throw std::runtime_error("link: reg=lat,bw with lat >= 0, bw > 0");
         }
+        if (kv.count("unreg")) {
+          l.unreg_bw = std::stod(kv["unreg"]);
+          if (!(l.unreg_bw > 0))
+            throw std::runtime_error("link: unreg=bw with bw > 0");
+        }
         if (kv.count("pinned")) {
           const int n = std::sscanf(kv["pinned"].c_str(), "%lf,%lf,%lf", &l.pin_up_bw,
                                     &l.pin_down_bw, &l.pin_reg_bw);

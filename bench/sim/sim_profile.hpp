@@ -115,6 +115,14 @@ struct Link {
   // not registered yet in this execution, + their bytes / reg_bw.  0: none
   // (the cost is then inside the link's bandwidth, as calibrated).
   double reg_lat = 0, reg_bw = 0;
+  // Unregistering them (`unreg=bw`, optional, bytes/s, unscaled): when the
+  // CPU worked beside the GPU, the execution's end waits for every row
+  // registered in it / unreg_bw (PinnedCache drops the registrations once
+  // the GPU frees its windows; no host threads to stage with beside a
+  // working team, so the rows were registered, not staged).  QB's matadd
+  // fdets (traces-h200-2026-11-29-qb-named.tar.xz): 11.6 ms of
+  // cudaHostUnregister after the last chunk, ~45 GB/s.  0: none.
+  double unreg_bw = 0;
   // Copies of a data region's arrays once they are page-locked whole
   // (`pinned=up_bw,down_bw`, optional, bytes/s, unscaled): the GPU's
   // preparation in an execution where the CPU's team works pins them (no
