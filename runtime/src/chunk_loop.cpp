@@ -285,11 +285,11 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
 
 CpuDevice *team_to_create_beside(const Runtime &rt,
                                  const std::vector<ChunkWorker> &workers,
-                                 double expected_wall) {
+                                 double expected_wall, double mapped_bytes) {
   // Creating 16 threads took 1.0-1.2 ms on the H100 (calls DE, DG): an
   // execution predicted at twice that hides it with a margin.
   constexpr double kHidesTeamCreation = 2.5e-3;
-  if (expected_wall < kHidesTeamCreation)
+  if (expected_wall < kHidesTeamCreation || mapped_bytes >= kQuietHostBytes)
     return nullptr;
   CpuDevice *cpu = nullptr;
   int working = 0;

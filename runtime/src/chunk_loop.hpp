@@ -85,10 +85,15 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
 // hide the team's creation, and this thread can run the CPU's chunks and
 // has no team yet.  nbody on the
 // H100: `forces` ran on the GPU alone, then `move`'s first CPU chunk paid
-// ~1 ms for the team, the GPU alone's whole cost of `move`.
+// ~1 ms for the team, the GPU alone's whole cost of `move`.  Not when the
+// execution maps kQuietHostBytes or more of host memory (`mapped_bytes`):
+// its copies are staged by host threads (the CUDA staging pool), which the
+// team's creation slows (call QC, H200: warm auto, the GPU alone, took
+// 0.958x / 0.970x of the GPU alone's time on gemm and kmeans).
+inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
 CpuDevice *team_to_create_beside(const Runtime &rt,
                                  const std::vector<ChunkWorker> &workers,
-                                 double expected_wall);
+                                 double expected_wall, double mapped_bytes);
 
 // Runs `scheduler` (begun already) over `workers` on their controllers and
 // waits for all of them; one device that can (Device::enter_caller: the

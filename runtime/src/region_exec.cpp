@@ -3,6 +3,7 @@
 #include "chunk_loop.hpp"
 #include "clock.hpp"
 #include "cpu_device.hpp"
+#include "data/footprint.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
 #include "iteration_count.hpp"
@@ -27,6 +28,19 @@
 
 namespace hce {
 namespace {
+
+// The host bytes an execution of `r` maps: each map's hull over every
+// iteration (team_to_create_beside: whether its copies keep host threads
+// busy).  An upper bound for strided maps.
+double mapped_bytes(const hce_region &r) {
+  double bytes = 0;
+  for (int m = 0; m < r.num_maps; ++m) {
+    const Interval h = clamped_hull(r.maps[m], 0, r.iterations);
+    if (h.hi > h.lo)
+      bytes += double(h.hi - h.lo) * double(r.maps[m].elem_size);
+  }
+  return bytes;
+}
 
 std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
@@ -551,8 +565,9 @@ int execute_region(const hce_region &r, std::string &why) {
   // The CPU's team, created while an accelerator runs alone, its threads
   // asleep after: the first CPU chunk of a later region only wakes them.
   std::function<void()> beside;
-  if (CpuDevice *cpu =
-          team_to_create_beside(rt, workers, site.scheduler->expected_wall()))
+  const double expected = site.scheduler->expected_wall();
+  if (CpuDevice *cpu = team_to_create_beside(rt, workers, expected,
+                                             expected > 0 ? mapped_bytes(r) : 0))
     beside = [cpu] {
       if (!cpu->enter_caller())
         return; // inside the user's parallel region: not this thread's team

@@ -247,19 +247,22 @@ TEST_F(CpuTeam, OnlyALongAcceleratorAloneHidesTheTeamsCreation) {
   workers[0].idle = true;
   workers[1].device = 1;
   const hce::CpuDevice *found = nullptr, *short_one = nullptr, *cpu_works = nullptr,
-                       *nested = nullptr;
+                       *nested = nullptr, *staging = nullptr;
+  const double small = 1 << 20, big = hce::kQuietHostBytes;
   std::thread t([&] { // a fresh thread: no team yet
-    found = hce::team_to_create_beside(rt, workers, 10e-3);
-    short_one = hce::team_to_create_beside(rt, workers, 1e-3);
+    found = hce::team_to_create_beside(rt, workers, 10e-3, small);
+    short_one = hce::team_to_create_beside(rt, workers, 1e-3, small);
+    staging = hce::team_to_create_beside(rt, workers, 10e-3, big);
 #pragma omp parallel num_threads(2)
     if (omp_get_thread_num() == 0)
-      nested = hce::team_to_create_beside(rt, workers, 10e-3);
+      nested = hce::team_to_create_beside(rt, workers, 10e-3, small);
     workers[0].idle = false;
-    cpu_works = hce::team_to_create_beside(rt, workers, 10e-3);
+    cpu_works = hce::team_to_create_beside(rt, workers, 10e-3, small);
   });
   t.join();
   EXPECT_EQ(found, rt.devices()[0].get());
   EXPECT_EQ(short_one, nullptr) << "an execution too short to hide it";
+  EXPECT_EQ(staging, nullptr) << "copies that keep host threads busy (64 MiB mapped)";
   EXPECT_EQ(nested, nullptr) << "inside the user's parallel region";
   EXPECT_EQ(cpu_works, nullptr) << "the CPU's own chunks create it";
 }
