@@ -87,9 +87,10 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
 // H100: `forces` ran on the GPU alone, then `move`'s first CPU chunk paid
 // ~1 ms for the team, the GPU alone's whole cost of `move`.  Not when the
 // execution maps kQuietHostBytes or more of host memory (`mapped_bytes`):
-// its copies are staged by host threads (the CUDA staging pool), which the
-// team's creation slows (call QC, H200: warm auto, the GPU alone, took
-// 0.958x / 0.970x of the GPU alone's time on gemm and kmeans).
+// its copies are staged or registered by host threads, which the team's
+// creation slows (QA's traces, H200: warm gemm on the GPU alone 17.4 ms
+// against `gpu`'s 16.4, its upload 0.3 ms longer beside the 1.5 ms
+// creation).
 inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
 CpuDevice *team_to_create_beside(const Runtime &rt,
                                  const std::vector<ChunkWorker> &workers,
