@@ -35,6 +35,21 @@ template <class S, class E> void seed_mode(S &s, int i, const E &e) {
     s.seed_mode(i, e.exec_s);
 }
 
+// The scheduler the runtime makes for the configuration's schedule at this
+// region (region_exec.cpp plan_schedule): FDETS with CO on a region inside a
+// data region is the HCE paper's Algorithm 3, fdets_inc (one partition per
+// execution, decided an execution ahead).  A region is inside a data region
+// when an array it uses is one's (DataEnv::in_data_region).
+std::string schedule_of(const Config &cfg, const Bench &b, const Region &r) {
+  if (cfg.schedule != "fdets" || !cfg.co)
+    return cfg.schedule;
+  for (const Use &u : r.uses)
+    for (const Array &a : b.arrays)
+      if (a.name == u.array && a.resident)
+        return "fdets_inc";
+  return cfg.schedule;
+}
+
 // profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
 // model per device from the samples at W and W/4 (the model learnt beside
 // these devices first, the device's own samples otherwise), and the
@@ -179,7 +194,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       if (e >= r.executions)
         continue;
       if (!scheds[ri]) { // the site's scheduler, at its first execution
-        scheds[ri] = make_scheduler(cfg.schedule);
+        scheds[ri] = make_scheduler(schedule_of(cfg, b, r));
         if (store)
           seed(*scheds[ri], r, cfg.devices, *store);
       }
