@@ -23,8 +23,11 @@
 //
 // And the CPU team's creation (Machine::cpu_team, `cpu_team S`): a program
 // run's first CPU chunk costs S more, once per run whatever the
-// configuration, and nothing without the line.  Exit 0 on success; every
-// failed check is printed.
+// configuration, and nothing without the line.
+//
+// And HCE_MIN_SHARE: a papers' scheduler's region leaves out a device far
+// too slow to help, as the runtime does (slow_devices.hpp).  Exit 0 on
+// success; every failed check is printed.
 #include "device.hpp"
 #include "loop_sim.hpp"
 #include "program_sim.hpp"
@@ -421,6 +424,38 @@ int main() {
     check(std::fabs(s1.log[0].devices[0].compute_busy -
                     s0.log[0].devices[0].compute_busy - 1e-3) < 1e-9,
           "cpu_team: inside the CPU's first chunk");
+  }
+
+  // HCE_MIN_SHARE (SlowDevices, as region_exec.cpp applies it): a papers'
+  // scheduler's region leaves out a device measured below 3% of the
+  // throughput in two executions after the first, and tries it again 16
+  // executions later; eft keeps every device in its model.
+  {
+    Bench mb = iterative();
+    mb.regions[0].executions = 24;
+    mb.regions[0].cost.at("gpu").comp = {0, 1e-2}; // 1000x slower than the CPU
+    Machine m;
+    const Config hg{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    const RunResult run = run_program(m, mb, hg, "");
+    auto names = [&](int e) {
+      std::string n;
+      for (const std::string &d : run.log[size_t(e)].names)
+        n += d + " ";
+      return n;
+    };
+    check(names(2) == "cpu gpu " && names(3) == "cpu " && names(18) == "cpu ",
+          "min share: the GPU left out after executions 1 and 2 (" + names(2) + "| " +
+              names(3) + "| " + names(18) + ")");
+    check(names(19) == "cpu gpu ",
+          "min share: tried again 16 executions later (" + names(19) + ")");
+    check(run.log[3].devices.size() == 1 && run.log[3].devices[0].iterations == 200,
+          "min share: the CPU alone does the execution");
+    const Config eft{"auto", "eft", {"cpu", "gpu"}, false, true};
+    const RunResult auto_run = run_program(m, mb, eft, "");
+    bool both = true;
+    for (const ExecutionLog &x : auto_run.log)
+      both = both && x.names.size() == 2;
+    check(both, "min share: eft keeps both devices in its model");
   }
 
   if (failures == 0)

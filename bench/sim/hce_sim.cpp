@@ -131,7 +131,7 @@ void print_log(const Bench &b, const Config &c, int round, const RunResult &r) {
                 b.name.c_str(), c.label.c_str(), round, x.region.c_str(), x.execution,
                 static_cast<long long>(x.iterations), x.wall, x.bytes);
     for (size_t d = 0; d < x.devices.size(); ++d)
-      std::printf(" %s:%s%lld", c.devices[d].c_str(), x.devices[d].idle ? "idle," : "",
+      std::printf(" %s:%s%lld", x.names[d].c_str(), x.devices[d].idle ? "idle," : "",
                   static_cast<long long>(x.devices[d].iterations));
     std::printf("  | %s\n", x.decision.c_str());
   }

@@ -182,6 +182,7 @@ double LoopSim::run() {
     now_ = e.t;
     if (e.kind == Complete) {
       sched_.complete(e.dev, e.range, e.seconds);
+      devices[size_t(e.dev)].chunk_times.push_back({e.range.size(), e.seconds});
       end = std::max(end, e.t);
       const bool was_complete = completed_ >= iterations_;
       completed_ += e.range.size();

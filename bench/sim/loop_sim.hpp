@@ -41,6 +41,8 @@ struct DeviceRun {
   int chunks = 0;
   double busy = 0, compute_busy = 0, bytes = 0;
   bool idle = false; // Scheduler::idle(): not woken
+  // (iterations, seconds) of every chunk it completed (ChunkWorker::chunk_times).
+  std::vector<std::pair<int64_t, double>> chunk_times;
 };
 
 // A stall (--stall): the device's chunks that begin in [from, from + len)

@@ -2,6 +2,8 @@
 #include "program_sim.hpp"
 
 #include "device.hpp" // Device::kPinPieceBytes: the runtime's piece
+#include "settings.hpp"     // Settings::min_share: HCE_MIN_SHARE's default
+#include "slow_devices.hpp" // HCE_MIN_SHARE, as region_exec.cpp applies it
 
 #include <algorithm>
 #include <memory>
@@ -181,6 +183,13 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   if (b.v2())
     residency = std::make_unique<Residency>(b, cfg.co);
   std::vector<std::unique_ptr<Scheduler>> scheds(b.regions.size());
+  // region_exec.cpp plan_schedule: a papers' scheduler's region leaves out
+  // a device below HCE_MIN_SHARE (eft, seedable, keeps it in its model);
+  // the scheduler is made afresh when its devices change.
+  std::vector<SlowDevices> slow(b.regions.size());
+  std::vector<std::vector<std::string>> sched_devs(b.regions.size());
+  std::vector<std::string> sched_names(b.regions.size());
+  const double min_share = Settings{}.min_share;
   std::vector<bool> gpu_prepared(b.regions.size(), false);
   std::vector<bool> gpu_launched(b.regions.size(), false);
   bool cpu_forked = false; // the CPU's OpenMP team exists (Machine::cpu_team)
@@ -193,24 +202,38 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       const Region &r = b.regions[ri];
       if (e >= r.executions)
         continue;
-      if (!scheds[ri]) { // the site's scheduler, at its first execution
-        scheds[ri] = make_scheduler(schedule_of(cfg, b, r));
+      std::vector<std::string> names = cfg.devices;
+      if (!scheds[ri] || !scheds[ri]->seedable()) {
+        std::vector<std::string> kept;
+        for (size_t i : slow[ri].keep(names, e, min_share, nullptr))
+          kept.push_back(names[i]);
+        names = kept;
+      }
+      // One device left by HCE_MIN_SHARE runs the loop in one chunk, but
+      // for a pipeline's (plan_schedule).
+      std::string sched_name = schedule_of(cfg, b, r);
+      if (names.size() == 1 && cfg.devices.size() > 1 && cfg.schedule != "adets")
+        sched_name = "static";
+      if (!scheds[ri] || sched_devs[ri] != names || sched_names[ri] != sched_name) {
+        scheds[ri] = make_scheduler(sched_name); // the site's scheduler
+        sched_devs[ri] = names;
+        sched_names[ri] = sched_name;
         if (store)
-          seed(*scheds[ri], r, cfg.devices, *store);
+          seed(*scheds[ri], r, names, *store);
       }
       Scheduler &s = *scheds[ri];
       std::vector<SimDevice> devs;
       SchedParams p;
       p.iterations = r.iterations(e);
-      p.num_devices = int(cfg.devices.size());
-      for (const std::string &name : cfg.devices) {
+      p.num_devices = int(names.size());
+      for (const std::string &name : names) {
         SimDevice d;
         d.cost = r.cost.at(name);
         d.gpu = name == "gpu";
-        d.pipelined = cfg.schedule == "adets" && cfg.devices.size() > 1 && d.gpu;
+        d.pipelined = cfg.schedule == "adets" && d.gpu; // CoMode::Pipelined
         // The CPU's team reported to the scheduler: one core fewer when
         // the process has an accelerator (CpuDevice::threads()).
-        const int team = cfg.devices.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
+        const int team = names.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
         p.is_host.push_back(d.cost.host);
         p.lanes.push_back(d.cost.host ? (d.cost.flat ? 1 : std::max(0, team))
                                       : d.cost.kernel_lanes);
@@ -225,10 +248,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.contention = m.contention_of(b);
       ctx.t0 = out.seconds;
       for (const Stall &st : stalls)
-        for (size_t i = 0; i < cfg.devices.size(); ++i)
-          if (cfg.devices[i] == st.device)
+        for (size_t i = 0; i < names.size(); ++i)
+          if (names[i] == st.device)
             ctx.stalls.push_back({int(i), st});
-      for (const std::string &name : cfg.devices)
+      for (const std::string &name : names)
         if (name == "gpu")
           ctx.link_scale = r.cost.at(name).scale;
       LoopSim loop(s, devs, ctx);
@@ -287,12 +310,19 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       const double unreg = residency && cpu_worked && b.link.unreg_bw > 0
                                ? residency->registered_bytes() / b.link.unreg_bw
                                : 0;
-      const double wall = overhead(m.overhead, cfg.devices, idle) + loop_wall + unreg;
+      const double wall = overhead(m.overhead, names, idle) + loop_wall + unreg;
       // region_exec.cpp: the scheduler gets the whole execution's wall
       // (Scheduler::ended, 82b5b9d), here the loop's and the runtime's
       // fixed cost of the execution (no data placement outside the loop is
       // modelled).
       ended(s, wall);
+      // region_exec.cpp fold_stats: the devices' rates, from a site's
+      // second execution on.
+      for (size_t i = 0; i < devs.size(); ++i)
+        if (e > 0 && loop.devices[i].iterations > 0)
+          if (const double rate = rate_of_large_chunks(loop.devices[i].chunk_times);
+              rate > 0)
+            slow[ri].measured(names[i], rate);
       for (size_t i = 0; i < devs.size(); ++i) {
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;
@@ -306,14 +336,14 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       if (residency)
         residency->end_execution(r, e);
       if (store)
-        record(s, r, e, cfg.devices, loop.devices, wall, *store);
+        record(s, r, e, names, loop.devices, wall, *store);
       double bytes = 0;
       for (const DeviceRun &d : loop.devices)
         bytes += d.bytes;
       out.seconds += wall;
       out.bytes += bytes;
       out.log.push_back(
-          {r.name, e, p.iterations, s.explain(), loop.devices, wall, bytes});
+          {r.name, e, p.iterations, s.explain(), names, loop.devices, wall, bytes});
     }
   }
   if (store)

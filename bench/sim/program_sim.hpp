@@ -29,6 +29,8 @@ struct ExecutionLog {
   int execution = 0;
   int64_t iterations = 0;
   std::string decision; // Scheduler::explain()
+  std::vector<std::string>
+      names; // the devices that ran it (HCE_MIN_SHARE leaves some out)
   std::vector<DeviceRun> devices;
   double wall = 0, bytes = 0;
 };

@@ -3,6 +3,7 @@
 #include "clock.hpp"
 #include "cpu_device.hpp"
 #include "log.hpp"
+#include "slow_devices.hpp"
 #include "trace.hpp"
 
 #include <sched.h>
@@ -305,16 +306,7 @@ CpuDevice *team_to_create_beside(const Runtime &rt,
   return working == 1 && cpu && cpu->team_wanted_here() ? cpu : nullptr;
 }
 
-double ChunkWorker::capability() const {
-  int64_t largest = 0;
-  for (const auto &[n, t] : chunk_times)
-    largest = std::max(largest, n);
-  double best = 0;
-  for (const auto &[n, t] : chunk_times)
-    if (2 * n >= largest && t > 0)
-      best = std::max(best, double(n) / t);
-  return best;
-}
+double ChunkWorker::capability() const { return rate_of_large_chunks(chunk_times); }
 
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,

@@ -172,52 +172,28 @@ bool parse_ratios(const hce_region &r, const Runtime &rt, const std::vector<int>
 // A device whose measured share of the throughput is below HCE_MIN_SHARE
 // (default 3%) in two executions in a row costs more in chunk overheads and in the
 // imbalance of its last chunk than it adds: it is left out of the region, so co-execution
-// is never slower than the devices that matter.  Every 16 executions it is tried again,
-// in case the load changed.
+// is never slower than the devices that matter (SlowDevices; tried again every 16
+// executions).
 void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs,
                    double min_share) {
-  constexpr int64_t kRetryAfter = 16;
-  for (auto it = site.dropped_at.begin(); it != site.dropped_at.end();) {
-    if (site.stats.executions - it->second >= kRetryAfter) {
-      site.throughput.erase(it->first); // measure it afresh
-      it = site.dropped_at.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  if (devs.size() < 2 || min_share <= 0)
-    return;
-  double total = 0;
-  for (int d : devs) {
-    auto it = site.throughput.find(rt.devices()[d]->name());
-    if (it == site.throughput.end())
-      return; // not every device measured yet
-    total += it->second;
-  }
-  if (total <= 0)
+  std::vector<std::string> names;
+  for (int d : devs)
+    names.push_back(rt.devices()[d]->name());
+  std::vector<std::pair<std::string, double>> left_out;
+  const std::vector<size_t> kept =
+      site.slow.keep(names, site.stats.executions, min_share, &left_out);
+  for (const auto &[dev, share] : left_out)
+    notice_once("slow/" + site.name + "/" + dev,
+                "region " + site.name + ": " + dev + " does " +
+                    std::to_string(int(share * 1000) / 10.0).substr(0, 4) +
+                    "% of the work, too little to pay for its overheads; "
+                    "it is left out of this region");
+  if (kept.size() == devs.size())
     return;
   std::vector<int> keep;
-  for (int d : devs) {
-    const std::string &dev = rt.devices()[d]->name();
-    double share = site.throughput[dev] / total;
-    // Two slow executions in a row, so that one preempted chunk on a busy
-    // machine does not cost a device its place.
-    int &streak = site.slow_streak[dev];
-    streak = share >= min_share ? 0 : streak + 1;
-    if (streak < 2) {
-      keep.push_back(d);
-      continue;
-    }
-    if (!site.dropped_at.count(dev))
-      notice_once("slow/" + site.name + "/" + dev,
-                  "region " + site.name + ": " + dev + " does " +
-                      std::to_string(int(share * 1000) / 10.0).substr(0, 4) +
-                      "% of the work, too little to pay for its overheads; "
-                      "it is left out of this region");
-    site.dropped_at.emplace(dev, site.stats.executions);
-  }
-  if (!keep.empty())
-    devs = keep;
+  for (size_t i : kept)
+    keep.push_back(devs[i]);
+  devs = keep;
 }
 
 CoMode co_mode(const hce_region &r, const Settings &set, const std::string &schedule) {
@@ -372,8 +348,10 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   SitePlan &sp = site.plan;
   // eft (auto's default) leaves out a device too slow to help by itself,
   // keeping its cost model; dropping it here would start a new scheduler.
+  const size_t selected = plan.devs.size();
   if (!site.scheduler || !site.scheduler->seedable())
     drop_too_slow(site, rt, plan.devs, set.min_share);
+  const bool left_alone = selected > 1 && plan.devs.size() == 1;
   bool fresh = sp.schedule_version != plan.version || sp.devs != plan.devs;
   if (fresh && !make_schedule_plan(rt, r, set, plan, sp, why))
     return false;
@@ -386,6 +364,14 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   if (sp.schedule == "fdets" && plan.co == CoMode::Incremental &&
       rt.data().in_data_region(r))
     plan.sched_name = "fdets_inc";
+  // One device left by HCE_MIN_SHARE: nothing to balance, and the papers'
+  // packets only add forks and launches -- hguided halved lud's CPU alone
+  // into ~10 chunks per execution, jacobi2d's GPU alone into 11 (0.30 ms a
+  // sweep against one chunk's 0.13; traces-h200-2026-11-29-qb-named).  It
+  // runs the loop in one chunk until the device left out is tried again.
+  // Not a pipeline's (adets): its chunks overlap the copies with compute.
+  if (left_alone && plan.co != CoMode::Pipelined)
+    plan.sched_name = "static";
   if (!site.scheduler || site.schedule != plan.sched_name || site.devices != plan.devs) {
     site.scheduler = make_scheduler(std::string(plan.sched_name));
     if (!site.scheduler) {
@@ -485,7 +471,7 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
       // The first execution also places the data (windows, first uploads):
       // its times say little about what the devices can do.
       if (double rate = w.capability(); rate > 0 && st.executions > 1)
-        site.throughput[rt.devices()[w.device]->name()] = rate;
+        site.slow.measured(rt.devices()[w.device]->name(), rate);
     }
   }
   if (retried) {

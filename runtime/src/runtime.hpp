@@ -8,6 +8,7 @@
 #include "sched/scheduler.hpp"
 #include "settings.hpp"
 #include "site_plan.hpp"
+#include "slow_devices.hpp"
 #include "stats.hpp"
 
 #include <array>
@@ -31,13 +32,8 @@ struct SiteState {
   std::vector<int> devices; // the devices it was made for (Runtime::devices)
   std::unique_ptr<Scheduler> scheduler;
   RegionStats stats;
-  // Iterations per second each device can do (ChunkWorker::capability),
-  // from the last execution it worked in.
-  std::map<std::string, double> throughput;
-  // Executions in a row each device measured below the minimum share.
-  std::map<std::string, int> slow_streak;
-  // Devices left out as too slow to help, with the execution that did it.
-  std::map<std::string, int64_t> dropped_at;
+  // HCE_MIN_SHARE: the devices' measured rates, and those left out.
+  SlowDevices slow;
   // stats.choice, the scheduler's account of its last execution, is
   // formatted when it is read (named_stats(), the trace) and at executions
   // 1, 2, 4, 8 ... (fold_stats, for the signal path): formatting it every

@@ -1,0 +1,49 @@
+#pragma once
+// HCE_MIN_SHARE for the papers' schedulers: a device whose measured share of
+// a region's throughput stays below the minimum is left out of the region.
+// One object per source region (SiteState::slow); hce-sim keeps one per
+// simulated region, so both leave out the same devices.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hce {
+
+// What a device can do: the fastest rate (iterations/second) among its
+// chunks of at least half its largest chunk's size -- tiny chunks measure
+// overheads, the first one also one-time costs such as pinning host
+// memory.  0 if none.  `chunks` holds (iterations, seconds) per chunk.
+double rate_of_large_chunks(const std::vector<std::pair<int64_t, double>> &chunks);
+
+class SlowDevices {
+public:
+  // Every this many executions a device left out is tried again, in case
+  // the load changed.
+  static constexpr int64_t kRetryAfter = 16;
+
+  // The device's rate in an execution it worked in (not a site's first:
+  // that one also places the data, and says little about the device).
+  void measured(const std::string &device, double rate) { throughput_[device] = rate; }
+
+  // Which of `devices` (names, in the region's order) run the execution
+  // after `executions` earlier ones: those whose share of the measured
+  // throughput is at least `min_share`, or was in one of the last two
+  // executions (one preempted chunk on a busy machine does not cost a
+  // device its place).  All of them until every device has been measured.
+  // A device left out stays out until kRetryAfter executions later.
+  // Appends the devices left out for the first time to `newly_left_out`
+  // (with their share) for the caller's notice.
+  std::vector<size_t> keep(const std::vector<std::string> &devices, int64_t executions,
+                           double min_share,
+                           std::vector<std::pair<std::string, double>> *newly_left_out);
+
+private:
+  std::map<std::string, double> throughput_;  // last measured rate per device
+  std::map<std::string, int> slow_streak_;    // executions in a row below the share
+  std::map<std::string, int64_t> dropped_at_; // left out, at which execution
+};
+
+} // namespace hce
