@@ -13,7 +13,9 @@
 #          library (not gemm: minutes); gpu: cuda:0 alone (static); warm: auto on
 #          cpu,cuda:0 with a profile cache per library, first filled by a cpu, a
 #          gpu and an auto run of each benchmark (the suite's order); cold: auto
-#          with HCE_PROFILE=off.  The CPU alone runs once per benchmark (not gemm).
+#          with HCE_PROFILE=off; s-NAME: schedule NAME (fdets, hguided ...) on
+#          AB_DEVICES with HCE_PROFILE=off.  The CPU alone runs once per
+#          benchmark (not gemm).
 #        AB_DEVICES (default cpu,cuda:0), AB_GPU (default cuda:0): for sims,
 #          AB_DEVICES=cpu,sim:0 AB_GPU=sim:0 and SUITE_SMALL=1 sizes
 #        AB_TIME (s, default 400): later rounds are skipped past it
@@ -92,6 +94,7 @@ PY
           gpu) one "$b" "gpu-$L" "$L" HCE_DEVICES="$gpu" HCE_SCHEDULE=static HCE_PROFILE=off ;;
           warm) one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           cold) one "$b" "cold-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
+          s-*) one "$b" "$cf-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE="${cf#s-}" ;;
           esac
         done
       done
