@@ -19,6 +19,8 @@
 #        AB_DEVICES (default cpu,cuda:0), AB_GPU (default cuda:0): for sims,
 #          AB_DEVICES=cpu,sim:0 AB_GPU=sim:0 and SUITE_SMALL=1 sizes
 #        AB_TIME (s, default 400): later rounds are skipped past it
+#        AB_ENV_NAME="VAR=value ...": set for every run of library NAME (one
+#          library under two settings: lib-k4 a copy of lib-new, AB_ENV_k4)
 # Prints one `R bench config seconds devices | choice` line per run (the
 # regions' wall_seconds summed, from HCE_STATS) and a table of medians; a run
 # that does not verify prints NOT VERIFIED.
@@ -49,7 +51,8 @@ stamp() { echo "== [$(($(date +%s) - t0)) s] $*"; }
 one() {
   local b=$1 label=$2 lib=$3
   shift 3
-  env LD_LIBRARY_PATH="$dir/lib-$lib:$dir/lib" HCE_STATS="$tmp/s.json" "$@" \
+  local extra="AB_ENV_$lib"
+  env LD_LIBRARY_PATH="$dir/lib-$lib:$dir/lib" HCE_STATS="$tmp/s.json" ${!extra:-} "$@" \
     "$dir/bin/$b" ${A[$b]} >"$tmp/out" 2>&1
   grep -q verified "$tmp/out" || { echo "NOT VERIFIED $b $label"; tail -3 "$tmp/out"; }
   python3 - "$tmp/s.json" "$b" "$label" <<'PY'
