@@ -96,7 +96,7 @@ void CpuDevice::leave_caller() {
 int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
 
 void CpuDevice::use_team(bool alone) const {
-  const int team = alone ? all_threads_ : threads_;
+  const int team = alone ? all_threads_ : std::max(1, threads_ - reserved_.load());
   if (omp_get_max_threads() != team)
     omp_set_num_threads(team);
   ensure_team(team);

@@ -5,6 +5,7 @@
 #include "device.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 namespace hce {
@@ -34,6 +35,10 @@ public:
   // gives the accelerators nothing, their controllers sleep and the cores
   // they keep free are the CPU's too.
   void use_team(bool alone) const;
+  // Threads of the team beside accelerators left to their copies in this
+  // execution (region_exec.cpp share_copy_threads): use_team() forks that
+  // many fewer.
+  void reserve_for_copies(int threads) const { reserved_.store(threads); }
   // Whether this thread could run the CPU's chunks (enter_caller) and has
   // not yet created the team it would use alone.
   bool team_wanted_here() const;
@@ -60,6 +65,7 @@ public:
 private:
   int threads_;
   int all_threads_;
+  mutable std::atomic<int> reserved_{0};
 };
 
 } // namespace hce

@@ -735,6 +735,14 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     lock.unlock();
     dev.prepare_hosts(to_pin, wanted);
     lock.lock();
+  } else {
+    size_t copied = 0; // pageable rows a one-shot region may copy
+    for (const ArrayUse &u : uses)
+      if (u.limit.hi > u.limit.lo)
+        copied += size_t(u.limit.hi - u.limit.lo) * u.a->elem_size;
+    lock.unlock();
+    dev.prepare_copies(copied);
+    lock.lock();
   }
   for (const ArrayUse &u : uses) {
     if (u.diff)

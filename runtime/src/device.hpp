@@ -135,6 +135,10 @@ public:
   // its team does no work in the execution, shared among the accelerators
   // that do; 1 beside a working CPU team, which would lose those cores).
   virtual void set_copy_threads(int threads) {}
+  // Before the first chunk of an execution outside data regions that may
+  // copy `bytes` of pageable rows each way (CudaDevice: its staging pool,
+  // made now rather than by a chunk's copy, when it has copy threads).
+  virtual void prepare_copies(size_t bytes) {}
 
 protected:
   void set_hardware(std::string hardware) { hardware_ = std::move(hardware); }

@@ -50,10 +50,11 @@ std::string region_name(const hce_region &r) {
 // (Device::set_copy_threads): every core when the CPU's team does no work
 // in it (left out by the scheduler, or not among the region's devices),
 // shared among the accelerators that work; one beside a working CPU team,
-// whose cores they are.
+// whose cores they are -- or, on a region outside data regions,
+// HCE_COPY_THREADS_BESIDE each, taken from the CPU's team.
 void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
                         const std::vector<bool> &is_cpu,
-                        const std::vector<ChunkWorker> &workers) {
+                        const std::vector<ChunkWorker> &workers, int beside) {
   bool cpu_works = false;
   int accelerators = 0;
   for (size_t i = 0; i < devs.size(); ++i) {
@@ -64,11 +65,15 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
     else if (!rt.devices()[size_t(devs[i])]->uses_host_memory())
       ++accelerators;
   }
-  if (accelerators == 0)
-    return;
   // Device 0 is the CPU, selected or not (Runtime::devices).
   const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
-  const int threads = cpu_works ? 1 : std::max(1, cpu->all_threads() / accelerators);
+  const bool lend = cpu_works && accelerators > 0 && beside >= 2 &&
+                    beside * accelerators < cpu->threads();
+  cpu->reserve_for_copies(lend ? beside * accelerators : 0);
+  if (accelerators == 0)
+    return;
+  const int threads =
+      cpu_works ? (lend ? beside : 1) : std::max(1, cpu->all_threads() / accelerators);
   for (size_t i = 0; i < devs.size(); ++i)
     if (!workers[i].idle && !is_cpu[i])
       rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
@@ -533,7 +538,8 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
-  share_copy_threads(rt, devs, site.plan.is_cpu, workers);
+  share_copy_threads(rt, devs, site.plan.is_cpu, workers,
+                     data.in_data_region(r) ? 0 : set.copy_threads_beside);
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {

@@ -61,6 +61,11 @@ struct Settings {
   std::optional<int64_t> chunk;        // HCE_CHUNK: overrides chunk()
   std::optional<double> alpha;         // HCE_ALPHA: overrides alpha()
   double min_share = 0.03;             // HCE_MIN_SHARE, in [0, 1)
+  // HCE_COPY_THREADS_BESIDE, 0 to 64: host threads the CPU's team leaves to
+  // each accelerator's copies while both work on a region outside data
+  // regions (the staging pool's, at 2 or more); 0: none, the accelerator
+  // page-locks the rows it copies.  Experimental (session 28).
+  int copy_threads_beside = 0;
 
   // Devices and tasks: read when the runtime makes its devices and its task
   // system, not at each region.

@@ -361,6 +361,32 @@ TEST_F(CpuTeam, AnAcceleratorBesideTheCpuTeamCopiesOnOneThread) {
   EXPECT_EQ(copy_threads_of("sim:0"), 1);
 }
 
+TEST_F(CpuTeam, CopyThreadsLentBesideComeOutOfTheCpuTeam) {
+  // HCE_COPY_THREADS_BESIDE=2: of the 3 threads the CPU has beside sim:0,
+  // 2 copy for it and 1 computes; a region in a data region lends none
+  // (tested by DataRegion's suites with the default); 0 lends none.
+  setenv("HCE_COPY_THREADS_BESIDE", "2", 1);
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  Scale s(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+  g_team = 0;
+  s.run_and_check();
+  unsetenv("HCE_COPY_THREADS_BESIDE");
+  ASSERT_NE(s.stats("sim:0"), nullptr);
+  EXPECT_GT(s.stats("sim:0")->last_iterations, 0);
+  EXPECT_GT(s.stats("cpu")->last_iterations, 0);
+  EXPECT_EQ(copy_threads_of("sim:0"), 2);
+  EXPECT_EQ(g_team.load(), 1);
+  // Alone, the CPU takes every core again.
+  hce_finalize();
+  setenv("HCE_COPY_THREADS_BESIDE", "2", 1);
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  Scale alone(1 << 14, "static", "cpu=1,sim:0=0");
+  g_team = 0;
+  alone.run_and_check();
+  unsetenv("HCE_COPY_THREADS_BESIDE");
+  EXPECT_EQ(g_team.load(), 4);
+}
+
 TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {
   // No CPU chunk in the execution: the 4 cores of the caller's team copy
   // for the accelerators (2 each for two sims, 4 for one).

@@ -21,7 +21,7 @@ struct EnvGuard {
          {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE",
           "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
           "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
-          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES"})
+          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES", "HCE_COPY_THREADS_BESIDE"})
       unsetenv(v);
   }
 };
@@ -214,6 +214,8 @@ INSTANTIATE_TEST_SUITE_P(
     Values, SettingsBad,
     ::testing::Values(
         Bad{"HCE_CO", "maybe", "pipelined"}, Bad{"HCE_MIN_SHARE", "x", "[0, 1)"},
+        Bad{"HCE_COPY_THREADS_BESIDE", "-1", "0 to 64"},
+        Bad{"HCE_COPY_THREADS_BESIDE", "4x", "0 to 64"},
         Bad{"HCE_MIN_SHARE", "1.5", "[0, 1)"}, Bad{"HCE_SCHEDULE", "fastest", "eft"},
         Bad{"HCE_CHUNK", "-3", "integer"}, Bad{"HCE_CHUNK", "12k", "integer"},
         Bad{"HCE_ALPHA", "1", "(0, 1)"}, Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},

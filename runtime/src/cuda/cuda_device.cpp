@@ -566,6 +566,15 @@ void CudaDevice::prepare_hosts(const std::vector<HostSpan> &spans, const Wanted 
     prepare_host(span.host, span.bytes, wanted);
 }
 
+void CudaDevice::prepare_copies(size_t bytes) {
+  // A one-shot region's chunks copy parts of its arrays, each maybe under
+  // kPoolMakeBytes: with copy threads lent beside the CPU's team
+  // (HCE_COPY_THREADS_BESIDE) the pool is made for the region's total.
+  if (policy_ == PinPolicy::Region &&
+      copy_threads_.load(std::memory_order_relaxed) >= 2 && bytes >= kPoolMakeBytes)
+    ensure_pool(bytes);
+}
+
 void CudaDevice::prepare_host(const void *host, size_t bytes, const Wanted &wanted) {
   if (!host || !bytes || stages_instead_of_pinning(host, bytes))
     return;

@@ -108,6 +108,7 @@ public:
   // The spans' pool first: made when the arrays it would stage together
   // are worth it (see stages_instead_of_pinning).
   void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) override;
+  void prepare_copies(size_t bytes) override;
   // Host threads this device's copies may use in the coming execution:
   // with two or more, a one-shot copy of pageable memory is staged by that
   // many threads (StagingPool) instead of registered.
