@@ -538,8 +538,13 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
+  // Copy threads lent beside the CPU's team only where they would stage
+  // much: a one-shot region mapping kQuietHostBytes or more (a data
+  // region's arrays are pinned once; mcpi's reduction copies nothing).
+  const bool lends = set.copy_threads_beside > 0 && !data.in_data_region(r) &&
+                     mapped_bytes(r) >= kQuietHostBytes;
   share_copy_threads(rt, devs, site.plan.is_cpu, workers,
-                     data.in_data_region(r) ? 0 : set.copy_threads_beside);
+                     lends ? set.copy_threads_beside : 0);
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {

@@ -363,11 +363,16 @@ TEST_F(CpuTeam, AnAcceleratorBesideTheCpuTeamCopiesOnOneThread) {
 
 TEST_F(CpuTeam, CopyThreadsLentBesideComeOutOfTheCpuTeam) {
   // HCE_COPY_THREADS_BESIDE=2: of the 3 threads the CPU has beside sim:0,
-  // 2 copy for it and 1 computes; a region in a data region lends none
-  // (tested by DataRegion's suites with the default); 0 lends none.
+  // 2 copy for it and 1 computes, on a one-shot region that maps 64 MiB
+  // (x and y, 4M doubles each); a smaller one lends none.
   setenv("HCE_COPY_THREADS_BESIDE", "2", 1);
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  Scale s(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+  Scale small(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+  g_team = 0;
+  small.run_and_check();
+  EXPECT_EQ(copy_threads_of("sim:0"), 1);
+  EXPECT_EQ(g_team.load(), 3);
+  Scale s(1 << 22, "static", "cpu=0.5,sim:0=0.5");
   g_team = 0;
   s.run_and_check();
   unsetenv("HCE_COPY_THREADS_BESIDE");
@@ -380,7 +385,7 @@ TEST_F(CpuTeam, CopyThreadsLentBesideComeOutOfTheCpuTeam) {
   hce_finalize();
   setenv("HCE_COPY_THREADS_BESIDE", "2", 1);
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  Scale alone(1 << 14, "static", "cpu=1,sim:0=0");
+  Scale alone(1 << 22, "static", "cpu=1,sim:0=0");
   g_team = 0;
   alone.run_and_check();
   unsetenv("HCE_COPY_THREADS_BESIDE");
