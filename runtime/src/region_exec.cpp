@@ -79,6 +79,27 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
       rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
 }
 
+// Copy threads lent beside the CPU's team (share_copy_threads), only where
+// they would stage much: a one-shot region mapping kQuietHostBytes or more
+// (a data region's arrays are pinned once; mcpi's reduction copies
+// nothing).  By default only under eft, which measures the CPU's smaller
+// team: on the H200 (calls RC, RD) 8 threads made warm auto 0.89x
+// (blackscholes) and 0.83x (matadd) as long, cold blackscholes 0.72x,
+// cold matadd 1.09x, cold gemm 1.04x; fdets and hguided 0.50-0.82x, but
+// static 1.65x and adets 1.26x on blackscholes, whose CPU half lost 8 of
+// its 15 threads.
+int copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
+                        std::string_view schedule) {
+  if (rt.data().in_data_region(r) || mapped_bytes(r) < kQuietHostBytes)
+    return 0;
+  if (set.copy_threads_beside)
+    return *set.copy_threads_beside;
+  if (schedule != "auto" && schedule != "eft")
+    return 0;
+  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+  return std::min(kAutoCopyThreadsBeside, cpu->threads() / 2);
+}
+
 // The devices (indices into Runtime::devices) the region runs on.
 bool select_region_devices(Runtime &rt, const hce_region &r, std::vector<int> &out,
                            std::string &why) {
@@ -538,13 +559,8 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
-  // Copy threads lent beside the CPU's team only where they would stage
-  // much: a one-shot region mapping kQuietHostBytes or more (a data
-  // region's arrays are pinned once; mcpi's reduction copies nothing).
-  const bool lends = set.copy_threads_beside > 0 && !data.in_data_region(r) &&
-                     mapped_bytes(r) >= kQuietHostBytes;
   share_copy_threads(rt, devs, site.plan.is_cpu, workers,
-                     lends ? set.copy_threads_beside : 0);
+                     copy_threads_beside(rt, r, set, plan.sched_name));
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {

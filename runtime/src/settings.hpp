@@ -55,6 +55,10 @@ const char *pin_policy_name(PinPolicy p);
 // lots, -1, 0x10, inf, 4096iB) or a count that does not fit in size_t.
 std::optional<size_t> parse_byte_size(const std::string &text);
 
+// HCE_COPY_THREADS_BESIDE's default under auto and eft (at most half the
+// CPU's threads): the staging pool's threads (CudaDevice::ensure_pool).
+inline constexpr int kAutoCopyThreadsBeside = 8;
+
 struct Settings {
   std::optional<std::string> schedule; // HCE_SCHEDULE: overrides schedule()
   std::optional<CoMode> co;            // HCE_CO: overrides co()
@@ -63,9 +67,11 @@ struct Settings {
   double min_share = 0.03;             // HCE_MIN_SHARE, in [0, 1)
   // HCE_COPY_THREADS_BESIDE, 0 to 64: host threads the CPU's team leaves to
   // each accelerator's copies while both work on a region outside data
-  // regions (the staging pool's, at 2 or more); 0: none, the accelerator
-  // page-locks the rows it copies.  Experimental (session 28).
-  int copy_threads_beside = 0;
+  // regions that maps 64 MiB or more (the staging pool's, at 2 or more); 0:
+  // none, the accelerator page-locks the rows it copies.  Unset: up to
+  // kAutoCopyThreadsBeside under auto and eft, none under the papers'
+  // schedulers (region_exec.cpp, calls RC and RD).
+  std::optional<int> copy_threads_beside;
 
   // Devices and tasks: read when the runtime makes its devices and its task
   // system, not at each region.

@@ -392,6 +392,32 @@ TEST_F(CpuTeam, CopyThreadsLentBesideComeOutOfTheCpuTeam) {
   EXPECT_EQ(g_team.load(), 4);
 }
 
+TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
+  // Unset, under auto: up to 8 copy threads, at most half the CPU's (9
+  // threads, one for sim:0's controller: 4 of 8), in an execution where
+  // both work (eft's first, learning, gives each a probe); 0 lends none.
+  omp_set_num_threads(9);
+  setenv("HCE_PROFILE", "off", 1); // a cold eft: no profile cache's choice
+  for (const char *set : {"", "0"}) {
+    if (*set)
+      setenv("HCE_COPY_THREADS_BESIDE", set, 1);
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+    Scale s(1 << 22, "auto");
+    g_team = 0;
+    s.run_and_check();
+    unsetenv("HCE_COPY_THREADS_BESIDE");
+    ASSERT_NE(s.stats("sim:0"), nullptr);
+    if (s.stats("sim:0")->last_iterations == 0 || s.stats("cpu")->last_iterations == 0)
+      GTEST_SKIP() << "eft's first execution did not run both devices: "
+                   << s.scheduler()->explain();
+    EXPECT_EQ(copy_threads_of("sim:0"), *set ? 1 : 4)
+        << "HCE_COPY_THREADS_BESIDE=" << set;
+    EXPECT_EQ(g_team.load(), *set ? 8 : 4) << "HCE_COPY_THREADS_BESIDE=" << set;
+    hce_finalize();
+  }
+  unsetenv("HCE_PROFILE");
+}
+
 TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {
   // No CPU chunk in the execution: the 4 cores of the caller's team copy
   // for the accelerators (2 each for two sims, 4 for one).

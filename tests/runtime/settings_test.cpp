@@ -42,6 +42,22 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_TRUE(s.cuda_p2p);
   EXPECT_TRUE(s.huge_pages);
   EXPECT_FALSE(s.task_threshold);
+  EXPECT_FALSE(s.copy_threads_beside);
+}
+
+TEST(Settings, CopyThreadsBesideIsACount) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  setenv("HCE_COPY_THREADS_BESIDE", "0", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.copy_threads_beside, 0);
+  setenv("HCE_COPY_THREADS_BESIDE", "8", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.copy_threads_beside, 8);
+  setenv("HCE_COPY_THREADS_BESIDE", "65", 1);
+  EXPECT_FALSE(hce::Settings::from_env(s, why));
+  EXPECT_NE(why.find("HCE_COPY_THREADS_BESIDE"), std::string::npos) << why;
 }
 
 TEST(Settings, HugePagesIsAFlag) {
