@@ -55,9 +55,10 @@ std::string region_name(const hce_region &r) {
 void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
                         const std::vector<bool> &is_cpu,
                         const std::vector<ChunkWorker> &workers, int beside) {
-  bool cpu_works = false;
+  bool cpu_works = false, has_cpu = false;
   int accelerators = 0;
   for (size_t i = 0; i < devs.size(); ++i) {
+    has_cpu = has_cpu || is_cpu[i];
     if (workers[i].idle)
       continue;
     if (is_cpu[i])
@@ -69,7 +70,10 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
   const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
   const bool lend = cpu_works && accelerators > 0 && beside >= 2 &&
                     beside * accelerators < cpu->threads();
-  cpu->reserve_for_copies(lend ? beside * accelerators : 0);
+  // Only a region with the CPU sets its team: a task graph may run another
+  // region on the CPU meanwhile (tasks::DeviceClaim).
+  if (has_cpu)
+    cpu->reserve_for_copies(lend ? beside * accelerators : 0);
   if (accelerators == 0)
     return;
   const int threads =
