@@ -50,11 +50,16 @@ std::string region_name(const hce_region &r) {
 // (Device::set_copy_threads): every core when the CPU's team does no work
 // in it (left out by the scheduler, or not among the region's devices),
 // shared among the accelerators that work; one beside a working CPU team,
-// whose cores they are -- or, on a region outside data regions,
-// HCE_COPY_THREADS_BESIDE each, taken from the CPU's team.
+// whose cores they are -- or what copy_threads_beside() lends each,
+// taken from the CPU's team.
+struct CopyLending {
+  int each = 0;          // threads per working accelerator
+  bool half_cpu = false; // at most half the CPU's threads in all
+};
+
 void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
                         const std::vector<bool> &is_cpu,
-                        const std::vector<ChunkWorker> &workers, int beside) {
+                        const std::vector<ChunkWorker> &workers, CopyLending lending) {
   bool cpu_works = false, has_cpu = false;
   int accelerators = 0;
   for (size_t i = 0; i < devs.size(); ++i) {
@@ -68,6 +73,9 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
   }
   // Device 0 is the CPU, selected or not (Runtime::devices).
   const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+  int beside = lending.each;
+  if (lending.half_cpu && accelerators > 0)
+    beside = std::min(beside, cpu->threads() / 2 / accelerators);
   const bool lend = cpu_works && accelerators > 0 && beside >= 2 &&
                     beside * accelerators < cpu->threads();
   // Only a region with the CPU sets its team: a task graph may run another
@@ -92,16 +100,17 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // cold matadd 1.09x, cold gemm 1.04x; fdets and hguided 0.50-0.82x, but
 // static 1.65x and adets 1.26x on blackscholes, whose CPU half lost 8 of
 // its 15 threads.
-int copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
-                        std::string_view schedule) {
+// Under eft the default is shared: at most half the CPU's threads in all,
+// whatever the number of GPUs.
+CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
+                                std::string_view schedule) {
   if (rt.data().in_data_region(r) || mapped_bytes(r) < kQuietHostBytes)
-    return 0;
+    return {};
   if (set.copy_threads_beside)
-    return *set.copy_threads_beside;
+    return {*set.copy_threads_beside, false};
   if (schedule != "auto" && schedule != "eft")
-    return 0;
-  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
-  return std::min(kAutoCopyThreadsBeside, cpu->threads() / 2);
+    return {};
+  return {kAutoCopyThreadsBeside, true};
 }
 
 // The devices (indices into Runtime::devices) the region runs on.

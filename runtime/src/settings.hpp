@@ -55,8 +55,9 @@ const char *pin_policy_name(PinPolicy p);
 // lots, -1, 0x10, inf, 4096iB) or a count that does not fit in size_t.
 std::optional<size_t> parse_byte_size(const std::string &text);
 
-// HCE_COPY_THREADS_BESIDE's default under auto and eft (at most half the
-// CPU's threads): the staging pool's threads (CudaDevice::ensure_pool).
+// HCE_COPY_THREADS_BESIDE's default under auto and eft, per accelerator (at
+// most half the CPU's threads in all): the staging pool's threads
+// (CudaDevice::ensure_pool).
 inline constexpr int kAutoCopyThreadsBeside = 8;
 
 struct Settings {

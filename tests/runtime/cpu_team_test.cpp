@@ -418,6 +418,35 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
   unsetenv("HCE_PROFILE");
 }
 
+TEST_F(CpuTeam, AutoLendsAtMostHalfTheCpuThreadsWhateverTheAccelerators) {
+  // Two sims beside a 7-thread CPU (9 threads, one controller each): half
+  // of 7 is 3, 1 each -- under 2, so none is lent (a pool needs 2); an
+  // explicit count is per accelerator: 2 each, 3 left to compute.
+  omp_set_num_threads(9);
+  setenv("HCE_PROFILE", "off", 1);
+  const std::string sims = "sim:0=bw:1e12,lat:0;sim:1=bw:1e12,lat:0";
+  for (const char *set : {"", "2"}) {
+    if (*set)
+      setenv("HCE_COPY_THREADS_BESIDE", set, 1);
+    hce_test::use_devices("cpu,sim:0,sim:1", sims);
+    Scale s(1 << 22, *set ? "static" : "auto",
+            *set ? "cpu=0.4,sim:0=0.3,sim:1=0.3" : nullptr);
+    g_team = 0;
+    s.run_and_check();
+    unsetenv("HCE_COPY_THREADS_BESIDE");
+    ASSERT_NE(s.stats("sim:1"), nullptr);
+    if (s.stats("sim:0")->last_iterations == 0 ||
+        s.stats("sim:1")->last_iterations == 0 || s.stats("cpu")->last_iterations == 0)
+      GTEST_SKIP() << "eft's first execution did not run every device: "
+                   << s.scheduler()->explain();
+    EXPECT_EQ(copy_threads_of("sim:1"), *set ? 2 : 1)
+        << "HCE_COPY_THREADS_BESIDE=" << set;
+    EXPECT_EQ(g_team.load(), *set ? 3 : 7) << "HCE_COPY_THREADS_BESIDE=" << set;
+    hce_finalize();
+  }
+  unsetenv("HCE_PROFILE");
+}
+
 TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {
   // No CPU chunk in the execution: the 4 cores of the caller's team copy
   // for the accelerators (2 each for two sims, 4 for one).
