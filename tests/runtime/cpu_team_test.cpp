@@ -398,7 +398,9 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
   // both work (eft's first, learning, gives each a probe); 0 lends none.
   omp_set_num_threads(9);
   setenv("HCE_PROFILE", "off", 1); // a cold eft: no profile cache's choice
-  for (const char *set : {"", "0"}) {
+  // "0" first: the other order (a team of 4, hce_finalize, then 8) left
+  // LeakSanitizer 4 blocks of libomp's own (5760 bytes, no HCE frame).
+  for (const char *set : {"0", ""}) {
     if (*set)
       setenv("HCE_COPY_THREADS_BESIDE", set, 1);
     hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
