@@ -210,9 +210,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         names = kept;
       }
       // One device left by HCE_MIN_SHARE runs the loop in one chunk, but
-      // for a pipeline's (plan_schedule).
+      // for a pipeline's on the GPU (plan_schedule).
       std::string sched_name = schedule_of(cfg, b, r);
-      if (names.size() == 1 && cfg.devices.size() > 1 && cfg.schedule != "adets")
+      if (names.size() == 1 && cfg.devices.size() > 1 &&
+          (cfg.schedule != "adets" || names[0] != "gpu"))
         sched_name = "static";
       if (!scheds[ri] || sched_devs[ri] != names || sched_names[ri] != sched_name) {
         scheds[ri] = make_scheduler(sched_name); // the site's scheduler
@@ -318,11 +319,14 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ended(s, wall);
       // region_exec.cpp fold_stats: the devices' rates, from a site's
       // second execution on.
-      for (size_t i = 0; i < devs.size(); ++i)
-        if (e > 0 && loop.devices[i].iterations > 0)
+      for (size_t i = 0; i < devs.size() && e > 0; ++i)
+        if (loop.devices[i].iterations > 0) {
           if (const double rate = rate_of_large_chunks(loop.devices[i].chunk_times);
               rate > 0)
             slow[ri].measured(names[i], rate);
+        } else if (!idle[i] && p.iterations >= int64_t(devs.size())) {
+          slow[ri].got_nothing(names[i]);
+        }
       for (size_t i = 0; i < devs.size(); ++i) {
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;

@@ -408,8 +408,10 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   // into ~10 chunks per execution, jacobi2d's GPU alone into 11 (0.30 ms a
   // sweep against one chunk's 0.13; traces-h200-2026-11-29-qb-named).  It
   // runs the loop in one chunk until the device left out is tried again.
-  // Not a pipeline's (adets): its chunks overlap the copies with compute.
-  if (left_alone && plan.co != CoMode::Pipelined)
+  // Not a pipeline's (adets) on an accelerator: its chunks overlap the
+  // copies with compute; the CPU has no copies to overlap.
+  if (left_alone && (plan.co != CoMode::Pipelined ||
+                     rt.devices()[plan.devs[0]]->kind() == DeviceKind::Cpu))
     plan.sched_name = "static";
   if (!site.scheduler || site.schedule != plan.sched_name || site.devices != plan.devs) {
     site.scheduler = make_scheduler(std::string(plan.sched_name));
@@ -511,6 +513,8 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
       // its times say little about what the devices can do.
       if (double rate = w.capability(); rate > 0 && st.executions > 1)
         site.slow.measured(rt.devices()[w.device]->name(), rate);
+    } else if (!w.idle && st.executions > 1 && r.iterations >= int64_t(workers.size())) {
+      site.slow.got_nothing(rt.devices()[w.device]->name());
     }
   }
   if (retried) {

@@ -27,6 +27,11 @@ public:
   // The device's rate in an execution it worked in (not a site's first:
   // that one also places the data, and says little about the device).
   void measured(const std::string &device, double rate) { throughput_[device] = rate; }
+  // A device that took part in such an execution (not planned idle) and got
+  // no iteration: the others had done the work before it was ready (lud's
+  // GPU under hguided, whose preparation outlasts the CPU's whole
+  // execution).  It added nothing but its preparation: a share of 0.
+  void got_nothing(const std::string &device) { throughput_[device] = 0; }
 
   // Which of `devices` (names, in the region's order) run the execution
   // after `executions` earlier ones: those whose share of the measured

@@ -91,5 +91,29 @@ TEST(SlowDevices, RateIsTheFastestOfTheLargeChunks) {
   EXPECT_DOUBLE_EQ(rate_of_large_chunks({{5, 0.0}}), 0.0);
 }
 
+TEST(SlowDevices, LeavesOutADeviceThatGotNothingTwiceInARow) {
+  // lud's GPU under hguided: the CPU had done the execution before the
+  // GPU's preparation ended.
+  SlowDevices s;
+  s.measured("cpu", 1000);
+  s.got_nothing("cuda:0");
+  std::vector<std::pair<std::string, double>> out;
+  EXPECT_EQ(s.keep(kBoth, 2, 0.03, &out).size(), 2u) << "one is not enough";
+  s.measured("cpu", 1000);
+  s.got_nothing("cuda:0");
+  EXPECT_EQ(s.keep(kBoth, 3, 0.03, &out), (std::vector<size_t>{0}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].first, "cuda:0");
+  EXPECT_EQ(out[0].second, 0.0);
+}
+
+TEST(SlowDevices, KeepsEveryDeviceWhenNoneDidAnything) {
+  SlowDevices s;
+  s.got_nothing("cpu");
+  s.got_nothing("cuda:0");
+  EXPECT_EQ(s.keep(kBoth, 2, 0.03, nullptr).size(), 2u);
+  EXPECT_EQ(s.keep(kBoth, 3, 0.03, nullptr).size(), 2u);
+}
+
 } // namespace
 } // namespace hce
