@@ -15,12 +15,19 @@ double rate_of_large_chunks(const std::vector<std::pair<int64_t, double>> &chunk
   return best;
 }
 
+int64_t SlowDevices::retry_after(int times) {
+  int64_t after = kRetryAfter;
+  for (int i = 1; i < times && after < kMaxRetryAfter; ++i)
+    after *= 2;
+  return std::min(after, kMaxRetryAfter);
+}
+
 std::vector<size_t>
 SlowDevices::keep(const std::vector<std::string> &devices, int64_t executions,
                   double min_share,
                   std::vector<std::pair<std::string, double>> *newly_left_out) {
   for (auto it = dropped_at_.begin(); it != dropped_at_.end();) {
-    if (executions - it->second >= kRetryAfter) {
+    if (executions - it->second >= retry_after(dropped_times_[it->first])) {
       throughput_.erase(it->first); // measure it afresh
       it = dropped_at_.erase(it);
     } else {
@@ -53,6 +60,8 @@ SlowDevices::keep(const std::vector<std::string> &devices, int64_t executions,
     const double share = throughput_[d] / total;
     int &streak = slow_streak_[d];
     streak = share >= min_share ? 0 : streak + 1;
+    if (streak == 0)
+      dropped_times_.erase(d); // it pays for itself again
     if (streak < 2) {
       kept.push_back(i);
       continue;
@@ -60,6 +69,7 @@ SlowDevices::keep(const std::vector<std::string> &devices, int64_t executions,
     if (!dropped_at_.count(d) && newly_left_out)
       newly_left_out->push_back({d, share});
     dropped_at_.emplace(d, executions);
+    ++dropped_times_[d];
   }
   return kept.empty() ? all : kept;
 }

@@ -20,9 +20,14 @@ double rate_of_large_chunks(const std::vector<std::pair<int64_t, double>> &chunk
 
 class SlowDevices {
 public:
-  // Every this many executions a device left out is tried again, in case
-  // the load changed.
+  // A device left out is tried again this many executions later, in case
+  // the load changed; each time it is left out again in a row, twice as
+  // many, up to kMaxRetryAfter (a retry costs a co-executed execution with
+  // a fresh scheduler: lud's hguided paid 16x the CPU's sweep every 16).
   static constexpr int64_t kRetryAfter = 16;
+  static constexpr int64_t kMaxRetryAfter = 256;
+  // Executions a device left out `times` times in a row waits.
+  static int64_t retry_after(int times);
 
   // The device's rate in an execution it worked in (not a site's first:
   // that one also places the data, and says little about the device).
@@ -38,7 +43,7 @@ public:
   // throughput is at least `min_share`, or was in one of the last two
   // executions (one preempted chunk on a busy machine does not cost a
   // device its place).  All of them until every device has been measured.
-  // A device left out stays out until kRetryAfter executions later.
+  // A device left out stays out until its retry_after() executions later.
   // Appends the devices left out for the first time to `newly_left_out`
   // (with their share) for the caller's notice.
   std::vector<size_t> keep(const std::vector<std::string> &devices, int64_t executions,
@@ -49,6 +54,7 @@ private:
   std::map<std::string, double> throughput_;  // last measured rate per device
   std::map<std::string, int> slow_streak_;    // executions in a row below the share
   std::map<std::string, int64_t> dropped_at_; // left out, at which execution
+  std::map<std::string, int> dropped_times_;  // left out in a row, retries between
 };
 
 } // namespace hce

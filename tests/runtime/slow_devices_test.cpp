@@ -91,6 +91,37 @@ TEST(SlowDevices, RateIsTheFastestOfTheLargeChunks) {
   EXPECT_DOUBLE_EQ(rate_of_large_chunks({{5, 0.0}}), 0.0);
 }
 
+TEST(SlowDevices, WaitsTwiceAsLongEachTimeADeviceIsLeftOutAgain) {
+  SlowDevices s;
+  s.measured("cpu", 1000);
+  s.measured("cuda:0", 10);
+  s.keep(kBoth, 2, 0.03, nullptr);
+  ASSERT_EQ(s.keep(kBoth, 3, 0.03, nullptr).size(), 1u);
+  int64_t at = 3 + SlowDevices::kRetryAfter; // the first retry
+  ASSERT_EQ(s.keep(kBoth, at, 0.03, nullptr).size(), 2u);
+  s.measured("cuda:0", 10); // as slow as before: out again at once
+  ASSERT_EQ(s.keep(kBoth, at + 1, 0.03, nullptr).size(), 1u);
+  EXPECT_EQ(
+      s.keep(kBoth, at + 1 + 2 * SlowDevices::kRetryAfter - 1, 0.03, nullptr).size(), 1u);
+  at += 1 + 2 * SlowDevices::kRetryAfter;
+  ASSERT_EQ(s.keep(kBoth, at, 0.03, nullptr).size(), 2u) << "the second retry, 32 later";
+  // Fast this time: kept, and a later slow spell waits 16 again.
+  s.measured("cuda:0", 500);
+  ASSERT_EQ(s.keep(kBoth, at + 1, 0.03, nullptr).size(), 2u);
+  s.measured("cuda:0", 10);
+  s.keep(kBoth, at + 2, 0.03, nullptr);
+  ASSERT_EQ(s.keep(kBoth, at + 3, 0.03, nullptr).size(), 1u);
+  EXPECT_EQ(s.keep(kBoth, at + 3 + SlowDevices::kRetryAfter, 0.03, nullptr).size(), 2u);
+}
+
+TEST(SlowDevices, RetriesAtMostEveryMaxRetryAfter) {
+  EXPECT_EQ(SlowDevices::retry_after(0), 16);
+  EXPECT_EQ(SlowDevices::retry_after(1), 16);
+  EXPECT_EQ(SlowDevices::retry_after(2), 32);
+  EXPECT_EQ(SlowDevices::retry_after(5), 256);
+  EXPECT_EQ(SlowDevices::retry_after(40), SlowDevices::kMaxRetryAfter);
+}
+
 TEST(SlowDevices, LeavesOutADeviceThatGotNothingTwiceInARow) {
   // lud's GPU under hguided: the CPU had done the execution before the
   // GPU's preparation ended.
