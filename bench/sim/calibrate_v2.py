@@ -18,10 +18,11 @@
               suite's single-device medians)
   --keep      a profile whose hand-set values to write through (what the
               traces alone do not give; docs/simulator.md, "Profile format"):
-              the comment block before its `overhead` line; its `cpu_team`
-              and `contention` lines; every `lanes=`/`kernel_lanes=` of its
-              `cost` lines; and every `cost` or `link` line with comment
-              lines right above it (hand-set from the traces they cite),
+              the comment block before its `overhead` line; its `cpu_team`,
+              `contention` and `copy_threads_beside` lines; every
+              `lanes=`/`kernel_lanes=` of its `cost` lines; and every
+              `cost` or `link` line with comment lines right above it
+              (hand-set from the traces they cite),
               whole with its comments, but for `scale=`, refitted as any
               other.  A kept line whose bench or region is not in LAYOUT is
               reported on stderr and dropped.
@@ -315,7 +316,7 @@ def read_keep(path):
     (bench, "contention"): [comments + line], (bench, "link"): [comments +
     line], (bench, region, dev): {"lines": [comments + line] or None,
     "fields": {"lanes": .., "kernel_lanes": ..}}}."""
-    kept = {"head": [], "cpu_team": None}
+    kept = {"head": [], "cpu_team": None, "copy_threads_beside": None}
     bench = region = None
     comments = []
     for raw in open(path):
@@ -339,6 +340,11 @@ def read_keep(path):
             region = words[1]
         elif kw == "contention" and bench is not None:
             kept[(bench, "contention")] = comments + [line]
+        elif kw == "copy_threads_beside":
+            if bench is None:
+                kept["copy_threads_beside"] = comments + [line]
+            else:
+                kept[(bench, "copy_threads_beside")] = comments + [line]
         elif kw == "link" and bench is not None and comments:
             kept[(bench, "link")] = comments + [line]
         elif kw == "cost" and region is not None:
@@ -353,7 +359,7 @@ def read_keep(path):
 def check_keep(kept):
     """Report the kept lines LAYOUT has no place for."""
     for key in kept:
-        if key in ("head", "cpu_team"):
+        if key in ("head", "cpu_team", "copy_threads_beside"):
             continue
         b = key[0]
         if b not in LAYOUT or (len(key) == 3 and key[1] not in LAYOUT[b]["regions"]):
@@ -379,6 +385,8 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
     out += ["overhead " + " ".join(f"{k}={v:.4g}" for k, v in ovh.items()),
             f"dma_slowdown {DMA_SLOWDOWN:.3f}"]
     out += kept["cpu_team"] or []
+    if kept.get("copy_threads_beside"):
+        out += [""] + kept["copy_threads_beside"]
     for b, layout in LAYOUT.items():
         if b not in suites:
             continue
@@ -394,6 +402,7 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
         out += kept.get((b, "link")) or [
             f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}"]
         out += kept.get((b, "contention"), [])
+        out += kept.get((b, "copy_threads_beside"), [])
         for name, rowbytes, rows, resident, home in layout["arrays"]:
             out.append(f"array {name} rowbytes={rowbytes} rows={rows} resident={resident}"
                        + (" home=1" if home else ""))

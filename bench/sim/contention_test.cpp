@@ -26,8 +26,13 @@
 // configuration, and nothing without the line.
 //
 // And HCE_MIN_SHARE: a papers' scheduler's region leaves out a device far
-// too slow to help, as the runtime does (slow_devices.hpp).  Exit 0 on
-// success; every failed check is printed.
+// too slow to help, as the runtime does (slow_devices.hpp).
+//
+// And the copy threads auto lends beside the CPU's team (CopyLending,
+// `copy_threads_beside`): the GPU's pageable copies at the lent bandwidth,
+// uncontended and unregistered, the CPU's team smaller; only under auto or
+// eft, on a one-shot region mapping 64 MiB or more.  Exit 0 on success;
+// every failed check is printed.
 #include "device.hpp"
 #include "loop_sim.hpp"
 #include "program_sim.hpp"
@@ -97,8 +102,9 @@ struct Result {
   double wall = 0, cpu_s = 0, gpu_s = 0;
 };
 
-// One execution; `scale`: the GPU's link scale (the staging pool's).
-Result run(const Bench &b, const Contention &con, double scale = 1) {
+// One execution; `scale`: the GPU's link scale (the staging pool's);
+// `lent_bw`: copy threads lent beside the CPU's team (0: none).
+Result run(const Bench &b, const Contention &con, double scale = 1, double lent_bw = 0) {
   Residency res(b);
   Fixed s(100);
   const Region &r = b.regions[0];
@@ -120,6 +126,8 @@ Result run(const Bench &b, const Contention &con, double scale = 1) {
   p.is_host = {true, false};
   p.lanes = {1, 1};
   loop.begin(p);
+  if (lent_bw > 0)
+    loop.lend_copy_threads(lent_bw);
   Result out;
   out.wall = loop.run();
   out.cpu_s = s.seconds_[0];
@@ -456,6 +464,50 @@ int main() {
     for (const ExecutionLog &x : auto_run.log)
       both = both && x.names.size() == 2;
     check(both, "min share: eft keeps both devices in its model");
+  }
+
+  // Copy threads lent beside the CPU's team (CopyLending).
+  {
+    const Bench lb = bench(false); // A and C pageable, 200 MB each
+    const Contention con{1.6, 2e9, 4e9};
+    // The GPU's 100 MB up and 100 MB down at 20 GB/s whatever the CPU does,
+    // the CPU's chunk not stretched by them.
+    const Result lent = run(lb, con, 1, 20e9);
+    check(near(lent.gpu_s, 2 * (5e-6 + 100e6 / 20e9) + 100 * 1e-7),
+          "lent: the GPU's copies at the lent bandwidth (" + std::to_string(lent.gpu_s) +
+              ")");
+    check(near(lent.cpu_s, 0.010),
+          "lent: the CPU's chunk not contended (" + std::to_string(lent.cpu_s) + ")");
+    // Through programs: a one-shot region (400 MB mapped) under auto lends,
+    // with a team 8 threads smaller and nothing to unregister; under
+    // hguided nothing changes; nor on data-region arrays.
+    Bench one = bench(false);
+    one.link.unreg_bw = 1e9; // 0.2 s per 200 MB registered: unmissable
+    one.regions[0].cost.at("cpu").threads = 16;
+    Machine off, on;
+    on.lending = {20e9, 0};
+    const Config eft{"auto", "eft", {"cpu", "gpu"}, false, true};
+    const RunResult e0 = run_program(off, one, eft, "");
+    const RunResult e1 = run_program(on, one, eft, "");
+    const auto &d0 = e0.log[0].devices, &d1 = e1.log[0].devices;
+    const bool both = d1.size() == 2 && d1[0].iterations > 0 && d1[1].iterations > 0;
+    check(both, "lent: eft's first execution runs both devices");
+    if (both)
+      check(e1.log[0].wall < e0.log[0].wall - 0.1,
+            "lent: no unregistration at the end (" + std::to_string(e0.log[0].wall) +
+                " -> " + std::to_string(e1.log[0].wall) + " s)");
+    check(d0.size() == 2 && d0[0].iterations > 0,
+          "lent: without lending the CPU works too");
+    if (both && d0.size() == 2 && d0[0].iterations > 0)
+      check(d1[0].compute_busy / double(d1[0].iterations) >
+                1.5 * d0[0].compute_busy / double(d0[0].iterations),
+            "lent: the CPU's 8 threads take longer per row than its 15");
+    const Config hg{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    check(run_program(on, one, hg, "").seconds == run_program(off, one, hg, "").seconds,
+          "lent: not under the papers' schedulers");
+    const Bench dr = iterative();
+    check(run_program(on, dr, eft, "").seconds == run_program(off, dr, eft, "").seconds,
+          "lent: not on a data region's arrays");
   }
 
   if (failures == 0)

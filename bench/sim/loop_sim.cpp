@@ -110,7 +110,14 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     // not scaled to the GPU alone's staged copies) and, beside a computing
     // CPU team, at the contended bandwidth (whole-copy approximation:
     // decided when the chunk is issued).
-    if (dev.gpu && con.on() && host_woken(d)) {
+    if (dev.gpu && ctx_.lent_bw > 0) {
+      // Staged by the threads lent beside the CPU's team: nothing
+      // page-locked, the pageable bytes at the pool's rate each way.
+      in.registers = out.registers = 0;
+      in.reg_bytes = out.reg_bytes = 0;
+      s.up = in.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
+      s.down = out.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
+    } else if (dev.gpu && con.on() && host_woken(d)) {
       const bool busy = host_active(d);
       const double up_bw = busy && con.up_bw > 0 ? con.up_bw : ctx_.link->up_bw;
       const double down_bw = busy && con.down_bw > 0 ? con.down_bw : ctx_.link->down_bw;
@@ -125,7 +132,11 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     down_paged = out.paged() > 0;
   }
   if (dev.gpu) {
-    // The copy engines' busy time, which slows the CPU's compute.
+    // The copy engines' busy time, which slows the CPU's compute; not the
+    // lent threads' copies: the team's per-row cost beside them is
+    // measured as a whole (CopyLending::cpu).
+    if (ctx_.lent_bw > 0)
+      return s;
     if (s.up > 0) {
       copies_.push_back({start, start + s.up});
       copy_paged_.push_back(up_paged);

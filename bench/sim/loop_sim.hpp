@@ -64,6 +64,9 @@ struct ExecutionContext {
   double dma_slowdown = 1;
   // Host contention (sim_profile.hpp); off unless the profile has it.
   Contention contention;
+  // Copy threads lent beside the CPU's team (Machine::lent_bw): the GPU's
+  // pageable copies at this bandwidth each way, none registered.  0: none.
+  double lent_bw = 0;
   // The program's virtual time at the execution's start, and the stalls of
   // its devices (Stall::device resolved to the execution's device index).
   double t0 = 0;
@@ -77,6 +80,9 @@ public:
 
   LoopSim(Scheduler &s, std::vector<SimDevice> devs, const ExecutionContext &ctx)
       : sched_(s), devs_(std::move(devs)), ctx_(ctx), st_(devs_.size()) {}
+  // After begin(), once the devices that work are known: the GPU's copies
+  // staged by threads lent beside the CPU's team (ExecutionContext::lent_bw).
+  void lend_copy_threads(double bw) { ctx_.lent_bw = bw; }
 
   // Scheduler::begin on the virtual clock; returns idle() of each device
   // (as region_exec.cpp reads it: an idle device is not woken, drop()).

@@ -52,6 +52,38 @@ std::string schedule_of(const Config &cfg, const Bench &b, const Region &r) {
   return cfg.schedule;
 }
 
+// region_exec.cpp mapped_bytes: the host memory an execution maps (every
+// array the region uses, whole: the runtime's maps are the arrays'
+// sections).
+double mapped_bytes(const Bench &b, const Region &r, int e) {
+  double bytes = 0;
+  for (const Array &a : b.arrays)
+    for (const Use &u : r.uses)
+      if (u.array == a.name) {
+        bytes += double(a.rows) * a.rowbytes * r.row_scale(e);
+        break;
+      }
+  return bytes;
+}
+
+// region_exec.cpp copy_threads_beside and share_copy_threads: the CPU
+// threads lent to the GPU's copies, 0 if none.  Under auto and eft, on a
+// one-shot region mapping kQuietHostBytes or more in which the CPU and the
+// GPU both work: kAutoCopyThreadsBeside, at most half the CPU's team.
+int lent_copy_threads(const Config &cfg, const Bench &b, const Region &r, int e,
+                      int cpu_threads, bool cpu_works, bool gpu_works) {
+  if (cfg.schedule != "auto" && cfg.schedule != "eft")
+    return 0;
+  if (!cpu_works || !gpu_works || mapped_bytes(b, r, e) < kQuietHostBytes)
+    return 0;
+  for (const Use &u : r.uses)
+    for (const Array &a : b.arrays)
+      if (a.name == u.array && a.resident)
+        return 0; // in a data region: its arrays are pinned once
+  const int lent = std::min(kAutoCopyThreadsBeside, cpu_threads / 2);
+  return lent >= 2 && lent < cpu_threads ? lent : 0;
+}
+
 // profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
 // model per device from the samples at W and W/4 (the model learnt beside
 // these devices first, the device's own samples otherwise), and the
@@ -257,6 +289,20 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           ctx.link_scale = r.cost.at(name).scale;
       LoopSim loop(s, devs, ctx);
       const std::vector<bool> idle = loop.begin(p);
+      bool cpu_works = false, gpu_works = false;
+      for (size_t i = 0; i < devs.size(); ++i) {
+        cpu_works = cpu_works || (devs[i].cost.host && !idle[i]);
+        gpu_works = gpu_works || (devs[i].gpu && !idle[i]);
+      }
+      const CopyLending &lending = m.lending_of(b);
+      int lent = 0;
+      if (lending.bw > 0)
+        for (const SimDevice &d : devs)
+          if (d.cost.host)
+            lent =
+                lent_copy_threads(cfg, b, r, e, d.cost.threads - 1, cpu_works, gpu_works);
+      if (lent > 0)
+        loop.lend_copy_threads(lending.bw);
       for (size_t i = 0; i < devs.size(); ++i) {
         SimDevice &d = loop.device(int(i));
         if (d.cost.host) {
@@ -268,6 +314,12 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           if (!alone && d.cost.threads > 1) {
             d.cost.comp.c *= double(d.cost.threads) / (d.cost.threads - 1);
             d.cost.threads -= 1;
+          }
+          if (!alone && lent > 0) { // ... and less the threads lent
+            const int team = std::max(1, d.cost.threads - lent);
+            d.cost.comp.c *=
+                lending.cpu > 0 ? lending.cpu : double(d.cost.threads) / team;
+            d.cost.threads = team;
           }
           d.prepare = d.cost.prepare * d.cost.scale;
           if (!cpu_forked) // its first fork creates the team (unscaled)
@@ -308,7 +360,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       bool cpu_worked = false;
       for (size_t i = 0; i < devs.size(); ++i)
         cpu_worked = cpu_worked || (devs[i].cost.host && loop.devices[i].chunks > 0);
-      const double unreg = residency && cpu_worked && b.link.unreg_bw > 0
+      const double unreg = residency && cpu_worked && lent == 0 && b.link.unreg_bw > 0
                                ? residency->registered_bytes() / b.link.unreg_bw
                                : 0;
       const double wall = overhead(m.overhead, names, idle) + loop_wall + unreg;

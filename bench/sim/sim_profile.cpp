@@ -70,6 +70,16 @@ Machine read_profile(const std::string &path) {
                       num(kv, "both", 0)};
       } else if (kw == "dma_slowdown") {
         m.dma_slowdown = std::stod(first);
+      } else if (kw == "copy_threads_beside") {
+        const CopyLending l{num(kv, "bw", 0), num(kv, "cpu", 0)};
+        if (l.bw < 0 || l.cpu < 0)
+          throw std::runtime_error("copy_threads_beside: bw >= 0, cpu >= 0");
+        if (m.benches.empty()) {
+          m.lending = l;
+        } else {
+          m.benches.back().has_lending = true;
+          m.benches.back().lending = l;
+        }
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)

@@ -105,6 +105,19 @@ struct Contention {
   bool on() const { return cpu_scale != 1 || up_bw > 0 || down_bw > 0; }
 };
 
+// `copy_threads_beside bw=B [cpu=F]` (optional; after `bench`, that
+// benchmark's own): the CPU threads auto lends beside the CPU's team to the
+// GPU's copies (region_exec.cpp copy_threads_beside: a one-shot region
+// mapping 64 MiB or more, the CPU and the GPU both working) stage its
+// pageable rows at B bytes/s each way, nothing registered (`contention`
+// and `unreg` do not apply); the CPU's team, that many threads smaller,
+// costs F times per row what its whole team beside the GPU costs (0: the
+// threads' ratio; a memory-bound loop loses less).  bw 0: not modelled.
+struct CopyLending {
+  double bw = 0;
+  double cpu = 0;
+};
+
 // A copy between host and GPU: lat + bytes / bw.
 struct Link {
   double up_lat = 0, up_bw = 0, down_lat = 0, down_bw = 0;
@@ -151,6 +164,8 @@ struct Bench {
   // machine's (Machine::contention).
   bool has_contention = false;
   Contention contention;
+  bool has_lending = false; // its own `copy_threads_beside`
+  CopyLending lending;
   std::map<std::string, double> measured; // config -> seconds
   std::map<std::string, double> bytes;    // config -> measured bytes moved
   // config -> the fastest and slowest of the measured runs
@@ -189,6 +204,12 @@ struct Machine {
   // configuration the CPU works in.  0: none (the profiles before the
   // 11-27 one's session 18 change; the cost is then inside `comp`).
   double cpu_team = 0;
+  // Copy threads lent beside the CPU's team (CopyLending); a benchmark's
+  // own line replaces it.
+  CopyLending lending;
+  const CopyLending &lending_of(const Bench &b) const {
+    return b.has_lending ? b.lending : lending;
+  }
   // The CPU and the GPU's pageable copies slowing each other (Contention);
   // a benchmark's own line replaces it.
   Contention contention;

@@ -91,7 +91,6 @@ SpinBackoff::Budget waiter_spin(const Runtime &rt,
 // creation slows (QA's traces, H200: warm gemm on the GPU alone 17.4 ms
 // against `gpu`'s 16.4, its upload 0.3 ms longer beside the 1.5 ms
 // creation).
-inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
 CpuDevice *team_to_create_beside(const Runtime &rt,
                                  const std::vector<ChunkWorker> &workers,
                                  double expected_wall, double mapped_bytes);

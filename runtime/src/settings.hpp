@@ -55,6 +55,11 @@ const char *pin_policy_name(PinPolicy p);
 // lots, -1, 0x10, inf, 4096iB) or a count that does not fit in size_t.
 std::optional<size_t> parse_byte_size(const std::string &text);
 
+// An execution that maps this much host memory or more has copies that host
+// threads stage or register (chunk_loop.hpp team_to_create_beside,
+// region_exec.cpp copy_threads_beside; hce-sim models the lending).
+inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
+
 // HCE_COPY_THREADS_BESIDE's default under auto and eft, per accelerator (at
 // most half the CPU's threads in all): the staging pool's threads
 // (CudaDevice::ensure_pool).
