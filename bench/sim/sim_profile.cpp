@@ -27,6 +27,19 @@ double num(const std::map<std::string, std::string> &kv, const std::string &k,
   return it == kv.end() ? dflt : std::stod(it->second);
 }
 
+// A line before any `bench` sets the machine's value; after one, that
+// benchmark's own, which replaces it (`contention`, `copy_threads_beside`).
+template <class T>
+void set_machine_or_bench(Machine &m, T Machine::*machine, bool Bench::*has,
+                          T Bench::*own, const T &value) {
+  if (m.benches.empty()) {
+    m.*machine = value;
+  } else {
+    m.benches.back().*has = true;
+    m.benches.back().*own = value;
+  }
+}
+
 } // namespace
 
 Machine read_profile(const std::string &path) {
@@ -74,12 +87,8 @@ Machine read_profile(const std::string &path) {
         const CopyLending l{num(kv, "bw", 0), num(kv, "cpu", 0)};
         if (l.bw < 0 || l.cpu < 0)
           throw std::runtime_error("copy_threads_beside: bw >= 0, cpu >= 0");
-        if (m.benches.empty()) {
-          m.lending = l;
-        } else {
-          m.benches.back().has_lending = true;
-          m.benches.back().lending = l;
-        }
+        set_machine_or_bench(m, &Machine::lending, &Bench::has_lending, &Bench::lending,
+                             l);
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)
@@ -89,12 +98,8 @@ Machine read_profile(const std::string &path) {
                            num(kv, "down_bw", 0)};
         if (c.cpu_scale < 1 || c.up_bw < 0 || c.down_bw < 0)
           throw std::runtime_error("contention: cpu_scale >= 1, bandwidths >= 0");
-        if (m.benches.empty()) {
-          m.contention = c;
-        } else {
-          m.benches.back().has_contention = true;
-          m.benches.back().contention = c;
-        }
+        set_machine_or_bench(m, &Machine::contention, &Bench::has_contention,
+                             &Bench::contention, c);
       } else if (kw == "rounds") {
         (m.benches.empty() ? m.rounds : m.benches.back().rounds) = std::stoi(first);
       } else if (kw == "suite") {
