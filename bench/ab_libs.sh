@@ -119,7 +119,10 @@ for line in open(sys.argv[1]):
 med = {k: statistics.median(v) for k, v in runs.items()}
 cols = ["cpu"] + ["%s-%s" % (c, l) for c in sys.argv[3].split() for l in sys.argv[2].split()]
 print("medians (s)")
-print("%-13s" % "bench" + "".join("%10s" % c for c in cols))
+# Columns as wide as their names (s-hguided-spare ran into its neighbours).
+width = [max(10, len(c) + 1) for c in cols]
+print("%-13s" % "bench" + "".join("%*s" % (w, c) for w, c in zip(width, cols)))
 for b in sys.argv[4].split():
-    print("%-13s" % b + "".join("%10.4f" % med.get((b, c), float("nan")) for c in cols))
+    print("%-13s" % b + "".join("%*.4f" % (w, med.get((b, c), float("nan")))
+                                for w, c in zip(width, cols)))
 PY
