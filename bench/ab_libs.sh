@@ -16,6 +16,9 @@
 #          with HCE_PROFILE=off; s-NAME: schedule NAME (fdets, hguided ...) on
 #          AB_DEVICES with HCE_PROFILE=off.  The CPU alone runs once per
 #          benchmark (not gemm).
+#        AB_WARM_BESIDE="fdets ...": before each warm run, a run of each of
+#          these schedules with the same profile cache (untimed), as the
+#          suite's rounds run the named schedulers beside auto
 #        AB_DEVICES (default cpu,cuda:0), AB_GPU (default cuda:0): for sims,
 #          AB_DEVICES=cpu,sim:0 AB_GPU=sim:0 and SUITE_SMALL=1 sizes
 #        AB_TIME (s, default 400): later rounds are skipped past it
@@ -95,7 +98,12 @@ PY
           case $cf in
           cpu) [ "$b" = gemm ] || one "$b" "cpu-$L" "$L" HCE_DEVICES=cpu HCE_SCHEDULE=static HCE_PROFILE=off ;;
           gpu) one "$b" "gpu-$L" "$L" HCE_DEVICES="$gpu" HCE_SCHEDULE=static HCE_PROFILE=off ;;
-          warm) one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
+          warm)
+            for s in ${AB_WARM_BESIDE:-}; do
+              one "$b" "fill-$s-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" \
+                HCE_SCHEDULE="$s" >/dev/null
+            done
+            one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           cold) one "$b" "cold-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           s-*) one "$b" "$cf-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE="${cf#s-}" ;;
           esac

@@ -270,6 +270,13 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         p.is_host.push_back(d.cost.host);
         p.lanes.push_back(d.cost.host ? (d.cost.flat ? 1 : std::max(0, team))
                                       : d.cost.kernel_lanes);
+        // region_exec.cpp set_co_speed: the team left when every device
+        // works and the CPU lends threads to the GPU's copies.
+        const int lent = d.cost.host && names.size() > 1
+                             ? lent_copy_threads(cfg, b, r, e, team, /*cpu_works=*/true,
+                                                 /*gpu_works=*/true)
+                             : 0;
+        p.co_speed.push_back(lent > 0 ? double(team - lent) / team : 1.0);
         devs.push_back(d);
       }
       ExecutionContext ctx;

@@ -57,6 +57,33 @@ struct CopyLending {
   bool half_cpu = false; // at most half the CPU's threads in all
 };
 
+// The threads each of `accelerators` working accelerators takes from the
+// CPU's working team (0: none lent, each copies on one thread).
+int lent_each(const CpuDevice &cpu, int accelerators, CopyLending lending) {
+  if (accelerators <= 0)
+    return 0;
+  int beside = lending.each;
+  if (lending.half_cpu)
+    beside = std::min(beside, cpu.threads() / 2 / accelerators);
+  return beside >= 2 && beside * accelerators < cpu.threads() ? beside : 0;
+}
+
+// SchedParams::co_speed: the CPU's team when every device works, against
+// its team beside the accelerators otherwise (threads lent to copies).
+void set_co_speed(Runtime &rt, const std::vector<int> &devs,
+                  const std::vector<bool> &is_cpu, CopyLending lending,
+                  SchedParams &params) {
+  int accelerators = 0;
+  for (size_t i = 0; i < devs.size(); ++i)
+    accelerators += !is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory();
+  const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
+  const int lent = lent_each(*cpu, accelerators, lending) * accelerators;
+  params.co_speed.assign(devs.size(), 1.0);
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (is_cpu[i] && lent > 0)
+      params.co_speed[i] = double(cpu->threads() - lent) / double(cpu->threads());
+}
+
 void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
                         const std::vector<bool> &is_cpu,
                         const std::vector<ChunkWorker> &workers, CopyLending lending) {
@@ -73,19 +100,15 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
   }
   // Device 0 is the CPU, selected or not (Runtime::devices).
   const auto *cpu = static_cast<const CpuDevice *>(rt.devices()[0].get());
-  int beside = lending.each;
-  if (lending.half_cpu && accelerators > 0)
-    beside = std::min(beside, cpu->threads() / 2 / accelerators);
-  const bool lend = cpu_works && accelerators > 0 && beside >= 2 &&
-                    beside * accelerators < cpu->threads();
+  const int beside = cpu_works ? lent_each(*cpu, accelerators, lending) : 0;
   // Only a region with the CPU sets its team: a task graph may run another
   // region on the CPU meanwhile (tasks::DeviceClaim).
   if (has_cpu)
-    cpu->reserve_for_copies(lend ? beside * accelerators : 0);
+    cpu->reserve_for_copies(beside * accelerators);
   if (accelerators == 0)
     return;
   const int threads =
-      cpu_works ? (lend ? beside : 1) : std::max(1, cpu->all_threads() / accelerators);
+      cpu_works ? std::max(1, beside) : std::max(1, cpu->all_threads() / accelerators);
   for (size_t i = 0; i < devs.size(); ++i)
     if (!workers[i].idle && !is_cpu[i])
       rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
@@ -568,6 +591,8 @@ int execute_region(const hce_region &r, std::string &why) {
     workers[i].pipelined =
         plan.co == CoMode::Pipelined && !rt.devices()[devs[i]]->uses_host_memory();
   }
+  const CopyLending lending = copy_threads_beside(rt, r, set, plan.sched_name);
+  set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   site.scheduler->begin(*plan.params);
   // Before each device's first chunk, on its controller: an accelerator's
   // per-execution preparation (windows, pinning, broadcast uploads) while
@@ -576,8 +601,7 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
-  share_copy_threads(rt, devs, site.plan.is_cpu, workers,
-                     copy_threads_beside(rt, r, set, plan.sched_name));
+  share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending);
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
     if (site.plan.is_cpu[i]) {

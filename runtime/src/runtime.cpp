@@ -7,6 +7,7 @@
 #include "omp/omp_device.hpp"
 #include "profile/profile_store.hpp"
 #include "sim_device.hpp"
+#include "thread_name.hpp"
 #include "trace.hpp"
 #if HCE_WITH_CUDA
 #include "cuda/cuda_device.hpp"
@@ -63,15 +64,21 @@ Runtime::Runtime() {
   data_ = std::make_unique<DataEnv>(devices_, settings_.huge_pages);
   for (auto &dev : devices_) {
     Device *d = dev.get();
-    auto start = [d] { d->on_controller_start(); };
-    controllers_.push_back(std::make_unique<Controller>(start));
+    auto start = [d](const std::string &name) {
+      return [d, name] {
+        name_this_thread(name);
+        d->on_controller_start();
+      };
+    };
+    controllers_.push_back(std::make_unique<Controller>(start("hce " + d->name())));
     // Accelerators get two more threads for their three-stream pipeline,
     // created once so that per-thread runtime state (OpenMP, CUDA) is set
     // up once.
     std::array<std::unique_ptr<Controller>, 2> streams;
     if (!d->uses_host_memory())
-      for (auto &s : streams)
-        s = std::make_unique<Controller>(start);
+      for (size_t i = 0; i < streams.size(); ++i)
+        streams[i] = std::make_unique<Controller>(
+            start("hce " + d->name() + " s" + std::to_string(i + 1)));
     stream_threads_.push_back(std::move(streams));
   }
 }

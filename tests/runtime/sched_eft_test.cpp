@@ -401,6 +401,61 @@ TEST(SchedEft, UnmeasuredCoExecutionCarriesTheAloneWallsExcess) {
   }
 }
 
+// The H200's blackscholes (call SB): the CPU's model came from chunks of its
+// whole team (79.8 ms alone), but co-execution lends 7 of its 15 threads to
+// the GPU's copies; predicted from the whole team, co-execution looked
+// 8% faster than the GPU alone (34.5 ms), and took 43.8.  With the team it
+// will have (SchedParams::co_speed), the GPU alone stays.
+TEST(SchedEft, CoExecutionIsPredictedWithTheCpusLentTeam) {
+  const int64_t W = 16777216;
+  const double cpu_wall = 79.8e-3, gpu_wall = 34.5e-3;
+  std::vector<SimDevice> devs = {SimDevice::constant(double(W) / cpu_wall, 0, true),
+                                 SimDevice::constant(double(W) / gpu_wall, 0)};
+  for (bool lent : {false, true}) {
+    auto s = eft();
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    ASSERT_NE(seedable, nullptr);
+    seedable->seed(0, 0, cpu_wall / double(W));
+    seedable->seed(1, 0, gpu_wall / double(W));
+    seedable->seed_mode(0, cpu_wall, 8);
+    seedable->seed_mode(1, gpu_wall, 8);
+    SchedParams p = make_params(W, devs);
+    if (lent)
+      p.co_speed = {8.0 / 15.0, 1.0};
+    s->begin(p);
+    EXPECT_EQ(s->idle(0), lent) << s->explain();
+    EXPECT_FALSE(s->idle(1)) << s->explain();
+  }
+}
+
+// A CPU that co-executes with threads lent runs at co_speed: its chunks
+// then are what the whole team takes divided by it.  The model it keeps
+// (the profile cache's, the arm alone's) is the whole team's, and the
+// execution's own split is at the lent team's speed (the devices finish
+// together).
+TEST(SchedEft, ALentTeamsChunksAreKeptAtTheWholeTeamsSpeed) {
+  const double whole = 2e6, speed = 0.5; // CPU iterations per second
+  std::vector<SimDevice> devs = {SimDevice::constant(whole * speed, 0, true),
+                                 SimDevice::constant(2e6, 0)};
+  const int64_t W = 400000;
+  auto s = eft();
+  const auto *seedable = dynamic_cast<const Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  SchedParams p = make_params(W, devs);
+  p.co_speed = {speed, 1.0};
+  SimResult last;
+  for (int e = 0; e < 5; ++e) {
+    last = simulate(*s, p, devs);
+    ASSERT_EQ(check_coverage(last, W), "") << "execution " << e;
+  }
+  double o = 0, c = 0;
+  ASSERT_TRUE(seedable->learnt_model(0, o, c)) << s->explain();
+  EXPECT_NEAR(c, 1 / whole, 0.1 / whole);
+  // The lent CPU and the GPU at 1e6 and 2e6 rows per second: a third each.
+  ASSERT_FALSE(last.idle[0]) << s->explain();
+  EXPECT_NEAR(double(last.iterations[0]) / double(W), 1.0 / 3, 0.05) << s->explain();
+}
+
 // expected_wall (what the runtime hides the CPU team's creation behind):
 // the chosen device's arm when one device runs alone on known models, none
 // while eft learns.

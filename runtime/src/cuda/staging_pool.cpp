@@ -1,5 +1,7 @@
 #include "staging_pool.hpp"
 
+#include "../thread_name.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -146,6 +148,7 @@ bool StagingPool::copy(bool up, char *dev, char *host, size_t bytes, int use,
 
 void StagingPool::run(int index) {
   Worker &w = workers_[size_t(index)];
+  name_this_thread("hce stage" + std::to_string(ordinal_) + "." + std::to_string(index));
   {
     std::string why;
     const bool made = make_worker(w, why);

@@ -116,8 +116,12 @@ public:
       for (int i = 0; i < p_; ++i)
         dev_[i].seed = seeds[i];
     }
+    use_co_speed(false); // the models as the samples are: see Dev::speed
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
+      d.co_speed = i < int(params.co_speed.size()) && params.co_speed[i] > 0
+                       ? std::min(1.0, params.co_speed[i])
+                       : 1;
       d.host = i < int(params.is_host.size()) && params.is_host[i];
       d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
                     ? std::max<int64_t>(0, params.lanes[i])
@@ -137,6 +141,9 @@ public:
       d.exec_busy = 0; // (choose_mode() read the last execution's)
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
+    // Every device works in this execution unless one runs alone: a CPU
+    // with threads lent computes at its co-execution speed throughout.
+    use_co_speed(solo_ < 0 && alone_probe_ < 0 && p_ >= 2);
     if (alone_probe_ >= 0) {
       plan_alone_probe();
     } else if (solo_ >= 0) {
@@ -280,14 +287,16 @@ public:
     if (d.last_sample_exec != exec_)
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
-    d.samples.add(range.size(), seconds, exec_, d.first_exec);
+    // Kept as the whole team would have taken them (Dev::speed).
+    const double kept = seconds * d.speed;
+    d.samples.add(range.size(), kept, exec_, d.first_exec);
     if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
       d.lanes = 0;
     }
-    d.model = fit(d.samples.v, d.host, d.lanes, fit_scratch_);
+    d.model = rescaled(fit(d.samples.v, d.host, d.lanes, fit_scratch_), 1 / d.speed);
     if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
-      d.alone.add(range.size(), seconds, exec_, d.first_exec);
+      d.alone.add(range.size(), kept, exec_, d.first_exec);
       // Fitted when read (alone_model()), with the host and lanes of now.
       d.alone_stale = true;
       d.alone_host = d.host;
@@ -466,8 +475,9 @@ public:
     if (!dev_[device].model.known() || provisional(dev_[device]) ||
         (young(dev_[device]) && exec_ > dev_[device].first_exec))
       return false;
-    overhead_s = dev_[device].model.o;
-    per_iteration_s = dev_[device].model.c;
+    const Model m = rescaled(dev_[device].model, dev_[device].speed);
+    overhead_s = m.o;
+    per_iteration_s = m.c;
     return true;
   }
 
@@ -488,6 +498,10 @@ private:
   struct Dev {
     bool host = false, active = true, confident = false;
     Model model, seed;
+    // SchedParams::co_speed, and the speed `model` is at now: samples,
+    // seeds and learnt_model() are at speed 1 (a chunk's seconds times the
+    // speed it ran at), `model` is at the execution's (use_co_speed()).
+    double co_speed = 1, speed = 1;
     // It asked in the last execution and got nothing: the others had taken
     // its block before it came (a GPU whose preparation outlasts the CPU's
     // whole execution: lud on the H100, call AL, learnt nothing in 511
@@ -923,8 +937,10 @@ private:
     pred.assign(size_t(p_ + 1), 0);
     choice_.measured.assign(size_t(p_ + 1), 0);
     if (all_known) {
+      use_co_speed(true);
       split(double(W_), zeros());
       pred[0] = finish_time_;
+      use_co_speed(false);
       for (int i = 0; i < p_; ++i)
         pred[i + 1] = solo_model(dev_[i]).time(double(W_));
       for (int a = -1; a < p_; ++a) {
@@ -1066,6 +1082,23 @@ private:
 
   // One contiguous block per device in device order: the EFT split of W when
   // every device has a model, the initial ratios otherwise.
+  // A model of chunks that take `factor` times as long.
+  static Model rescaled(Model m, double factor) {
+    m.o *= factor;
+    m.c *= factor;
+    return m;
+  }
+
+  // Puts every device's model at its co-execution speed (`co`) or at 1.
+  void use_co_speed(bool co) {
+    for (Dev &d : dev_) {
+      const double s = co ? d.co_speed : 1;
+      if (s != d.speed && d.model.known())
+        d.model = rescaled(d.model, d.speed / s);
+      d.speed = s;
+    }
+  }
+
   void plan_blocks() {
     std::vector<double> w(p_, 0);
     bool all_known = p_ > 0 && !reprobe_;

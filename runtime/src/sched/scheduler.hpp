@@ -53,6 +53,15 @@ struct SchedParams {
   // much as one of this many.  The CPU's team size: its variant may
   // parallelise only the outer loop, so one iteration runs on one thread.
   std::vector<int64_t> lanes;
+  // Per-device speed when every device co-executes, relative to its speed
+  // alone or beside the others otherwise (empty or 1: the same): under 1
+  // for the CPU where the runtime lends part of its team to the
+  // accelerators' copies in co-execution (region_exec.cpp
+  // copy_threads_beside).  eft predicts its co-execution arm with it and
+  // keeps its samples per team (the H200's blackscholes, call SB: co-
+  // execution predicted 31.8 ms from the whole team's chunks, 43.8 taken
+  // with 8 of 15 threads).
+  std::vector<double> co_speed;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
