@@ -479,8 +479,8 @@ int main() {
     check(near(lent.cpu_s, 0.010),
           "lent: the CPU's chunk not contended (" + std::to_string(lent.cpu_s) + ")");
     // Through programs: a one-shot region (400 MB mapped) under auto lends,
-    // with a team 8 threads smaller and nothing to unregister; under
-    // hguided nothing changes; nor on data-region arrays.
+    // with a team 8 threads smaller and nothing to unregister; so under
+    // hguided; under static nothing changes; nor on data-region arrays.
     Bench one = bench(false);
     one.link.unreg_bw = 1e9; // 0.2 s per 200 MB registered: unmissable
     one.regions[0].cost.at("cpu").threads = 16;
@@ -502,9 +502,12 @@ int main() {
       check(d1[0].compute_busy / double(d1[0].iterations) >
                 1.5 * d0[0].compute_busy / double(d0[0].iterations),
             "lent: the CPU's 8 threads take longer per row than its 15");
+    const Config st{"static", "static", {"cpu", "gpu"}, false, true};
+    check(run_program(on, one, st, "").seconds == run_program(off, one, st, "").seconds,
+          "lent: not under static (its fixed CPU half)");
     const Config hg{"hguided", "hguided", {"cpu", "gpu"}, false, true};
-    check(run_program(on, one, hg, "").seconds == run_program(off, one, hg, "").seconds,
-          "lent: not under the papers' schedulers");
+    check(run_program(on, one, hg, "").seconds != run_program(off, one, hg, "").seconds,
+          "lent: under hguided too");
     const Bench dr = iterative();
     check(run_program(on, dr, eft, "").seconds == run_program(off, dr, eft, "").seconds,
           "lent: not on a data region's arrays");

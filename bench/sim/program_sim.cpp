@@ -67,12 +67,13 @@ double mapped_bytes(const Bench &b, const Region &r, int e) {
 }
 
 // region_exec.cpp copy_threads_beside and share_copy_threads: the CPU
-// threads lent to the GPU's copies, 0 if none.  Under auto and eft, on a
+// threads lent to the GPU's copies, 0 if none.  Under auto, eft, fdets and hguided, on a
 // one-shot region mapping kQuietHostBytes or more in which the CPU and the
 // GPU both work: kAutoCopyThreadsBeside, at most half the CPU's team.
 int lent_copy_threads(const Config &cfg, const Bench &b, const Region &r, int e,
                       int cpu_threads, bool cpu_works, bool gpu_works) {
-  if (cfg.schedule != "auto" && cfg.schedule != "eft")
+  if (cfg.schedule != "auto" && cfg.schedule != "eft" && cfg.schedule != "fdets" &&
+      cfg.schedule != "hguided")
     return 0;
   if (!cpu_works || !gpu_works || mapped_bytes(b, r, e) < kQuietHostBytes)
     return 0;

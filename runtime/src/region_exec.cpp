@@ -117,21 +117,25 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // Copy threads lent beside the CPU's team (share_copy_threads), only where
 // they would stage much: a one-shot region mapping kQuietHostBytes or more
 // (a data region's arrays are pinned once; mcpi's reduction copies
-// nothing).  By default only under eft, which measures the CPU's smaller
-// team: on the H200 (calls RC, RD) 8 threads made warm auto 0.89x
-// (blackscholes) and 0.83x (matadd) as long, cold blackscholes 0.72x,
-// cold matadd 1.09x, cold gemm 1.04x; fdets and hguided 0.50-0.82x, but
-// static 1.65x and adets 1.26x on blackscholes, whose CPU half lost 8 of
-// its 15 threads.
-// Under eft the default is shared: at most half the CPU's threads in all,
-// whatever the number of GPUs.
+// nothing).  By default under the schedulers that measure the CPU's
+// smaller team as it runs: on the H200 (calls RC, RD) 8 threads made warm
+// auto 0.89x (blackscholes) and 0.83x (matadd) as long, cold blackscholes
+// 0.72x, cold matadd 1.09x, cold gemm 1.04x.  Under fdets and hguided
+// (call TD, this default, 7 rounds): blackscholes 0.90x and 0.87x, gemm
+// 0.78x and 0.72x, matadd 1.08x and 1.05x (its memory-bound CPU does 85%
+// of the rows; RC's 0.50x was before the pool was made at a one-shot
+// preparation).  Not static, whose fixed CPU half lost 8 of its 15
+// threads (blackscholes 1.65x), adets (1.13x, 1.26x: its pipeline's
+// chunks), logfit (1.01x, 1.09x).  The default is shared: at most half
+// the CPU's threads in all, whatever the number of GPUs.
 CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
                                 std::string_view schedule) {
   if (rt.data().in_data_region(r) || mapped_bytes(r) < kQuietHostBytes)
     return {};
   if (set.copy_threads_beside)
     return {*set.copy_threads_beside, false};
-  if (schedule != "auto" && schedule != "eft")
+  if (schedule != "auto" && schedule != "eft" && schedule != "fdets" &&
+      schedule != "hguided")
     return {};
   return {kAutoCopyThreadsBeside, true};
 }

@@ -420,6 +420,28 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
   unsetenv("HCE_PROFILE");
 }
 
+TEST_F(CpuTeam, FdetsAndHguidedLendTooNotStaticAdetsOrLogfit) {
+  // The papers' schedulers that measure the CPU's smaller team as it runs
+  // gained with copy threads lent on the H200's one-shot loops (call TD:
+  // 0.72-0.90x on blackscholes and gemm, 1.05-1.08x on matadd); static's
+  // fixed CPU half, adets and logfit lost or did not gain (call RD).
+  omp_set_num_threads(9);
+  for (const char *schedule : {"fdets", "hguided", "static", "adets", "logfit"}) {
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+    Scale s(1 << 22, schedule, "cpu=0.5,sim:0=0.5");
+    g_team = 0;
+    s.run_and_check();
+    ASSERT_NE(s.stats("sim:0"), nullptr);
+    ASSERT_GT(s.stats("sim:0")->last_iterations, 0) << schedule;
+    ASSERT_GT(s.stats("cpu")->last_iterations, 0) << schedule;
+    const bool lends =
+        std::string(schedule) == "fdets" || std::string(schedule) == "hguided";
+    EXPECT_EQ(copy_threads_of("sim:0"), lends ? 4 : 1) << schedule;
+    EXPECT_EQ(g_team.load(), lends ? 4 : 8) << schedule;
+    hce_finalize();
+  }
+}
+
 TEST_F(CpuTeam, AutoLendsAtMostHalfTheCpuThreadsWhateverTheAccelerators) {
   // Two sims beside a 7-thread CPU (9 threads, one controller each): half
   // of 7 is 3, 1 each -- under 2, so none is lent (a pool needs 2); an
