@@ -2,6 +2,7 @@
 """Who waited for a core: per-thread run and run-queue wait times of a command.
 
     python3 bench/thread_sched.py [--every S] -- CMD [ARGS...]
+    python3 bench/thread_sched.py --self-test
 
 Runs CMD and samples /proc/PID/task/*/schedstat (nanoseconds run, nanoseconds
 waited on a run queue, time slices), the thread's name and its involuntary
@@ -70,7 +71,28 @@ def machine_wait():
     return run, wait
 
 
+def self_test():
+    """A child with two threads that each spin until they have run 0.2 s of
+    CPU time (whatever the machine's load) and exits 3: both are listed with
+    their run time, and the exit status comes through."""
+    code = ("import sys, threading, time\n"
+            "def spin():\n"
+            "    while time.thread_time() < 0.2: pass\n"
+            "ts = [threading.Thread(target=spin) for _ in range(2)]\n"
+            "[t.start() for t in ts]; [t.join() for t in ts]\n"
+            "sys.exit(3)\n")
+    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--every", "0.01", "--",
+                        sys.executable, "-c", code], capture_output=True, text=True)
+    rows = [l for l in p.stdout.splitlines()[2:] if l.startswith("  ") and "other" not in l]
+    busy = [l for l in rows if float(l.split()[-4]) >= 100]
+    ok = p.returncode == 3 and p.stdout.startswith("thread_sched: python") and len(busy) >= 2
+    print("thread_sched self-test: " + ("ok" if ok else "FAILED\n" + p.stdout + p.stderr))
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("--every", type=float, default=0.02)
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
