@@ -141,9 +141,10 @@ public:
       d.exec_busy = 0; // (choose_mode() read the last execution's)
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
-    // Every device works in this execution unless one runs alone: a CPU
-    // with threads lent computes at its co-execution speed throughout.
-    use_co_speed(solo_ < 0 && alone_probe_ < 0 && p_ >= 2);
+    // A CPU with threads lent computes at its co-execution speed
+    // throughout: lent when it and an accelerator both work, the runtime's
+    // test (region_exec.cpp share_copy_threads), an alone probe included.
+    use_co_speed(lends());
     if (alone_probe_ >= 0) {
       plan_alone_probe();
     } else if (solo_ >= 0) {
@@ -1087,6 +1088,24 @@ private:
     m.o *= factor;
     m.c *= factor;
     return m;
+  }
+
+  // Whether this execution runs a device that lends threads (co_speed < 1)
+  // beside an accelerator, by idle() as the runtime reads it.
+  bool lends() const {
+    if (std::none_of(dev_.begin(), dev_.end(),
+                     [](const Dev &d) { return d.co_speed < 1; }))
+      return false; // (no split per execution where nothing is lent)
+    bool lender = false, accelerator = false;
+    for (int i = 0; i < p_; ++i) {
+      if (dev_[size_t(i)].co_speed >= 1 && dev_[size_t(i)].host)
+        continue;
+      if (idle(i))
+        continue;
+      lender = lender || dev_[size_t(i)].co_speed < 1;
+      accelerator = accelerator || !dev_[size_t(i)].host;
+    }
+    return lender && accelerator;
   }
 
   // Puts every device's model at its co-execution speed (`co`) or at 1.
