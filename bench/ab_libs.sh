@@ -14,7 +14,8 @@
 #          cpu,cuda:0 with a profile cache per library, first filled by a cpu, a
 #          gpu and an auto run of each benchmark (the suite's order); cold: auto
 #          with HCE_PROFILE=off; s-NAME: schedule NAME (fdets, hguided ...) on
-#          AB_DEVICES with HCE_PROFILE=off.  The CPU alone runs once per
+#          AB_DEVICES with HCE_PROFILE=off; g-NAME: schedule NAME on AB_GPU
+#          alone.  The CPU alone runs once per
 #          benchmark (not gemm).
 #        AB_WARM_BESIDE="fdets ...": before each warm run, a run of each of
 #          these schedules with the same profile cache (untimed), as the
@@ -106,6 +107,7 @@ PY
             one "$b" "warm-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           cold) one "$b" "cold-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE=auto ;;
           s-*) one "$b" "$cf-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$devices" HCE_SCHEDULE="${cf#s-}" ;;
+          g-*) one "$b" "$cf-$L" "$L" HCE_PROFILE=off HCE_DEVICES="$gpu" HCE_SCHEDULE="${cf#g-}" ;;
           esac
         done
       done

@@ -20,6 +20,10 @@ srcs=("$repo"/bench/sim/{hce_sim,sim_profile,residency,loop_sim,program_sim}.cpp
       "$rt"/src/sched/*.cpp "$rt"/src/profile/profile_store.cpp
       "$rt"/src/profile/profile_plan.cpp "$rt"/src/data/interval_set.cpp
       "$rt"/src/log.cpp)
+# Files that later commits added (a commit before them has none).
+for f in slow_devices.cpp; do
+  [ -f "$rt/src/$f" ] && srcs+=("$rt/src/$f")
+done
 objs=()
 for s in "${srcs[@]}"; do
   o="$out/$(echo "$s" | tr / _).o"

@@ -24,7 +24,8 @@
 //    its own block and, once that is empty, steals from the tail of the
 //    block that would take its owner longest to finish.
 //  * Chunk sizes follow the share: the whole share when the model predicted
-//    the device's last chunk within 15%, half of it otherwise; while it is
+//    the device's last chunk within 15% and every other working device's
+//    model is steady (others_unsettled()), half of it otherwise; while it is
 //    learning, never more than 4x its largest chunk or, by the model, 4x
 //    its longest chunk so far.  A
 //    device with no model yet gets a small probe (W/1024, at least one
@@ -41,7 +42,7 @@
 //  * Models from fewer than three executions are provisional
 //    (provisional()): a device left out on such a model is probed again at
 //    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; one
-//    that no measured wall backs (unconfirmed()) at the 16th, 64th ..., and a
+//    that no measured wall backs (unconfirmed()) at the 16th, 32nd ..., and a
 //    chunk 4x faster than its model replaces its samples; an arm's
 //    excess is the median of its last five measurements and a fit drops chunks far above
 //    its line, so one slow execution does not rule a device out for good (the H100's
@@ -203,7 +204,12 @@ public:
         // CPU took its whole block, 80 ms, while the GPU, 16x faster, was
         // still creating its buffers).
         const bool probing = others_unprobed(device);
-        const bool confident = d.confident && !probing;
+        // A share is as good as every model it was split by: while another
+        // device's model is from this execution only, the share is halved
+        // (the H200's cold blackscholes: the CPU took its whole share, 5.8 M
+        // options at 88 K/ms, by a GPU model its first chunks had made look
+        // slow, and finished 27 ms after the GPU).
+        const bool confident = d.confident && !probing && !others_unsettled(device);
         const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
         const bool whole = confident || cheap;
         // Down: a chunk never ends after T (one iteration of a slow device
@@ -837,6 +843,24 @@ private:
     return false;
   }
 
+  // Another working device, faster per iteration, whose model is from this
+  // execution only (its first at this site): a cold execution's first chunks carry
+  // one-time costs (a pool, a first launch, first registrations), and a
+  // share split by such a model may be far too large for this device.  (Not
+  // a slower one's: the faster device's share is then the larger, its chunks
+  // end sooner, and halving them cost gemm's and mcpi's cold GPU 13-16%
+  // in launches, call UB.)
+  bool others_unsettled(int device) const {
+    const Dev &d = dev_[device];
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j != device && o.active && o.model.known() && o.first_exec == exec_ &&
+          o.model.c < d.model.c)
+        return true;
+    }
+    return false;
+  }
+
   int64_t unassigned() const {
     int64_t r = 0;
     for (const Dev &d : dev_)
@@ -988,7 +1012,18 @@ private:
           m.stale_after = site_wall_ + m.stale_wait;
         }
       }
-      const bool settled = exec_ - mode_since_ >= retry_after_;
+      // A runner-up never measured is tried once the best is measured (the
+      // mode's 2nd execution) rather than at the 16th: its prediction is all
+      // there is, and one
+      // from chunks that moved a partition's data (a data region's first
+      // executions) may be far above what it costs (hce-sim, the H100's cold
+      // cg: spmv's GPU alone predicted 1.38 ms, 0.06 measured, kept on the
+      // CPU alone at 1.16 ms for every execution).  It costs at most
+      // kRetryWithin of the best for one execution.
+      const bool never_measured =
+          runner_up >= -1 && arm(runner_up).n == 0 && arm(best).n > 0;
+      const bool settled =
+          exec_ - mode_since_ >= (never_measured ? kSettledExecutions - 1 : retry_after_);
       if (retry_from_ != kNoRetry) {
         // A retry ran: its arm is measured (or this is its settling run).
         if (was == retry_from_ || measured_now) {
@@ -1040,8 +1075,11 @@ private:
                                     : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
       d.reprobe = all_known && doubt && exec_ >= at &&
                   (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1);
-      if (d.reprobe) // one attempt each time: it may not get to run
-        d.next_reprobe = 4 * exec_;
+      // One attempt each time (it may not get to run); an unconfirmed model
+      // at every doubling: its chunks may all have run inside a slow start
+      // that outlasted its young model's probes (the 16th execution).
+      if (d.reprobe)
+        d.next_reprobe = (provisional(d) ? 4 : 2) * exec_;
       reprobe_ = reprobe_ || d.reprobe;
     }
     if (reprobe_) {
