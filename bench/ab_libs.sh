@@ -117,13 +117,17 @@ PY
 } 2>&1 | tee "$tmp/run.txt"
 
 python3 - "$tmp/run.txt" "$libs" "$configs" "$benches" <<'PY'
-import statistics, sys
-runs = {}
+import math, re, statistics, sys
+runs, by_round, rnd = {}, {}, 0
 for line in open(sys.argv[1]):
+    m = re.match(r"== \[\d+ s\] round (\d+)$", line.strip())
+    if m:
+        rnd = int(m.group(1))
     if line.startswith("R "):
         w = line.split()
         try:
             runs.setdefault((w[1], w[2]), []).append(float(w[3]))
+            by_round[(w[1], w[2], rnd)] = float(w[3])
         except ValueError:
             pass
 med = {k: statistics.median(v) for k, v in runs.items()}
@@ -135,4 +139,29 @@ print("%-13s" % "bench" + "".join("%*s" % (w, c) for w, c in zip(width, cols)))
 for b in sys.argv[4].split():
     print("%-13s" % b + "".join("%*.4f" % (w, med.get((b, c), float("nan")))
                                 for w, c in zip(width, cols)))
+# Each library against the first, per configuration: the median over rounds
+# of the two runs' ratio in the same round (a drift of the machine between
+# rounds cancels; medians of different rounds do not pair).
+libs = sys.argv[2].split()
+pairs = [(c, l) for c in sys.argv[3].split() for l in libs[1:]]
+if pairs:
+    print("paired %s / %s: median over rounds (rounds)" % ("|".join(libs[1:]), libs[0]))
+    names = ["%s-%s" % p for p in pairs]
+    width = [max(12, len(n) + 1) for n in names]
+    print("%-13s" % "bench" + "".join("%*s" % (w, n) for w, n in zip(width, names)))
+    logs = {n: [] for n in names}
+    for b in sys.argv[4].split():
+        row = ""
+        for (c, l), n, w in zip(pairs, names, width):
+            r = [by_round[(b, "%s-%s" % (c, l), k)] / by_round[(b, "%s-%s" % (c, libs[0]), k)]
+                 for k in range(1, rnd + 1)
+                 if (b, "%s-%s" % (c, l), k) in by_round and
+                 by_round.get((b, "%s-%s" % (c, libs[0]), k), 0) > 0]
+            if r:
+                logs[n].append(math.log(statistics.median(r)))
+            row += "%*s" % (w, "%.2f (%d)" % (statistics.median(r), len(r)) if r else "nan")
+        print("%-13s" % b + row)
+    print("%-13s" % "geomean" + "".join(
+        "%*s" % (w, "%.3f" % math.exp(sum(logs[n]) / len(logs[n])) if logs[n] else "nan")
+        for n, w in zip(names, width)))
 PY
