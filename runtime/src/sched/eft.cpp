@@ -24,8 +24,9 @@
 //    its own block and, once that is empty, steals from the tail of the
 //    block that would take its owner longest to finish.
 //  * Chunk sizes follow the share: the whole share when the model predicted
-//    the device's last chunk within 15% and every other working device's
-//    model is steady (others_unsettled()), half of it otherwise; while it is
+//    the device's last chunk within 15% and no faster device's model is
+//    from this execution only (others_unsettled()), half of it otherwise;
+//    while it is
 //    learning, never more than 4x its largest chunk or, by the model, 4x
 //    its longest chunk so far.  A
 //    device with no model yet gets a small probe (W/1024, at least one
@@ -204,7 +205,7 @@ public:
         // CPU took its whole block, 80 ms, while the GPU, 16x faster, was
         // still creating its buffers).
         const bool probing = others_unprobed(device);
-        // A share is as good as every model it was split by: while another
+        // A share is as good as every model it was split by: while a faster
         // device's model is from this execution only, the share is halved
         // (the H200's cold blackscholes: the CPU took its whole share, 5.8 M
         // options at 88 K/ms, by a GPU model its first chunks had made look
@@ -844,12 +845,12 @@ private:
   }
 
   // Another working device, faster per iteration, whose model is from this
-  // execution only (its first at this site): a cold execution's first chunks carry
-  // one-time costs (a pool, a first launch, first registrations), and a
-  // share split by such a model may be far too large for this device.  (Not
-  // a slower one's: the faster device's share is then the larger, its chunks
-  // end sooner, and halving them cost gemm's and mcpi's cold GPU 13-16%
-  // in launches, call UB.)
+  // execution only (its first at this site): a cold execution's first
+  // chunks carry one-time costs (a pool, a first launch, first
+  // registrations), and a share split by such a model may be far too large
+  // for this device.  (Not a slower one's: the faster device's share is then
+  // the larger, its chunks end sooner, and halving them cost gemm's and
+  // mcpi's cold GPU 13-16% in launches, call UB.)
   bool others_unsettled(int device) const {
     const Dev &d = dev_[device];
     for (int j = 0; j < p_; ++j) {
@@ -1014,12 +1015,11 @@ private:
       }
       // A runner-up never measured is tried once the best is measured (the
       // mode's 2nd execution) rather than at the 16th: its prediction is all
-      // there is, and one
-      // from chunks that moved a partition's data (a data region's first
-      // executions) may be far above what it costs (hce-sim, the H100's cold
-      // cg: spmv's GPU alone predicted 1.38 ms, 0.06 measured, kept on the
-      // CPU alone at 1.16 ms for every execution).  It costs at most
-      // kRetryWithin of the best for one execution.
+      // there is, and one from chunks that moved a partition's data (a data
+      // region's first executions) may be far above what it costs (hce-sim,
+      // the H100's cold cg: spmv's GPU alone predicted 1.38 ms, 0.06
+      // measured, kept on the CPU alone at 1.16 ms for every execution).  It
+      // costs at most kRetryWithin of the best for one execution.
       const bool never_measured =
           runner_up >= -1 && arm(runner_up).n == 0 && arm(best).n > 0;
       const bool settled =
