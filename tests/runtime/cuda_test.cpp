@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -421,6 +422,27 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   EXPECT_GE(st.staged_bytes - before.staged_bytes,
             2 * (bytes - pinned_n * sizeof(double)));
   EXPECT_LT(st.staged_bytes - before.staged_bytes, 2 * bytes);
+
+  // Once the pool exists a small copy takes it too (registering a one-shot
+  // chunk's 268 KiB-1 MiB pieces cost 0.1-1.5 ms each, call UA): 300 KiB
+  // at an odd offset, both ways, into a region of `d` already written.
+  const size_t small_n = (size_t(300) << 10) / sizeof(double) + 3, at = 12345;
+  std::vector<double> small = hce_test::random_vector(small_n + 1, 35);
+  const hce::CudaDevice::PinStats before_small = hce::CudaDevice::pin_stats();
+  ASSERT_TRUE(dev->upload(static_cast<double *>(d) + at, small.data() + 1,
+                          small_n * sizeof(double), why))
+      << why;
+  std::vector<double> small_back(small_n + 2, 0.0);
+  ASSERT_TRUE(dev->download(small_back.data() + 1, static_cast<double *>(d) + at,
+                            small_n * sizeof(double), why))
+      << why;
+  EXPECT_TRUE(std::equal(small.begin() + 1, small.end(), small_back.begin() + 1));
+  EXPECT_EQ(small_back.front(), 0.0);
+  EXPECT_EQ(small_back.back(), 0.0);
+  st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(st.registrations, before_small.registrations)
+      << "a small copy was registered";
+  EXPECT_EQ(st.staged_bytes - before_small.staged_bytes, 2 * small_n * sizeof(double));
 
   // Asynchronous: the download stream waits for the upload on the device.
   std::vector<double> src2 = hce_test::random_vector(n, 34), back2(n, 0.0);

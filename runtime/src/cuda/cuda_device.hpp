@@ -205,9 +205,9 @@ private:
   // or nullptr: the copy then registers its pages (or takes the one-thread
   // staging buffer).  Only under PinPolicy::Region, whose registrations end
   // with the region anyway, while the execution leaves threads free
-  // (copy_threads_), and when kPoolMinBytes or more of the copy are not
-  // pinned (a data region's pinned arrays never make a pool).  The pool is
-  // made by the first copy of kPoolMakeBytes or more: making it costs
+  // (copy_threads_), and when some of the copy is not pinned (a data
+  // region's pinned arrays never make a pool).  The pool is made by
+  // the first copy of kPoolMakeBytes or more: making it costs
   // ~5 ms (gemm's 16 MiB copies on the GPU alone took 1.3x as long with
   // it, call CB), which a smaller copy does not win back.
   StagingPool *pool_for(const char *host, size_t bytes, std::vector<Piece> &pieces);
