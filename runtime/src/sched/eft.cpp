@@ -220,7 +220,15 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
-        if (probing && d.largest > 0)
+        // So, on the host, while another device's model is its first
+        // chunk of a cold execution (no earlier run's seed), whichever of
+        // the two that chunk makes look faster: on the H200 a GPU
+        // chunk of 34 K options took 2.5 ms (the output's first pages
+        // faulted in by its download), the CPU, faster per iteration by
+        // that model, took its whole block at 9.9 ms, 7.8 M options, and
+        // finished 49 ms after the GPU (call VA).  A host chunk costs a
+        // fork; an accelerator's would cost copies and a launch (call UB).
+        if ((probing || (d.host && others_cold(device))) && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
@@ -857,6 +865,19 @@ private:
       const Dev &o = dev_[j];
       if (j != device && o.active && o.model.known() && o.first_exec == exec_ &&
           o.model.c < d.model.c)
+        return true;
+    }
+    return false;
+  }
+
+  // Another working device whose model is one chunk of this execution and
+  // no earlier run's (no seed): a line through one point, which may have
+  // paid one-time costs.
+  bool others_cold(int device) const {
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j != device && o.active && o.model.known() && o.first_exec == exec_ &&
+          !o.seed.known() && o.samples.v.size() < 2)
         return true;
     }
     return false;
