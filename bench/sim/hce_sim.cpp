@@ -11,7 +11,7 @@
 //   usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] [--bench
 //   NAME]
 //          [--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]]
-//          [--chunks]
+//          [--chunks] [--stats]
 //   PROFILE  cost models (bench/sim/calibrate.py writes them)
 //   FLOORS   lines "bench ratio": fail (exit 1) if auto's simulated time in
 //            a program's first run (cold: no profile) over the best single
@@ -32,6 +32,9 @@
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
+//   --stats  with --explain: instead, per run and region, each device's
+//            iterations, chunks, busy seconds and bytes summed over the
+//            executions (HCE_STATS's counters)
 #include "program_sim.hpp"
 #include "sim_profile.hpp"
 
@@ -59,6 +62,7 @@ struct Options {
   int runs = 0;           // 0: the suite's rounds
   bool explain_on = false;
   bool chunks = false;
+  bool stats = false;        // --stats
   std::vector<Stall> stalls; // --stall
 };
 
@@ -125,6 +129,41 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// --stats: per region of one run, each device's counters summed over the
+// executions, as HCE_STATS writes them (iterations, chunks, busy seconds,
+// bytes), to set beside a measured run's stats JSON.
+void print_stats(const Bench &b, const Config &c, int round, const RunResult &r) {
+  struct Sum {
+    int64_t iterations = 0;
+    int chunks = 0;
+    double busy = 0, bytes = 0;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<double, std::map<std::string, Sum>>> by;
+  for (const ExecutionLog &x : r.log) {
+    if (!by.count(x.region))
+      order.push_back(x.region);
+    auto &[wall, devs] = by[x.region];
+    wall += x.wall;
+    for (size_t d = 0; d < x.devices.size(); ++d) {
+      Sum &s = devs[x.names[d]];
+      s.iterations += x.devices[d].iterations;
+      s.chunks += x.devices[d].chunks;
+      s.busy += x.devices[d].busy;
+      s.bytes += x.devices[d].bytes;
+    }
+  }
+  for (const std::string &name : order) {
+    const auto &[wall, devs] = by[name];
+    std::printf("  %s %-9s run %d stats %-20s wall %.6f", b.name.c_str(), c.label.c_str(),
+                round, name.c_str(), wall);
+    for (const auto &[dev, s] : devs)
+      std::printf("  %s it=%lld ch=%d busy=%.6f bytes=%.3g", dev.c_str(),
+                  static_cast<long long>(s.iterations), s.chunks, s.busy, s.bytes);
+    std::printf("\n");
+  }
+}
+
 void print_log(const Bench &b, const Config &c, int round, const RunResult &r) {
   for (const ExecutionLog &x : r.log) {
     std::printf("  %s %-9s run %d %-20s exec %3d W=%-8lld wall %.6f s  bytes %.3g ",
@@ -159,7 +198,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
         LoopSim::trace_chunks = opt.chunks && explain(c);
         r = run_program(m, b, c, store.path, opt.stalls);
         if (explain(c))
-          print_log(b, c, k, r);
+          opt.stats ? print_stats(b, c, k, r) : print_log(b, c, k, r);
       }
       out.seconds[c.label] = r.seconds;
       out.bytes[c.label] = r.bytes;
@@ -177,7 +216,7 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
     LoopSim::trace_chunks = opt.chunks && explain(c);
     RunResult r = run_program(m, b, c, store.path, opt.stalls);
     if (explain(c))
-      print_log(b, c, k, r);
+      opt.stats ? print_stats(b, c, k, r) : print_log(b, c, k, r);
     if (k > 0) {
       secs[c.label].push_back(r.seconds);
       bytes[c.label].push_back(r.bytes);
@@ -207,6 +246,10 @@ bool parse_args(int argc, char **argv, Options &o) {
     const bool has_value = i + 1 < argc && argv[i + 1][0] != '-';
     if (a == "--chunks") { // with --explain: every chunk of the explained runs
       o.chunks = true;
+      continue;
+    }
+    if (a == "--stats") { // with --explain: per region, the devices' counters
+      o.stats = true;
       continue;
     }
     if (a == "--explain") {
@@ -259,7 +302,7 @@ int main(int argc, char **argv) {
         << "usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] "
            "[--bench NAME] "
            "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
-           "[--chunks] [--stall DEV:FROM:LEN:FACTOR]...\n";
+           "[--chunks] [--stats] [--stall DEV:FROM:LEN:FACTOR]...\n";
     return 2;
   }
   Machine machine;

@@ -69,11 +69,15 @@ double mapped_bytes(const Bench &b, const Region &r, int e) {
 // region_exec.cpp copy_threads_beside and share_copy_threads: the CPU
 // threads lent to the GPU's copies, 0 if none.  Under auto, eft, fdets and hguided, on a
 // one-shot region mapping kQuietHostBytes or more in which the CPU and the
-// GPU both work: kAutoCopyThreadsBeside, at most half the CPU's team.
-int lent_copy_threads(const Config &cfg, const Bench &b, const Region &r, int e,
-                      int cpu_threads, bool cpu_works, bool gpu_works) {
-  if (cfg.schedule != "auto" && cfg.schedule != "eft" && cfg.schedule != "fdets" &&
-      cfg.schedule != "hguided")
+// GPU both work: kAutoCopyThreadsBeside, at most half the CPU's team.  A
+// profile's `copy_threads_under` (Machine::lend_under) names the schedulers
+// its measured runtime lent under instead (before 127d285: auto and eft).
+int lent_copy_threads(const Machine &m, const Config &cfg, const Bench &b,
+                      const Region &r, int e, int cpu_threads, bool cpu_works,
+                      bool gpu_works) {
+  const std::vector<std::string> current = {"auto", "eft", "fdets", "hguided"};
+  const std::vector<std::string> &under = m.lend_under.empty() ? current : m.lend_under;
+  if (std::find(under.begin(), under.end(), cfg.schedule) == under.end())
     return 0;
   if (!cpu_works || !gpu_works || mapped_bytes(b, r, e) < kQuietHostBytes)
     return 0;
@@ -273,10 +277,11 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
                                       : d.cost.kernel_lanes);
         // region_exec.cpp set_co_speed: the team left when every device
         // works and the CPU lends threads to the GPU's copies.
-        const int lent = d.cost.host && names.size() > 1
-                             ? lent_copy_threads(cfg, b, r, e, team, /*cpu_works=*/true,
-                                                 /*gpu_works=*/true)
-                             : 0;
+        const int lent =
+            d.cost.host && names.size() > 1
+                ? lent_copy_threads(m, cfg, b, r, e, team, /*cpu_works=*/true,
+                                    /*gpu_works=*/true)
+                : 0;
         p.co_speed.push_back(lent > 0 ? double(team - lent) / team : 1.0);
         devs.push_back(d);
       }
@@ -307,8 +312,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       if (lending.bw > 0)
         for (const SimDevice &d : devs)
           if (d.cost.host)
-            lent =
-                lent_copy_threads(cfg, b, r, e, d.cost.threads - 1, cpu_works, gpu_works);
+            lent = lent_copy_threads(m, cfg, b, r, e, d.cost.threads - 1, cpu_works,
+                                     gpu_works);
       if (lent > 0)
         loop.lend_copy_threads(lending.bw);
       for (size_t i = 0; i < devs.size(); ++i) {

@@ -2,6 +2,7 @@
 // docs/simulator.md).
 #include "sim_profile.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -89,6 +90,17 @@ Machine read_profile(const std::string &path) {
           throw std::runtime_error("copy_threads_beside: bw >= 0, cpu >= 0");
         set_machine_or_bench(m, &Machine::lending, &Bench::has_lending, &Bench::lending,
                              l);
+      } else if (kw == "copy_threads_under") {
+        m.lend_under.clear();
+        for (size_t a = 0, b; a <= first.size(); a = b + 1) {
+          b = first.find(',', a);
+          if (b == std::string::npos)
+            b = first.size();
+          if (b > a)
+            m.lend_under.push_back(first.substr(a, b - a));
+        }
+        if (m.lend_under.empty())
+          throw std::runtime_error("copy_threads_under: a list of schedulers");
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)
@@ -187,6 +199,9 @@ Machine read_profile(const std::string &path) {
         c.threads = int(num(kv, "threads", 0));
         c.flat = num(kv, "flat", 0) != 0;
         c.scale = num(kv, "scale", 1);
+        c.chunk = num(kv, "chunk", -1);
+        if (kv.count("chunk") && (c.chunk < 0 || !(c.scale > 0)))
+          throw std::runtime_error("cost: chunk=S with S >= 0 and scale > 0");
         need_region()->cost[first] = c;
       } else {
         throw std::runtime_error("unknown keyword '" + kw + "'");
@@ -200,6 +215,25 @@ Machine read_profile(const std::string &path) {
       throw std::runtime_error(path + ":" + std::to_string(lineno) + ": " + what);
     }
   }
+  // A measured fixed cost per chunk (DeviceCost::chunk): o * scale becomes
+  // it, and c takes up the difference over the single device's run (one
+  // chunk of max(iterations, lanes) per execution, lud's shrinking), so
+  // that its calibration (`scale`) holds.
+  for (Bench &b : m.benches)
+    for (Region &r : b.regions)
+      for (auto &[dev, c] : r.cost) {
+        if (c.chunk < 0)
+          continue;
+        const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
+        double rows = 0; // what c multiplies over the executions
+        for (int e = 0; e < r.executions; ++e)
+          rows += double(std::max<int64_t>(r.iterations(e), lanes)) * r.row_scale(e);
+        const double execs = std::max(1, r.executions);
+        const double o = c.chunk / c.scale; // unscaled
+        c.comp.c =
+            rows > 0 ? std::max(0.0, c.comp.c - (o - c.comp.o) * execs / rows) : c.comp.c;
+        c.comp.o = o;
+      }
   // What the simulator relies on: every region has both devices' costs,
   // every map names a declared array, v2 benchmarks declare a link.
   for (const Bench &b : m.benches)

@@ -52,6 +52,14 @@ struct DeviceCost {
   double first_launch = 0;
   double scale = 1; // every time of this device (calibrate.py: to
                     // the suite's single-device median)
+  // `chunk=S` (optional): a chunk's fixed compute seconds measured on the
+  // profile's machine (its co-executed traces: the GPU's launch and
+  // synchronisation, the CPU's fork and join; bench/sim/chunk_costs.py),
+  // unscaled.  read_profile makes comp.o * scale this and refits comp.c so
+  // that a chunk of max(W, lanes) iterations (the single device's, which
+  // `scale` was fitted on) costs what it did.  < 0: none (comp.o, as
+  // calibrated: an assumed fork or launch scaled with the device).
+  double chunk = -1;
 };
 
 // A mapped array in rows (one row per iteration of the regions that map it
@@ -207,6 +215,11 @@ struct Machine {
   // Copy threads lent beside the CPU's team (CopyLending); a benchmark's
   // own line replaces it.
   CopyLending lending;
+  // `copy_threads_under S1,S2...` (optional): the schedulers under which
+  // the measured runtime lent those threads, where it is not the simulated
+  // runtime's rule (auto, eft, fdets, hguided since 127d285; auto and eft
+  // before, as in calls SA-SB and TC).  Empty: the current rule.
+  std::vector<std::string> lend_under;
   const CopyLending &lending_of(const Bench &b) const {
     return b.has_lending ? b.lending : lending;
   }
