@@ -220,14 +220,14 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
-        // So, on the host, while another device's model is its first
-        // chunk of a cold execution (no earlier run's seed), whichever of
-        // the two that chunk makes look faster: on the H200 a GPU
-        // chunk of 34 K options took 2.5 ms (the output's first pages
-        // faulted in by its download), the CPU, faster per iteration by
-        // that model, took its whole block at 9.9 ms, 7.8 M options, and
-        // finished 49 ms after the GPU (call VA).  A host chunk costs a
-        // fork; an accelerator's would cost copies and a launch (call UB).
+        // So, on the host, while another device's model is one chunk of a
+        // cold execution (others_cold), whichever of the two it makes look
+        // faster: on the H200 a GPU chunk of 34 K options took 2.5 ms (1.7
+        // ms of it a first download of 270 KB, later ones 2.4 GB/s), the
+        // CPU, faster per iteration by that model, took its whole block at
+        // 9.9 ms, 7.8 M options, and finished 49 ms after the GPU (call
+        // VA).  A host chunk costs a fork; an accelerator's would cost
+        // copies and a launch (call UB).
         if ((probing || (d.host && others_cold(device))) && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
         // A seed not yet confirmed by a steady chunk (an earlier run's
@@ -872,7 +872,11 @@ private:
 
   // Another working device whose model is one chunk of this execution and
   // no earlier run's (no seed): a line through one point, which may have
-  // paid one-time costs.
+  // paid one-time costs.  (Until its model predicts a chunk within
+  // kConfident, !o.confident, would also cover call VB's second chunk --
+  // 34 K options in 2.0 ms, then 137 K in 1.3 ms -- but it cost hce-sim's
+  // cold jacobi2d on the 11-24 profile 0.973 -> 0.922: the CPU's chunks
+  // stay small through the GPU's first uploads.)
   bool others_cold(int device) const {
     for (int j = 0; j < p_; ++j) {
       const Dev &o = dev_[j];
