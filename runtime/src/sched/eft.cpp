@@ -220,16 +220,21 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
-        // So, on the host, while another device's model is one chunk of a
-        // cold execution (others_cold), whichever of the two it makes look
-        // faster: on the H200 a GPU chunk of 34 K options took 2.5 ms (1.7
-        // ms of it a first download of 270 KB, later ones 2.4 GB/s), the
-        // CPU, faster per iteration by that model, took its whole block at
-        // 9.9 ms, 7.8 M options, and finished 49 ms after the GPU (call
-        // VA).  A host chunk costs a fork; an accelerator's would cost
+        // So, on the host, within twice the execution so far while another
+        // device's model is unconfirmed in a cold execution (others_cold),
+        // whichever of the two it makes look faster: on the H200 a GPU
+        // chunk of 34 K options took 2.5 ms (1.7 ms of it a first download
+        // of 270 KB, later ones 2.4 GB/s), the CPU, faster per iteration by
+        // that model, took its whole block at 9.9 ms, 7.8 M options, and
+        // finished 49 ms after the GPU (call VA).  Within once the
+        // execution so far, hce-sim's cold jacobi2d (11-24 profile) fell
+        // 0.973 -> 0.922 (the CPU's chunks small through the GPU's first
+        // uploads).  A host chunk costs a fork; an accelerator's would cost
         // copies and a launch (call UB).
-        if ((probing || (d.host && others_cold(device))) && d.largest > 0)
+        if (probing && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
+        else if (d.host && others_cold(device) && d.largest > 0)
+          size = std::min(size, while_others_probe(d, t, 2));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
         // first chunk of an execution is an eighth of its share, so a wrong
@@ -776,15 +781,16 @@ private:
   }
 
   // While another device is still to be probed, a chunk is predicted to
-  // take at most as long as the execution so far, and has at least as many
+  // take at most `times` as long as the execution so far (1 unless said
+  // otherwise), and has at least as many
   // iterations as the device's largest: the probe may show that device
   // doing the rest at once, and what was taken before costs at most the time
   // already spent (the H100's cold nbody: the CPU's fourth chunk, 11.6 ms,
   // outlasted the GPU's probe, after which the GPU did the rest in 4.7 ms).
-  int64_t while_others_probe(const Dev &d, double t) const {
+  int64_t while_others_probe(const Dev &d, double t, double times = 1) const {
     if (!d.model.known())
       return std::numeric_limits<int64_t>::max();
-    const double by_time = (t - exec_begin_ - d.model.o) / d.model.c;
+    const double by_time = (times * (t - exec_begin_) - d.model.o) / d.model.c;
     if (by_time >= 9e18)
       return std::numeric_limits<int64_t>::max();
     return std::max(d.largest, int64_t(std::max(0.0, by_time)));
@@ -870,18 +876,16 @@ private:
     return false;
   }
 
-  // Another working device whose model is one chunk of this execution and
-  // no earlier run's (no seed): a line through one point, which may have
-  // paid one-time costs.  (Until its model predicts a chunk within
-  // kConfident, !o.confident, would also cover call VB's second chunk --
-  // 34 K options in 2.0 ms, then 137 K in 1.3 ms -- but it cost hce-sim's
-  // cold jacobi2d on the 11-24 profile 0.973 -> 0.922: the CPU's chunks
-  // stay small through the GPU's first uploads.)
+  // Another working device whose model is from this execution's chunks
+  // and no earlier run's (no seed), and has not predicted a chunk within
+  // kConfident since (a first chunk has no prediction): its first chunks
+  // may have paid one-time costs the fit still carries (call VB: a GPU's
+  // first 34 K options in 2.0 ms, its next 137 K in 1.3 ms).
   bool others_cold(int device) const {
     for (int j = 0; j < p_; ++j) {
       const Dev &o = dev_[j];
       if (j != device && o.active && o.model.known() && o.first_exec == exec_ &&
-          !o.seed.known() && o.samples.v.size() < 2)
+          !o.seed.known() && !o.confident)
         return true;
     }
     return false;
