@@ -639,6 +639,22 @@ TEST(SchedEft, OneSlowExecutionDoesNotRuleAnArmOut) {
         << "execution " << e << ": " << s->explain();
 }
 
+// Runs one cold execution of W iterations on a CPU and a GPU under eft and
+// checks it ends by `makespan` with the CPU finishing at most 50 ms after
+// the GPU (a CPU that committed a share by a wrong GPU model ends later).
+void expect_cpu_ends_with_gpu(const SimDevice &cpu, const SimDevice &gpu, int64_t W,
+                              double makespan) {
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  auto s = eft();
+  SimResult r = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  double end[2] = {0, 0};
+  for (const SimChunk &c : r.chunks)
+    end[c.device] = std::max(end[c.device], c.end);
+  EXPECT_LE(r.makespan, makespan) << s->explain();
+  EXPECT_LE(end[0] - end[1], 0.05) << "the CPU finished after the GPU: " << s->explain();
+}
+
 // The H200's cold blackscholes: the GPU's first large chunks are twice as
 // slow as its later ones (pool creation, first launch, first pages).  The
 // CPU, four times slower, must not take its whole share by a GPU model
@@ -656,17 +672,8 @@ TEST(SchedEft, AShareIsHalvedWhileAnotherDevicesModelIsUnsettled) {
     *busy += t;
     return t;
   };
-  const std::vector<SimDevice> devs = {cpu, gpu};
-  const int64_t W = 4000000;
-  auto s = eft();
-  SimResult r = simulate(*s, make_params(W, devs), devs);
-  ASSERT_EQ(check_coverage(r, W), "");
-  double end[2] = {0, 0};
-  for (const SimChunk &c : r.chunks)
-    end[c.device] = std::max(end[c.device], c.end);
   // Together 5e6 iterations per second at best: 0.8 s; the GPU alone 1.0 s.
-  EXPECT_LE(r.makespan, 0.9) << s->explain();
-  EXPECT_LE(end[0] - end[1], 0.05) << "the CPU finished after the GPU: " << s->explain();
+  expect_cpu_ends_with_gpu(cpu, gpu, 4000000, 0.9);
 }
 
 // A cold execution whose GPU, 5x the CPU's speed, pays one-time costs in
@@ -687,18 +694,9 @@ TEST(SchedEft, AHostChunkWaitsForAColdDevicesModelToHold) {
       const size_t k = (*calls)++;
       return (k < cold.size() ? cold[k] : 0) + double(r.size()) / 5e6;
     };
-    const std::vector<SimDevice> devs = {cpu, gpu};
-    const int64_t W = 3000000;
-    auto s = eft();
-    SimResult r = simulate(*s, make_params(W, devs), devs);
-    ASSERT_EQ(check_coverage(r, W), "");
-    double end[2] = {0, 0};
-    for (const SimChunk &c : r.chunks)
-      end[c.device] = std::max(end[c.device], c.end);
     // Together 6e6 iterations per second: 0.5 s (+10-14 ms); the GPU
     // alone 0.61 s.
-    EXPECT_LE(r.makespan, 0.56) << s->explain();
-    EXPECT_LE(end[0] - end[1], 0.05) << "the CPU finished after the GPU: " << s->explain();
+    expect_cpu_ends_with_gpu(cpu, gpu, 3000000, 0.56);
   }
 }
 
