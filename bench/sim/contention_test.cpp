@@ -513,6 +513,39 @@ int main() {
           "lent: not on a data region's arrays");
   }
 
+  // The staging pool's creation (Machine::staging_pool): in the GPU's
+  // preparation of a one-shot region mapping 64 MiB or more when it has
+  // copy threads (lent, or the GPU alone), not beside a team lending none,
+  // nor on a data region's arrays.
+  {
+    Bench one = bench(false);
+    one.regions[0].cost.at("cpu").threads = 16;
+    Machine on, pool;
+    on.lending = pool.lending = {20e9, 0};
+    pool.staging_pool = 0.004;
+    const Config gpu{"gpu", "static", {"gpu"}, false, true};
+    const double g0 = run_program(on, one, gpu, "").seconds;
+    const double g1 = run_program(pool, one, gpu, "").seconds;
+    check(near(g1 - g0, 0.004), "pool: in the GPU alone's preparation (" +
+                                    std::to_string(g1 - g0) + " s more)");
+    const Config st{"static", "static", {"cpu", "gpu"}, false, true};
+    check(run_program(pool, one, st, "").seconds == run_program(on, one, st, "").seconds,
+          "pool: not beside a team that lends none (static)");
+    const Config hg{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    const RunResult h0 = run_program(on, one, hg, ""),
+                    h1 = run_program(pool, one, hg, "");
+    check(h1.seconds > h0.seconds, "pool: the lent GPU starts later (" +
+                                       std::to_string(h0.seconds) + " -> " +
+                                       std::to_string(h1.seconds) + " s)");
+    const Bench dr = iterative();
+    const Config eft{"auto", "eft", {"cpu", "gpu"}, false, true};
+    check(run_program(pool, dr, eft, "").seconds ==
+                  run_program(on, dr, eft, "").seconds &&
+              run_program(pool, dr, gpu, "").seconds ==
+                  run_program(on, dr, gpu, "").seconds,
+          "pool: not on a data region's arrays");
+  }
+
   if (failures == 0)
     std::printf("contention_test: all checks passed\n");
   return failures ? 1 : 0;

@@ -89,6 +89,17 @@ int lent_copy_threads(const Machine &m, const Config &cfg, const Bench &b,
   return lent >= 2 && lent < cpu_threads ? lent : 0;
 }
 
+// A one-shot region (no array in a data region) mapping kQuietHostBytes or
+// more: the GPU's preparation makes the staging pool for its copies when it
+// has copy threads (cuda_device.cpp prepare_copies, kPoolMakeBytes).
+bool one_shot_staged(const Bench &b, const Region &r, int e) {
+  for (const Use &u : r.uses)
+    for (const Array &a : b.arrays)
+      if (a.name == u.array && a.resident)
+        return false;
+  return mapped_bytes(b, r, e) >= kQuietHostBytes;
+}
+
 // profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
 // model per device from the samples at W and W/4 (the model learnt beside
 // these devices first, the device's own samples otherwise), and the
@@ -230,6 +241,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   std::vector<bool> gpu_prepared(b.regions.size(), false);
   std::vector<bool> gpu_launched(b.regions.size(), false);
   bool cpu_forked = false; // the CPU's OpenMP team exists (Machine::cpu_team)
+  bool pool_made = false;  // the GPU's staging pool exists (Machine::staging_pool)
   int max_execs = 0;
   for (const Region &r : b.regions)
     max_execs = std::max(max_execs, r.executions);
@@ -347,6 +359,16 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           if (!gpu_prepared[ri])
             d.prepare += d.cost.prepare_first * d.cost.scale;
           gpu_prepared[ri] = true;
+          // The staging pool (Machine::staging_pool): prepare_copies makes
+          // it, once per process, for a one-shot region mapping
+          // kQuietHostBytes or more while the GPU has copy threads: alone
+          // (no CPU chunk: every core), or lent beside the CPU's team.
+          // Beside a team that lends none the GPU registers instead.
+          if (!pool_made && m.staging_pool > 0 && (lent > 0 || !cpu_works) &&
+              one_shot_staged(b, r, e)) {
+            d.prepare += m.staging_pool;
+            pool_made = true;
+          }
           // Beside a working CPU team the preparation pins the data
           // region's arrays whole (Residency::pin; Link::pin_up_bw).
           bool cpu_works = false;

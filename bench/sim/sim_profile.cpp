@@ -101,6 +101,10 @@ Machine read_profile(const std::string &path) {
         }
         if (m.lend_under.empty())
           throw std::runtime_error("copy_threads_under: a list of schedulers");
+      } else if (kw == "staging_pool") {
+        m.staging_pool = std::stod(first);
+        if (m.staging_pool < 0)
+          throw std::runtime_error("staging_pool: seconds >= 0");
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)

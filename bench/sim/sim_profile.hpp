@@ -220,6 +220,13 @@ struct Machine {
   // runtime's rule (auto, eft, fdets, hguided since 127d285; auto and eft
   // before, as in calls SA-SB and TC).  Empty: the current rule.
   std::vector<std::string> lend_under;
+  // `staging_pool S` (optional, seconds, unscaled): the GPU's preparation
+  // in the first execution of a program run in which the CPU lends it copy
+  // threads makes the staging pool (cuda_device.cpp prepare_copies ->
+  // ensure_pool: pinned staging buffers and their threads) before its first
+  // chunk.  The GPU alone makes it inside its first upload, where the
+  // calibrated link and scale hold it.  0: none.
+  double staging_pool = 0;
   const CopyLending &lending_of(const Bench &b) const {
     return b.has_lending ? b.lending : lending;
   }
