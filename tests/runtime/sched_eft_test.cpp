@@ -684,8 +684,8 @@ TEST(SchedEft, AShareIsHalvedWhileAnotherDevicesModelIsUnsettled) {
 // the GPU's model predicts a chunk right; before, the CPU took its whole
 // block by the first chunks' model and finished long after the GPU.
 TEST(SchedEft, AHostChunkWaitsForAColdDevicesModelToHold) {
-  for (const std::vector<double> &cold : {std::vector<double>{0.01},
-                                          std::vector<double>{0.01, 0.004}}) {
+  for (const std::vector<double> &cold :
+       {std::vector<double>{0.01}, std::vector<double>{0.01, 0.004}}) {
     SCOPED_TRACE(cold.size());
     SimDevice cpu = SimDevice::constant(1e6, 0, true);
     SimDevice gpu = SimDevice::constant(5e6, 0);
