@@ -700,6 +700,43 @@ TEST(SchedEft, AHostChunkWaitsForAColdDevicesModelToHold) {
   }
 }
 
+// The H200's cold gemm (call VC): a CPU lending copy threads, 300x slower
+// than the GPU, kept taking one-row chunks to the end while its presence
+// halved the GPU's staged copies.  Once its model holds (a chunk predicted
+// within 15%) and the GPU has one, a lending host under 1% of the rate
+// retires from the execution and the GPU takes the rest in one chunk.  A
+// host that lends nothing keeps its share (nothing of the GPU's is slowed).
+TEST(SchedEft, AHostUnderOnePercentRetiresWhenItLendsCopyThreads) {
+  const std::vector<SimDevice> devs = {SimDevice::constant(1e3, 0, true),
+                                       SimDevice::constant(3e5, 0)};
+  const int64_t W = 6000; // the GPU alone: 20 ms
+  for (const bool lending : {true, false}) {
+    SCOPED_TRACE(lending);
+    SchedParams params = make_params(W, devs);
+    if (lending)
+      params.co_speed = {0.5, 1};
+    auto s = eft();
+    SimResult r = simulate(*s, params, devs);
+    ASSERT_EQ(check_coverage(r, W), "");
+    int cpu_chunks = 0, gpu_chunks_after = 0;
+    double cpu_end = 0;
+    for (const SimChunk &c : r.chunks)
+      if (c.device == 0) {
+        ++cpu_chunks;
+        cpu_end = std::max(cpu_end, c.end);
+      }
+    for (const SimChunk &c : r.chunks)
+      gpu_chunks_after += c.device == 1 && c.issued >= cpu_end;
+    if (lending) {
+      // Its probe, then a chunk its model predicts right: then it retires.
+      EXPECT_LE(cpu_chunks, 2) << s->explain();
+      EXPECT_LE(gpu_chunks_after, 1) << s->explain();
+    } else {
+      EXPECT_GE(cpu_chunks, 4) << s->explain();
+    }
+  }
+}
+
 // A warm run: the models are seeded from an earlier run's steady ones, and
 // the CPU's first chunk in this process is cold (+50 ms).  The second
 // execution plans by the seed again, not by the cold chunk (which would

@@ -95,6 +95,8 @@ constexpr double kFasterThanModel =
 // and a probe in a learning execution cost cg's cold run 3% (hce-sim).
 constexpr int kFirstUnconfirmedReprobe = 16;
 constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
+// negligible_beside_copies(): a lending host's rate, relative to the others'.
+constexpr double kNegligibleRate = 0.01;
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
@@ -146,7 +148,8 @@ public:
     // A CPU with threads lent computes at its co-execution speed
     // throughout: lent when it and an accelerator both work, the runtime's
     // test (region_exec.cpp share_copy_threads), an alone probe included.
-    use_co_speed(lends());
+    lends_ = lends();
+    use_co_speed(lends_);
     if (alone_probe_ >= 0) {
       plan_alone_probe();
     } else if (solo_ >= 0) {
@@ -190,6 +193,10 @@ public:
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
       size = probe_size(d);
+    } else if (negligible_beside_copies(device)) {
+      // Its share is not worth the accelerators' staged copies it slows.
+      d.active = false;
+      return Decision::done();
     } else {
       const double share = eft_share(device, R, t);
       if (share < 1) {
@@ -212,7 +219,9 @@ public:
         // slow, and finished 27 ms after the GPU).
         const bool confident = d.confident && !probing && !others_unsettled(device);
         const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
-        const bool whole = confident || cheap;
+        // Nobody left to share with (the others retired): one chunk, one
+        // launch, as alone.
+        const bool whole = confident || cheap || last_active(device);
         // Down: a chunk never ends after T (one iteration of a slow device
         // is long; the fast ones take the fraction at little cost).
         // (1e-6: a share that is an integer but for rounding is not cut to
@@ -891,6 +900,43 @@ private:
     return false;
   }
 
+  // A host lending copy threads (lends()) whose model makes it under
+  // kNegligibleRate of the working devices' rate: beside it, the
+  // accelerators' one-shot copies staged by the lent threads run slower
+  // than its share saves (the H200's cold gemm, call VC: the GPU staged
+  // 6.4-8.2 GB/s beside the CPU's 1-row chunks, about 13 alone, for 0.3%
+  // of the rows on the CPU).  Once the host's model predicted its last
+  // chunk within kConfident (one cold probe is mostly the team's fork: the
+  // SA-SB profile's cold matadd, 8 rows in 1 ms, looked 50x slower per row
+  // than the CPU is and would have left the GPU alone at 0.42x) and every
+  // other working device has a model (one-time costs make an accelerator's
+  // first chunks look slower, never faster).  Only for this execution: the
+  // next begins with every device active, and one that stalled is probed
+  // again (provisional(), unconfirmed()).
+  bool negligible_beside_copies(int device) const {
+    const Dev &d = dev_[device];
+    if (!d.host || !lends_ || !d.confident || !(d.model.c > 0))
+      return false;
+    double others = 0;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j == device || !o.active)
+        continue;
+      if (!o.model.known() || !(o.model.c > 0) || needs_probe(o))
+        return false;
+      others += 1 / o.model.c;
+    }
+    return 1 / d.model.c < kNegligibleRate * others;
+  }
+
+  // Whether every device but `device` has retired from this execution.
+  bool last_active(int device) const {
+    for (int j = 0; j < p_; ++j)
+      if (j != device && dev_[j].active)
+        return false;
+    return true;
+  }
+
   int64_t unassigned() const {
     int64_t r = 0;
     for (const Dev &d : dev_)
@@ -1387,6 +1433,7 @@ private:
   }
 
   SchedParams params_;
+  bool lends_ = false; // lends() at begin()
   int p_ = 0;
   int64_t W_ = 0;
   std::vector<Dev> dev_;
