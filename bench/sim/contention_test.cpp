@@ -306,8 +306,13 @@ int main() {
     // and C's 100, then nothing in the next execution.
     check(near(res.registered_bytes(), 300e6),
           "unreg: the execution registered " + std::to_string(res.registered_bytes()));
+    // One cudaHostUnregister per registration (Link::unreg_lat): three.
+    check(res.registrations() == 3, "unreg: the execution made " +
+                                        std::to_string(res.registrations()) +
+                                        " registrations");
     res.end_execution(r, 0);
-    check(res.registered_bytes() == 0, "unreg: nothing registered after the execution");
+    check(res.registered_bytes() == 0 && res.registrations() == 0,
+          "unreg: nothing registered after the execution");
     Residency noco(rb, false);
     noco.acquire(r, 0, {0, 100}, true);
     noco.release(r, 0, {0, 100}, true);

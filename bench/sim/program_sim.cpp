@@ -396,7 +396,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       for (size_t i = 0; i < devs.size(); ++i)
         cpu_worked = cpu_worked || (devs[i].cost.host && loop.devices[i].chunks > 0);
       const double unreg = residency && cpu_worked && lent == 0 && b.link.unreg_bw > 0
-                               ? residency->registered_bytes() / b.link.unreg_bw
+                               ? residency->registrations() * b.link.unreg_lat +
+                                     residency->registered_bytes() / b.link.unreg_bw
                                : 0;
       const double wall = overhead(m.overhead, names, idle) + loop_wall + unreg;
       // region_exec.cpp: the scheduler gets the whole execution's wall

@@ -44,6 +44,7 @@ void Residency::register_rows(State &s, const IntervalSet &rows, double rowbytes
   m.registers += 1;
   m.reg_bytes += double(fresh.total_length()) * rowbytes;
   registered_bytes_ += double(fresh.total_length()) * rowbytes;
+  registrations_ += 1;
   s.registered.unite(fresh);
 }
 
@@ -156,6 +157,7 @@ void Residency::end_execution(const Region &r, int e) {
     if (s.array->home)
       s.valid[0] = IntervalSet(0, s.array->rows);
   registered_bytes_ = 0;
+  registrations_ = 0;
 }
 
 } // namespace hce::sim

@@ -114,6 +114,8 @@ public:
   // The bytes of pageable rows registered in the execution so far (what
   // its end unregisters: Link::unreg_bw).
   double registered_bytes() const { return registered_bytes_; }
+  // The registrations made in the execution so far (Link::unreg_lat).
+  int registrations() const { return registrations_; }
   // The execution is over: arrays outside data regions leave the GPU, and
   // arrays updated from the devices after it are valid on the host again.
   void end_execution(const Region &r, int e);
@@ -138,6 +140,7 @@ private:
   std::vector<std::pair<State *, double>> last_pinned_; // pin()'s, in order
   bool co_ = true;
   double registered_bytes_ = 0;
+  int registrations_ = 0;
 };
 
 } // namespace hce::sim

@@ -148,9 +148,12 @@ Machine read_profile(const std::string &path) {
             throw std::runtime_error("link: reg=lat,bw with lat >= 0, bw > 0");
         }
         if (kv.count("unreg")) {
-          l.unreg_bw = std::stod(kv["unreg"]);
-          if (!(l.unreg_bw > 0))
-            throw std::runtime_error("link: unreg=bw with bw > 0");
+          if (kv["unreg"].find(',') != std::string::npos)
+            parse_dir(kv["unreg"], l.unreg_lat, l.unreg_bw);
+          else
+            l.unreg_bw = std::stod(kv["unreg"]);
+          if (!(l.unreg_bw > 0) || l.unreg_lat < 0)
+            throw std::runtime_error("link: unreg=[lat,]bw with lat >= 0, bw > 0");
         }
         if (kv.count("pinned")) {
           const int n = std::sscanf(kv["pinned"].c_str(), "%lf,%lf,%lf", &l.pin_up_bw,

@@ -143,7 +143,10 @@ struct Link {
   // working team, so the rows were registered, not staged).  QB's matadd
   // fdets (traces-h200-2026-11-29-qb-named.tar.xz): 11.6 ms of
   // cudaHostUnregister after the last chunk, ~45 GB/s.  0: none.
-  double unreg_bw = 0;
+  // `unreg=lat,bw`: also lat seconds per registration made in the execution
+  // (one cudaHostUnregister each; lud's rows are too few for the bytes to
+  // tell: QB's lud adets/hguided/fdets traces, 39-68 us per call).
+  double unreg_lat = 0, unreg_bw = 0;
   // Copies of a data region's arrays once they are page-locked whole
   // (`pinned=up_bw,down_bw`, optional, bytes/s, unscaled): the GPU's
   // preparation in an execution where the CPU's team works pins them (no
