@@ -356,6 +356,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           d.prepare = d.cost.prepare * d.cost.scale;
           if (!gpu_launched[ri])
             d.first_extra = d.cost.first_launch * d.cost.scale;
+          // ADETS' pipelined GPU: the first kernel of every execution is
+          // slower than the later ones (Machine::pipeline_first).
+          if (d.pipelined)
+            d.first_extra += m.pipeline_first;
           if (!gpu_prepared[ri])
             d.prepare += d.cost.prepare_first * d.cost.scale;
           gpu_prepared[ri] = true;

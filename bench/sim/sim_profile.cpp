@@ -105,6 +105,10 @@ Machine read_profile(const std::string &path) {
         m.staging_pool = std::stod(first);
         if (m.staging_pool < 0)
           throw std::runtime_error("staging_pool: seconds >= 0");
+      } else if (kw == "pipeline_first") {
+        m.pipeline_first = std::stod(first);
+        if (m.pipeline_first < 0)
+          throw std::runtime_error("pipeline_first: seconds >= 0");
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)

@@ -230,6 +230,12 @@ struct Machine {
   // chunk.  The GPU alone makes it inside its first upload, where the
   // calibrated link and scale hold it.  0: none.
   double staging_pool = 0;
+  // `pipeline_first S` (optional, seconds, unscaled; session 33): the first
+  // kernel of every execution of ADETS' pipelined GPU computes S more than
+  // its later ones of the same size, so the scheduler's Alg. 4 sees its
+  // second chunk faster than its first and grows the chunks (docs/simulator.md,
+  // "ADETS in the simulator").  0: none.
+  double pipeline_first = 0;
   const CopyLending &lending_of(const Bench &b) const {
     return b.has_lending ? b.lending : lending;
   }
