@@ -19,7 +19,8 @@
   --keep      a profile whose hand-set values to write through (what the
               traces alone do not give; docs/simulator.md, "Profile format"):
               the comment block before its `overhead` line; its `cpu_team`,
-              `staging_pool`, `contention` and `copy_threads_beside` lines; every
+              `staging_pool`, `prepare_registering`, `contention` and
+              `copy_threads_beside` lines; every
               `lanes=`/`kernel_lanes=` of its `cost` lines; and every
               `cost` or `link` line with comment lines right above it
               (hand-set from the traces they cite),
@@ -334,8 +335,8 @@ def read_keep(path):
             kept["head"] = [c for c in comments if "calibrate.py --v2" not in c]
         elif kw == "cpu_team":
             kept["cpu_team"] = comments + [line]
-        elif kw == "staging_pool":
-            kept["staging_pool"] = comments + [line]
+        elif kw in ("staging_pool", "prepare_registering"):
+            kept[kw] = comments + [line]
         elif kw == "bench":
             bench, region = words[1], None
         elif kw == "region":
@@ -361,7 +362,8 @@ def read_keep(path):
 def check_keep(kept):
     """Report the kept lines LAYOUT has no place for."""
     for key in kept:
-        if key in ("head", "cpu_team", "copy_threads_beside", "staging_pool"):
+        if key in ("head", "cpu_team", "copy_threads_beside", "staging_pool",
+                   "prepare_registering"):
             continue
         b = key[0]
         if b not in LAYOUT or (len(key) == 3 and key[1] not in LAYOUT[b]["regions"]):
@@ -389,6 +391,8 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
     out += kept["cpu_team"] or []
     if kept.get("staging_pool"):
         out += [""] + kept["staging_pool"]
+    if kept.get("prepare_registering"):
+        out += [""] + kept["prepare_registering"]
     if kept.get("copy_threads_beside"):
         out += [""] + kept["copy_threads_beside"]
     for b, layout in LAYOUT.items():

@@ -437,6 +437,40 @@ int main() {
     check(std::fabs(s1.log[0].devices[0].compute_busy -
                     s0.log[0].devices[0].compute_busy - 1e-3) < 1e-9,
           "cpu_team: inside the CPU's first chunk");
+    // `cpu_team S prologue` (the runtime's use_team before the first ask):
+    // the same wall alone, but no chunk carries it.
+    Machine pro = team;
+    pro.cpu_team_prologue = true;
+    const RunResult c2 = run_program(pro, tb, cpu_alone, "");
+    check(std::fabs(c2.seconds - c1.seconds) < 1e-12,
+          "cpu_team prologue: the CPU alone pays it once per run");
+    const RunResult s2 = run_program(pro, tb, both_static, "");
+    check(std::fabs(s2.log[0].devices[0].compute_busy -
+                    s0.log[0].devices[0].compute_busy) < 1e-12,
+          "cpu_team prologue: not inside a chunk");
+  }
+
+  // prepare_registering: beside the CPU the registering GPU's first
+  // preparation costs at most S besides the registration, not prepare_first.
+  {
+    Bench rb = iterative();
+    rb.link.pin_up_bw = rb.link.pin_down_bw = 40e9;
+    rb.link.pin_reg_bw = 1e9;
+    for (auto &r : rb.regions)
+      r.cost["gpu"].prepare_first = 0.05 / r.cost["gpu"].scale;
+    const Config dynamic{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    Machine plain, reg;
+    reg.prepare_registering = 1e-3;
+    const RunResult p0 = run_program(plain, rb, dynamic, "");
+    const RunResult p1 = run_program(reg, rb, dynamic, "");
+    check(p1.log[0].wall < p0.log[0].wall - 0.04,
+          "prepare_registering: the first execution drops prepare_first (" +
+              std::to_string(p0.log[0].wall) + " -> " + std::to_string(p1.log[0].wall) +
+              " s)");
+    const Config gpu_alone{"gpu", "static", {"gpu"}, false, true};
+    check(run_program(reg, rb, gpu_alone, "").seconds ==
+              run_program(plain, rb, gpu_alone, "").seconds,
+          "prepare_registering: nothing on the GPU alone");
   }
 
   // HCE_MIN_SHARE (SlowDevices, as region_exec.cpp applies it): a papers'

@@ -347,7 +347,9 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
             d.cost.threads = team;
           }
           d.prepare = d.cost.prepare * d.cost.scale;
-          if (!cpu_forked) // its first fork creates the team (unscaled)
+          if (!cpu_forked && m.cpu_team_prologue) // its prologue makes the team
+            d.prepare += m.cpu_team;
+          else if (!cpu_forked) // its first fork creates the team (unscaled)
             d.first_extra = m.cpu_team;
         } else if (!idle[i]) {
           // Before its first chunk, on its controller, while the others
@@ -360,8 +362,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           // slower than the later ones (Machine::pipeline_first).
           if (d.pipelined)
             d.first_extra += m.pipeline_first;
-          if (!gpu_prepared[ri])
-            d.prepare += d.cost.prepare_first * d.cost.scale;
+          const bool first_prepare = !gpu_prepared[ri];
           gpu_prepared[ri] = true;
           // The staging pool (Machine::staging_pool): prepare_copies makes
           // it, once per process, for a one-shot region mapping
@@ -385,6 +386,14 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
               d.reg_piece = double(Device::kPinPieceBytes) / b.link.pin_reg_bw;
               d.prepare += d.reg;
             }
+          }
+          if (first_prepare) {
+            double first = d.cost.prepare_first * d.cost.scale;
+            // Registering beside the CPU's team, the GPU makes no staging
+            // pool (Machine::prepare_registering).
+            if (d.reg > 0 && m.prepare_registering >= 0)
+              first = std::min(first, m.prepare_registering);
+            d.prepare += first;
           }
           if (residency) {
             Moves mv = residency->prepare(r, e);
@@ -422,7 +431,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       for (size_t i = 0; i < devs.size(); ++i) {
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;
-        if (devs[i].cost.host && loop.devices[i].chunks > 0)
+        if (devs[i].cost.host &&
+            (loop.devices[i].chunks > 0 || (m.cpu_team_prologue && !idle[i])))
           cpu_forked = true;
       }
       if (residency && b.link.pin_reg_bw > 0)

@@ -109,10 +109,17 @@ Machine read_profile(const std::string &path) {
         m.pipeline_first = std::stod(first);
         if (m.pipeline_first < 0)
           throw std::runtime_error("pipeline_first: seconds >= 0");
+      } else if (kw == "prepare_registering") {
+        m.prepare_registering = std::stod(first);
+        if (m.prepare_registering < 0)
+          throw std::runtime_error("prepare_registering: seconds >= 0");
       } else if (kw == "cpu_team") {
         m.cpu_team = std::stod(first);
         if (m.cpu_team < 0)
           throw std::runtime_error("cpu_team: seconds >= 0");
+        m.cpu_team_prologue = words.size() > 1 && words[1] == "prologue";
+        if (words.size() > 1 && !m.cpu_team_prologue)
+          throw std::runtime_error("cpu_team: seconds [prologue]");
       } else if (kw == "contention") {
         const Contention c{num(kv, "cpu_scale", 1), num(kv, "up_bw", 0),
                            num(kv, "down_bw", 0)};

@@ -215,6 +215,19 @@ struct Machine {
   // configuration the CPU works in.  0: none (the profiles before the
   // 11-27 one's session 18 change; the cost is then inside `comp`).
   double cpu_team = 0;
+  // `cpu_team S prologue`: the team is made in the CPU's prologue
+  // (region_exec.cpp: CpuDevice::use_team before its first ask, the trace's
+  // "cpu prepare" span), not inside its first chunk: the scheduler is not
+  // told it as chunk seconds, HCE_STATS' busy leaves it out, and it is paid
+  // wherever the CPU is woken, even if it then gets nothing.
+  bool cpu_team_prologue = false;
+  // `prepare_registering S` (optional, seconds, unscaled): a GPU's first
+  // preparation of a region in an execution in which it registers the data
+  // region's arrays beside a working CPU team (`pinned=...,reg`) costs at
+  // most S besides the registration, in place of `prepare_first`: that was
+  // calibrated on the GPU alone, whose first preparation makes the staging
+  // pool, which the registering GPU does not (call WC's traces).  < 0: none.
+  double prepare_registering = -1;
   // Copy threads lent beside the CPU's team (CopyLending); a benchmark's
   // own line replaces it.
   CopyLending lending;
