@@ -18,6 +18,9 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ["HOME", "TMPDIR", "LD_LIBRARY_PATH"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Hermetic: the programs the tests build neither read nor write the user's
+# persistent profile cache (cmake/HCETests.cmake); a test may set its own.
+config.environment["HCE_PROFILE"] = "off"
 
 config.substitutions.append(("%hce-translate", config.hce_translate))
 config.substitutions.append(("%hce-include", config.hce_include))
