@@ -22,7 +22,7 @@
 //            runs N times in a row on one profile cache and the last run
 //            is reported (--runs 2: the program's second run)
 //   --cache F start from the profile cache file F (a GPU machine's
-//            ~/.cache/hce/<program>.profile) instead of an empty one
+//            ~/.cache/hce/<program>-<hash>.profile) instead of an empty one
 //   --save-cache F  copy the simulated profile cache to F at the end (the
 //            suite's rounds; with --bench, one program's)
 //   --stall DEV:FROM:LEN:FACTOR  DEV's ("cpu", "gpu") chunks that begin
@@ -100,7 +100,7 @@ std::vector<Config> configs_for(const Bench &b) {
 struct ProfileFile {
   std::string path;
   // `from`: a cache file to start from (--cache), e.g. a GPU machine's
-  // ~/.cache/hce/<program>.profile; "" starts empty.
+  // ~/.cache/hce/<program>-<hash>.profile; "" starts empty.
   ProfileFile(const std::string &name, const std::string &from) {
     path = (std::filesystem::temp_directory_path() /
             ("hce-sim-" + std::to_string(getpid()) + "-" + name + ".profile"))

@@ -445,3 +445,21 @@ TEST(ProfileStore, LongRunningRegionsAreSampled) {
 }
 
 } // namespace
+
+// The per-user cache keeps one file per executable, not per name: two
+// programs called a.out (or two tests' `prog`) measured different loops,
+// and one's models must not seed the other's schedulers.
+TEST(ProfileCacheFile, TwoProgramsOfOneNameKeepApart) {
+  const std::string a = hce::profile::cache_file_name("/home/u/one/a.out");
+  const std::string b = hce::profile::cache_file_name("/home/u/two/a.out");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a, hce::profile::cache_file_name("/home/u/one/a.out")); // stable
+  for (const std::string &name : {a, b}) {
+    EXPECT_EQ(name.rfind("a.out-", 0), 0u) << name;
+    EXPECT_EQ(name.size(),
+              std::string("a.out-").size() + 16 + std::string(".profile").size())
+        << name;
+    EXPECT_EQ(name.substr(name.size() - 8), ".profile") << name;
+  }
+  EXPECT_EQ(hce::profile::cache_file_name(""), "program.profile");
+}

@@ -486,6 +486,17 @@ std::unique_ptr<Store> global_store;
 std::string global_store_path;
 bool global_requested = false; // HCE_PROFILE named a file (profile_requested)
 
+// FNV-1a, 64 bits: a stable hash of the executable's path (std::hash
+// may differ between library versions, and the name must not).
+uint64_t fnv1a(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
 // HCE_PROFILE: unset, "off" or a path (docs/runtime-api.md).
 const char *profile_env() { return std::getenv("HCE_PROFILE"); }
 
@@ -502,12 +513,9 @@ std::string global_path() {
     dir = std::string(home) + "/.cache";
   else
     return "";
-  std::string program = "program";
   std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec && !exe.filename().empty())
-    program = exe.filename().string();
-  return dir + "/hce/" + program + ".profile";
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return dir + "/hce/" + cache_file_name(ec ? std::string() : exe.string());
 }
 
 // The environment is read once per runtime session, when the store loads
@@ -524,6 +532,16 @@ void load_locked() {
     global_store->load(global_store_path);
 }
 } // namespace
+
+std::string cache_file_name(std::string_view exe) {
+  const std::filesystem::path path(exe);
+  if (exe.empty() || path.filename().empty())
+    return "program.profile";
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(fnv1a(exe)));
+  return path.filename().string() + "-" + hash + ".profile";
+}
 
 bool profile_requested() {
   std::lock_guard<std::mutex> lock(global_mutex);

@@ -31,6 +31,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hce::profile {
@@ -176,10 +177,15 @@ inline bool recorded_execution(int64_t nth) { return nth < 16 || nth % 16 == 0; 
 Store &global();
 // The file of the global store: HCE_PROFILE when set; "" when it is "off";
 // otherwise the per-user cache, as ccache keeps one:
-// $XDG_CACHE_HOME/hce/<program>.profile (~/.cache/hce/... without
-// XDG_CACHE_HOME), so that the second run of a program starts where the
-// first ended.  "" too when there is no home to keep it in.
+// $XDG_CACHE_HOME/hce/cache_file_name(the executable) (~/.cache/hce/...
+// without XDG_CACHE_HOME), so that the second run of a program starts where
+// the first ended.  "" too when there is no home to keep it in.
 std::string global_path();
+// The per-user cache's file of the executable at `exe` (an absolute path):
+// "<its name>-<16 hex digits of a hash of the path>.profile", so that two
+// programs of one name (every a.out, every test's `prog`) keep apart what
+// they measured; "program.profile" when the path is unknown.
+std::string cache_file_name(std::string_view exe);
 // Whether the global store has a file (global_path() as read when the store
 // was created): what the per-execution hooks ask, so that an execution does
 // not read the environment and /proc/self/exe (measured: 12 us of a 23 us
