@@ -357,12 +357,47 @@ void DataEnv::unpin_all(std::vector<std::pair<Array *, int>> &pins) {
 bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
                          std::string &why) {
   // The windows involved are pinned: their buffers cannot move meanwhile.
+  // Host copies are one batch per device, waited for once at the end; if
+  // that wait fails they run again one by one, each retried as ever.  A
+  // row-pointer array's copies go through a packing buffer that must land
+  // before it is read or freed (copy_rows): those go first, one by one.
+  for (const Copy &c : copies)
+    if (c.src_device < 0 && c.a->rows &&
+        !host_copies(*c.a, c.device, c.elems, c.to_device, counts, why))
+      return false;
+  std::vector<Device *> batched;
+  TransferCounts host_counts;
+  bool ok = true;
   for (const Copy &c : copies) {
-    if (c.src_device < 0) {
-      if (!host_copies(*c.a, c.device, c.elems, c.to_device, counts, why))
-        return false;
+    if (c.src_device >= 0 || c.a->rows)
       continue;
+    Device &dev = *devices_[c.device];
+    if (std::find(batched.begin(), batched.end(), &dev) == batched.end()) {
+      dev.begin_copies();
+      batched.push_back(&dev);
     }
+    if (!(ok = host_copies(*c.a, c.device, c.elems, c.to_device, host_counts, why)))
+      break;
+  }
+  for (Device *dev : batched) {
+    std::string e;
+    if (!dev->finish_copies(e) && ok) {
+      warning("copies to or from " + dev->name() + " failed (" + e + "); copying again");
+      ok = false;
+    }
+  }
+  if (!ok) {
+    host_counts = TransferCounts();
+    for (const Copy &c : copies)
+      if (c.src_device < 0 && !c.a->rows &&
+          !host_copies(*c.a, c.device, c.elems, c.to_device, host_counts, why))
+        return false;
+  }
+  counts.to_device += host_counts.to_device;
+  counts.from_device += host_counts.from_device;
+  for (const Copy &c : copies) {
+    if (c.src_device < 0)
+      continue;
     // From another device's window straight into this one's.
     const Window &w = c.a->windows[c.device];
     const Window &sw = c.a->windows[c.src_device];

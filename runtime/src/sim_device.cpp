@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 namespace hce {
 namespace {
@@ -170,12 +171,61 @@ void SimDevice::release(void *ptr) {
   std::free(ptr);
 }
 
+namespace {
+// The calling thread's open copy batches, by device.
+struct SimBatch {
+  const SimDevice *dev;
+  struct Copy {
+    void *dst;
+    const void *src;
+    size_t bytes;
+  };
+  std::vector<Copy> copies;
+  double seconds = 0; // the copies' bytes over the link's bandwidth
+};
+thread_local std::vector<SimBatch> t_sim_batches;
+
+SimBatch *open_sim_batch(const SimDevice *dev) {
+  for (SimBatch &b : t_sim_batches)
+    if (b.dev == dev)
+      return &b;
+  return nullptr;
+}
+} // namespace
+
+void SimDevice::begin_copies() {
+  if (!open_sim_batch(this))
+    t_sim_batches.push_back({this, {}, 0});
+}
+
+bool SimDevice::finish_copies(std::string &why) {
+  SimBatch *b = open_sim_batch(this);
+  if (!b)
+    return true;
+  SimBatch batch = std::move(*b);
+  t_sim_batches.erase(t_sim_batches.begin() + (b - t_sim_batches.data()));
+  if (batch.copies.empty())
+    return true;
+  ++batches_;
+  batched_copies_ += long(batch.copies.size());
+  double start = now_seconds();
+  for (const SimBatch::Copy &c : batch.copies)
+    std::memcpy(c.dst, c.src, c.bytes);
+  sleep_until_elapsed(start, params_.latency + batch.seconds);
+  return true;
+}
+
 bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
                          std::atomic<long> &counter, long fail_at, const char *what,
                          std::string &why) {
   if (fail_at && ++counter == fail_at) {
     why = std::string("injected ") + what + " failure";
     return false;
+  }
+  if (SimBatch *b = open_sim_batch(this)) {
+    b->copies.push_back({dst, src, bytes});
+    b->seconds += double(bytes) / params_.bandwidth;
+    return true;
   }
   double start = now_seconds();
   std::memcpy(dst, src, bytes);

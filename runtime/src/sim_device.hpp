@@ -81,6 +81,13 @@ public:
               std::string &why) override;
   bool download(void *host_dst, const void *dev_src, size_t bytes,
                 std::string &why) override;
+  // A batch defers its copies' memcpy to finish_copies(), which pays the
+  // link's latency once (as CudaDevice waits once): a caller that used a
+  // copy before its batch finished reads poison or stale bytes.
+  void begin_copies() override;
+  bool finish_copies(std::string &why) override;
+  long batches() const { return batches_.load(); } // finished, with copies (tests)
+  long batched_copies() const { return batched_copies_.load(); }
   bool copy_device(void *dst, const void *src, size_t bytes,
                    std::string &why) override;
   bool can_copy_from_peer(const Device &src) const override;
@@ -109,6 +116,7 @@ private:
   // several threads (its controller, stream threads, other devices fetching
   // from it).
   std::atomic<long> computes_{0}, uploads_{0}, downloads_{0};
+  std::atomic<long> batches_{0}, batched_copies_{0};
 };
 
 } // namespace hce

@@ -1004,7 +1004,7 @@ bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width
     for (size_t b = 0; ok && b < count; ++b)
       ok = upload_async(dst + b * pitch, src + b * pitch, width, why);
   }
-  return ok && synchronize(Stream::Upload, why);
+  return ok && landed(Stream::Upload, why);
 }
 
 bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t width,
@@ -1031,22 +1031,65 @@ bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t wid
     for (size_t b = 0; ok && b < count; ++b)
       ok = download_async(dst + b * pitch, src + b * pitch, width, why);
   }
-  return ok && synchronize(Stream::Download, why);
+  return ok && landed(Stream::Download, why);
 }
 
 bool CudaDevice::upload(void *dev_dst, const void *host_src, size_t bytes,
                         std::string &why) {
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
-         upload_async(dev_dst, host_src, bytes, why) && synchronize(Stream::Upload, why);
+         upload_async(dev_dst, host_src, bytes, why) && landed(Stream::Upload, why);
 }
 
 bool CudaDevice::download(void *host_dst, const void *dev_src, size_t bytes,
                           std::string &why) {
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
-         download_async(host_dst, dev_src, bytes, why) &&
-         synchronize(Stream::Download, why);
+         download_async(host_dst, dev_src, bytes, why) && landed(Stream::Download, why);
+}
+
+// ---- copy batches ------------------------------------------------------------------
+// The calling thread's open batches, by device: several threads copy to and
+// from one device at once (the CPU's fetches beside the GPU's own chunks),
+// each waiting for its own batch's streams.
+namespace {
+struct OpenBatch {
+  const CudaDevice *dev;
+  bool up, down; // a copy is waiting on the Upload / Download stream
+};
+thread_local std::vector<OpenBatch> t_batches;
+
+OpenBatch *open_batch(const CudaDevice *dev) {
+  for (OpenBatch &b : t_batches)
+    if (b.dev == dev)
+      return &b;
+  return nullptr;
+}
+} // namespace
+
+void CudaDevice::begin_copies() {
+  if (!open_batch(this))
+    t_batches.push_back({this, false, false});
+}
+
+bool CudaDevice::finish_copies(std::string &why) {
+  OpenBatch *b = open_batch(this);
+  if (!b)
+    return true;
+  const bool up = b->up, down = b->down;
+  t_batches.erase(t_batches.begin() + (b - t_batches.data()));
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         (!up || synchronize_here(Stream::Upload, why)) &&
+         (!down || synchronize_here(Stream::Download, why));
+}
+
+bool CudaDevice::landed(Stream s, std::string &why) {
+  if (OpenBatch *b = open_batch(this)) {
+    (s == Stream::Upload ? b->up : b->down) = true;
+    return true;
+  }
+  return synchronize(s, why);
 }
 
 bool CudaDevice::copy_device(void *dst, const void *src, size_t bytes, std::string &why) {

@@ -121,6 +121,8 @@ public:
                      size_t count, std::string &why) override;
   bool download_blocks(void *host_dst, const void *dev_src, size_t width, size_t pitch,
                        size_t count, std::string &why) override;
+  void begin_copies() override;
+  bool finish_copies(std::string &why) override;
   bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) override;
   // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
   bool can_copy_from_peer(const Device &src) const override;
@@ -184,6 +186,9 @@ private:
   // already (compute()): no cudaGetDevice / cudaSetDevice of their own.
   bool launch_here(const ChunkContext &ctx, std::string &why);
   bool synchronize_here(Stream s, std::string &why);
+  // A copy on stream `s` (Upload or Download) has been enqueued: waits for
+  // it, or leaves it to finish_copies() inside the calling thread's batch.
+  bool landed(Stream s, std::string &why);
   // One piece of a host range, pinned or not.
   struct Piece {
     size_t offset, bytes;
