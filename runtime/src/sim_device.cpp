@@ -1,6 +1,7 @@
 #include "sim_device.hpp"
 
 #include "clock.hpp"
+#include "copy_batch.hpp"
 #include "text_list.hpp"
 #include "variant_scope.hpp"
 
@@ -172,9 +173,7 @@ void SimDevice::release(void *ptr) {
 }
 
 namespace {
-// The calling thread's open copy batches, by device.
 struct SimBatch {
-  const SimDevice *dev;
   struct Copy {
     void *dst;
     const void *src;
@@ -183,35 +182,21 @@ struct SimBatch {
   std::vector<Copy> copies;
   double seconds = 0; // the copies' bytes over the link's bandwidth
 };
-thread_local std::vector<SimBatch> t_sim_batches;
-
-SimBatch *open_sim_batch(const SimDevice *dev) {
-  for (SimBatch &b : t_sim_batches)
-    if (b.dev == dev)
-      return &b;
-  return nullptr;
-}
+using SimBatches = OpenCopyBatches<SimBatch>;
 } // namespace
 
-void SimDevice::begin_copies() {
-  if (!open_sim_batch(this))
-    t_sim_batches.push_back({this, {}, 0});
-}
+void SimDevice::begin_copies() { SimBatches::open(this); }
 
 bool SimDevice::finish_copies(std::string &why) {
-  SimBatch *b = open_sim_batch(this);
-  if (!b)
-    return true;
-  SimBatch batch = std::move(*b);
-  t_sim_batches.erase(t_sim_batches.begin() + (b - t_sim_batches.data()));
-  if (batch.copies.empty())
+  std::optional<SimBatch> batch = SimBatches::close(this);
+  if (!batch || batch->copies.empty())
     return true;
   ++batches_;
-  batched_copies_ += long(batch.copies.size());
+  batched_copies_ += long(batch->copies.size());
   double start = now_seconds();
-  for (const SimBatch::Copy &c : batch.copies)
+  for (const SimBatch::Copy &c : batch->copies)
     std::memcpy(c.dst, c.src, c.bytes);
-  sleep_until_elapsed(start, params_.latency + batch.seconds);
+  sleep_until_elapsed(start, params_.latency + batch->seconds);
   return true;
 }
 
@@ -222,7 +207,7 @@ bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
     why = std::string("injected ") + what + " failure";
     return false;
   }
-  if (SimBatch *b = open_sim_batch(this)) {
+  if (SimBatch *b = SimBatches::find(this)) {
     b->copies.push_back({dst, src, bytes});
     b->seconds += double(bytes) / params_.bandwidth;
     return true;

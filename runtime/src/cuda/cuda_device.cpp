@@ -1,6 +1,7 @@
 #include "cuda_device.hpp"
 
 #include "clock.hpp"
+#include "copy_batch.hpp"
 #include "host_pins.hpp"
 #include "log.hpp"
 #include "staging_pool.hpp"
@@ -1049,43 +1050,27 @@ bool CudaDevice::download(void *host_dst, const void *dev_src, size_t bytes,
 }
 
 // ---- copy batches ------------------------------------------------------------------
-// The calling thread's open batches, by device: several threads copy to and
-// from one device at once (the CPU's fetches beside the GPU's own chunks),
-// each waiting for its own batch's streams.
 namespace {
-struct OpenBatch {
-  const CudaDevice *dev;
-  bool up, down; // a copy is waiting on the Upload / Download stream
+struct CudaBatch {
+  bool up = false, down = false; // a copy is waiting on the Upload / Download stream
 };
-thread_local std::vector<OpenBatch> t_batches;
-
-OpenBatch *open_batch(const CudaDevice *dev) {
-  for (OpenBatch &b : t_batches)
-    if (b.dev == dev)
-      return &b;
-  return nullptr;
-}
+using CudaBatches = OpenCopyBatches<CudaBatch>;
 } // namespace
 
-void CudaDevice::begin_copies() {
-  if (!open_batch(this))
-    t_batches.push_back({this, false, false});
-}
+void CudaDevice::begin_copies() { CudaBatches::open(this); }
 
 bool CudaDevice::finish_copies(std::string &why) {
-  OpenBatch *b = open_batch(this);
-  if (!b)
+  std::optional<CudaBatch> b = CudaBatches::close(this);
+  if (!b || (!b->up && !b->down))
     return true;
-  const bool up = b->up, down = b->down;
-  t_batches.erase(t_batches.begin() + (b - t_batches.data()));
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
-         (!up || synchronize_here(Stream::Upload, why)) &&
-         (!down || synchronize_here(Stream::Download, why));
+         (!b->up || synchronize_here(Stream::Upload, why)) &&
+         (!b->down || synchronize_here(Stream::Download, why));
 }
 
 bool CudaDevice::landed(Stream s, std::string &why) {
-  if (OpenBatch *b = open_batch(this)) {
+  if (CudaBatch *b = CudaBatches::find(this)) {
     (s == Stream::Upload ? b->up : b->down) = true;
     return true;
   }
