@@ -8,8 +8,6 @@
 #include "sim_device.hpp"
 #include "test_support.hpp"
 
-#include "sched/scheduler.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -55,18 +53,10 @@ int64_t run_combine(Problem &p, std::vector<double> &w, const std::string &sched
                      hce_test::row_map("w", w.data(), HCE_MAP_FROM, p.n)};
   Args args{p.n};
   void *site = nullptr;
-  hce_region r{};
-  r.name = "combine";
-  r.schedule = schedule.c_str();
-  r.iterations = p.m;
-  r.num_maps = 4;
-  r.maps = maps;
-  r.args = &args;
-  r.args_size = sizeof args;
-  r.cpu = combine_cpu;
-  r.site = &site;
+  hce_region r =
+      hce_test::region_of("combine", maps, 4, p.m, args, combine_cpu, &site, schedule);
   EXPECT_EQ(hce_co_exec(&r), 0);
-  return hce_last_iterations(&site, "sim:0") + hce_last_iterations(&site, "sim:1");
+  return hce_test::sim_iterations(&site);
 }
 
 TEST(CopyBatch, AChunksUploadsOfSeveralArraysAreOneBatch) {

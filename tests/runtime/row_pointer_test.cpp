@@ -24,29 +24,6 @@
 
 namespace {
 
-constexpr const char *kSim = "sim=bw:1e12,lat:0,iter_time:1e-9";
-
-struct Config {
-  std::string devices, schedule;
-  bool sims_must_work() const {
-    return devices.rfind("cpu", 0) != 0 || schedule == "static";
-  }
-  std::string label() const { return devices + " " + schedule; }
-};
-
-std::vector<Config> configs() {
-  std::vector<Config> out;
-  for (const char *devices : {"cpu,sim:0,sim:1", "sim:0,sim:1"})
-    for (const std::string &s : hce::scheduler_names())
-      if (s != "fdets_inc") // chosen by the runtime inside data regions
-        out.push_back({devices, s});
-  return out;
-}
-
-int64_t sim_iterations(void **site) {
-  return hce_last_iterations(site, "sim:0") + hce_last_iterations(site, "sim:1");
-}
-
 // Rows allocated one by one (in a shuffled order, so that neighbours are
 // not neighbours in memory), or carved out of one block.
 class Rows {
@@ -194,9 +171,9 @@ void reference(Data &d, int64_t n, const Args &a, std::vector<float> &dist,
 
 void run_assign(bool one_block) {
   const int64_t n = 613, nf = 7, k = 5, accw = 12;
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label() + (one_block ? " (rows in one block)" : ""));
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     setenv("HCE_MIN_SHARE", "0", 1);
     Data d(n, nf, k, accw, one_block);
     const Args args{nf, k, 3, 6, d.feature.table()};
@@ -231,7 +208,7 @@ void run_assign(bool one_block) {
       ASSERT_EQ(d.member, ref_member) << "execution " << rep;
       // Elements of acc outside [lo, lo + width) are untouched.
       ASSERT_EQ(d.acc.flat(), ref_acc) << "execution " << rep;
-      on_sims += sim_iterations(&site);
+      on_sims += hce_test::sim_iterations(&site);
       // New features for the next execution: nothing may be left stale.
       std::vector<float> f = d.feature.flat();
       for (float &x : f)
@@ -256,7 +233,7 @@ TEST(RowPointers, KmeansAssignRowsInOneBlock) { run_assign(true); }
 // per window.
 TEST(RowPointers, DataRegionKeepsRowsOnDevices) {
   const int64_t n = 401, nf = 5, k = 4, accw = 9;
-  hce_test::use_devices("sim:0,sim:1", kSim);
+  hce_test::use_devices("sim:0,sim:1", hce_test::kFastSims);
   setenv("HCE_MIN_SHARE", "0", 1);
   Data d(n, nf, k, accw, false);
   const Args args{nf, k, 0, accw, d.feature.table()};
@@ -289,7 +266,7 @@ TEST(RowPointers, DataRegionKeepsRowsOnDevices) {
     ASSERT_EQ(d.dist.flat(), ref_dist) << "execution " << rep;
     ASSERT_EQ(d.member, ref_member) << "execution " << rep;
     ASSERT_EQ(d.acc.flat(), ref_acc) << "execution " << rep;
-    EXPECT_GT(sim_iterations(&site), 0);
+    EXPECT_GT(hce_test::sim_iterations(&site), 0);
   }
   ASSERT_EQ(hce_data_end(), 0);
   EXPECT_EQ(aliased_rows.load(), 0) << "a device table pointed at host rows";
@@ -301,7 +278,7 @@ void noop_cpu(int64_t, int64_t, void *const *, const void *, void *) {}
 // Errors, not wrong answers: a written section every iteration shares, an
 // empty row section.
 TEST(RowPointers, BadRowMapsAreErrors) {
-  hce_test::use_devices("sim:0", kSim);
+  hce_test::use_devices("sim:0", hce_test::kFastSims);
   Rows rows(10, 4, 3, false);
   float **t = rows.table();
   hce_region r{};

@@ -19,34 +19,9 @@
 
 namespace {
 
-constexpr const char *kSim = "sim=bw:1e12,lat:0,iter_time:1e-9";
-
-struct Config {
-  std::string devices, schedule;
-  // Static's fixed shares always reach the simulated devices; without the
-  // CPU they do all the work.
-  bool sims_must_work() const {
-    return devices.rfind("cpu", 0) != 0 || schedule == "static";
-  }
-  std::string label() const { return devices + " " + schedule; }
-};
-
-std::vector<Config> configs() {
-  std::vector<Config> out;
-  for (const char *devices : {"cpu,sim:0,sim:1", "sim:0,sim:1"})
-    for (const std::string &s : hce::scheduler_names())
-      if (s != "fdets_inc") // chosen by the runtime inside data regions
-        out.push_back({devices, s});
-  return out;
-}
-
-void expect_sim_work(const Config &c, int64_t on_sims) {
+void expect_sim_work(const hce_test::SchedConfig &c, int64_t on_sims) {
   if (c.sims_must_work())
     EXPECT_GT(on_sims, 0) << "no simulated device did any work";
-}
-
-int64_t sim_iterations(void **site) {
-  return hce_last_iterations(site, "sim:0") + hce_last_iterations(site, "sim:1");
 }
 
 // Some work per element, so that every scheduler gives the (fast,
@@ -79,22 +54,6 @@ struct Args {
   const int64_t *perm = nullptr;
 };
 
-hce_region region_of(const char *name, hce_map *maps, int num_maps, int64_t iters,
-                     const Args &args, hce_cpu_variant cpu, void **site,
-                     const std::string &schedule) {
-  hce_region r{};
-  r.name = name;
-  r.schedule = schedule.c_str();
-  r.iterations = iters;
-  r.num_maps = num_maps;
-  r.maps = maps;
-  r.args = &args;
-  r.args_size = sizeof args;
-  r.cpu = cpu;
-  r.site = site;
-  return r;
-}
-
 // B[i][j] = A[i][j] + 2 * work(A[j][i]): row i and column i of A.
 // map(to: A[i][0:n], A[0:n][i]) map(from: B[i][0:n])
 void transpose_sum_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args,
@@ -115,9 +74,9 @@ TEST(SeveralMaps, RowAndColumnOfOneArray) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)
       ref[size_t(i * n + j)] = a[size_t(i * n + j)] + 2.0 * work(a[size_t(j * n + i)]);
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     setenv("HCE_MIN_SHARE", "0", 1);
     std::vector<double> b = hce_test::random_vector(size_t(n * n), 42);
     double *ah = const_cast<double *>(a.data());
@@ -126,14 +85,14 @@ TEST(SeveralMaps, RowAndColumnOfOneArray) {
                        section("B", b.data(), HCE_MAP_FROM, n, 0, n, 1, 0, n * n)};
     Args args{n};
     void *site = nullptr;
-    hce_region r = region_of("transpose_sum", maps, 3, n, args, transpose_sum_cpu, &site,
-                             c.schedule);
+    hce_region r = hce_test::region_of("transpose_sum", maps, 3, n, args,
+                                       transpose_sum_cpu, &site, c.schedule);
     int64_t on_sims = 0;
     for (int rep = 0; rep < 2; ++rep) { // the second run uses what was learnt
       std::fill(b.begin(), b.end(), -7.0);
       ASSERT_EQ(hce_co_exec(&r), 0);
       ASSERT_EQ(b, ref) << "execution " << rep;
-      on_sims += sim_iterations(&site);
+      on_sims += hce_test::sim_iterations(&site);
     }
     expect_sim_work(c, on_sims);
     unsetenv("HCE_MIN_SHARE");
@@ -159,9 +118,9 @@ TEST(SeveralMaps, ToRowAndFromColumnOfOneArray) {
   for (int64_t i = 0; i < h; ++i)
     for (int64_t j = 0; j < h; ++j)
       ref[size_t((h + j) * h + i)] = work(ref[size_t(i * h + j)]);
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     setenv("HCE_MIN_SHARE", "0", 1);
     std::vector<double> a = a0;
     hce_map maps[2] = {
@@ -169,11 +128,11 @@ TEST(SeveralMaps, ToRowAndFromColumnOfOneArray) {
         section("A", a.data(), HCE_MAP_FROM, 1, h * h, 1, h, h, 2 * h * h)};
     Args args{h};
     void *site = nullptr;
-    hce_region r = region_of("row_to_column", maps, 2, h, args, row_to_column_cpu, &site,
-                             c.schedule);
+    hce_region r = hce_test::region_of("row_to_column", maps, 2, h, args,
+                                       row_to_column_cpu, &site, c.schedule);
     ASSERT_EQ(hce_co_exec(&r), 0);
     ASSERT_EQ(a, ref);
-    expect_sim_work(c, sim_iterations(&site));
+    expect_sim_work(c, hce_test::sim_iterations(&site));
     unsetenv("HCE_MIN_SHARE");
   }
 }
@@ -209,8 +168,8 @@ void eliminate(double *a, int64_t n, int64_t steps, void **site,
     hce_map maps[2] = {section("A", a, HCE_MAP_TOFROM, n, (k + 1) * n, n, 1, 0, n * n),
                        section("A", a, HCE_MAP_TO, 0, k * n, n, 1, 0, n * n)};
     Args args{n, k};
-    hce_region r =
-        region_of("eliminate", maps, 2, n - k - 1, args, eliminate_cpu, site, sched);
+    hce_region r = hce_test::region_of("eliminate", maps, 2, n - k - 1, args,
+                                       eliminate_cpu, site, sched);
     ASSERT_EQ(hce_co_exec(&r), 0) << "step " << k;
   }
 }
@@ -221,10 +180,10 @@ TEST(SeveralMaps, TofromRowAndBroadcastRowOfOneArray) {
   for (int64_t i = 0; i < n; ++i)
     a0[size_t(i * n + i)] += 4.0; // well away from zero pivots
   const std::vector<double> ref = eliminate_reference(a0, n, steps);
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     for (bool in_data : {false, true}) {
       SCOPED_TRACE(c.label() + (in_data ? " in a data region" : ""));
-      hce_test::use_devices(c.devices, kSim);
+      hce_test::use_devices(c.devices, hce_test::kFastSims);
       setenv("HCE_MIN_SHARE", "0", 1);
       std::vector<double> a = a0;
       void *site = nullptr;
@@ -235,7 +194,7 @@ TEST(SeveralMaps, TofromRowAndBroadcastRowOfOneArray) {
       if (in_data)
         ASSERT_EQ(hce_data_end(), 0);
       ASSERT_EQ(a, ref);
-      expect_sim_work(c, sim_iterations(&site));
+      expect_sim_work(c, hce_test::sim_iterations(&site));
       unsetenv("HCE_MIN_SHARE");
     }
   }
@@ -263,20 +222,20 @@ TEST(SeveralMaps, PerIterationReadAndMergedWriteOfOneArray) {
   for (int64_t k = 0; k < n; ++k)
     ref[size_t(n + perm[size_t(k)])] =
         2.0 * ref[size_t(n + perm[size_t(k)])] + work(ref[size_t(k)]);
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     setenv("HCE_MIN_SHARE", "0", 1);
     std::vector<double> y = y0;
     hce_map maps[2] = {section("y", y.data(), HCE_MAP_TO, 1, 0, 1, 1, 0, 2 * n),
                        section("y", y.data(), HCE_MAP_TOFROM, 0, n, n, 1, 0, 2 * n)};
     Args args{n, 0, perm.data()};
     void *site = nullptr;
-    hce_region r =
-        region_of("scatter_half", maps, 2, n, args, scatter_half_cpu, &site, c.schedule);
+    hce_region r = hce_test::region_of("scatter_half", maps, 2, n, args, scatter_half_cpu,
+                                       &site, c.schedule);
     ASSERT_EQ(hce_co_exec(&r), 0);
     ASSERT_EQ(y, ref);
-    expect_sim_work(c, sim_iterations(&site));
+    expect_sim_work(c, hce_test::sim_iterations(&site));
     unsetenv("HCE_MIN_SHARE");
   }
 }

@@ -19,22 +19,6 @@
 
 namespace {
 
-constexpr const char *kSim = "sim=bw:1e12,lat:0,iter_time:1e-9";
-
-// Every scheduler on the CPU and two simulated devices, and on the two
-// simulated devices alone (whose merges must then make up the whole
-// result).
-struct Config {
-  std::string devices, schedule;
-  // The simulated devices must have done work: always without the CPU,
-  // and with static's equal shares (the adaptive schedulers may rightly
-  // give a small problem to the CPU alone).
-  bool sims_must_work() const {
-    return devices.rfind("cpu", 0) != 0 || schedule == "static";
-  }
-  std::string label() const { return devices + " " + schedule; }
-};
-
 struct Args {
   int64_t n;
   const int64_t *perm; // scattered writes: iteration k writes y[perm[k]]
@@ -86,37 +70,12 @@ hce_map whole(const char *name, void *host, int kind, int64_t len) {
   return m;
 }
 
-std::vector<Config> configs() {
-  std::vector<Config> out;
-  for (const char *devices : {"cpu,sim:0,sim:1", "sim:0,sim:1"})
-    for (const std::string &s : hce::scheduler_names())
-      if (s != "fdets_inc") // chosen by the runtime inside data regions
-        out.push_back({devices, s});
-  return out;
-}
-
-void expect_sim_work(const Config &c, void **site, int64_t extra = 0) {
+void expect_sim_work(const hce_test::SchedConfig &c, void **site, int64_t extra = 0) {
   if (c.sims_must_work())
     EXPECT_GT(hce_last_iterations(site, "sim:0") + hce_last_iterations(site, "sim:1") +
                   extra,
               0)
         << "no simulated device did any work";
-}
-
-hce_region region_of(const char *name, hce_map *maps, int num_maps, int64_t iters,
-                     const Args &args, hce_cpu_variant cpu, void **site,
-                     const std::string &schedule) {
-  hce_region r{};
-  r.name = name;
-  r.schedule = schedule.c_str();
-  r.iterations = iters;
-  r.num_maps = num_maps;
-  r.maps = maps;
-  r.args = &args;
-  r.args_size = sizeof args;
-  r.cpu = cpu;
-  r.site = site;
-  return r;
 }
 
 TEST(SharedWrite, OverlapDetection) {
@@ -149,10 +108,10 @@ TEST(SharedWrite, ScatteredWritesEveryScheduler) {
   for (int64_t k = 0; k < iters; ++k)
     ref[size_t(perm[size_t(k)])] =
         2.0 * ref[size_t(perm[size_t(k)])] + work(x[size_t(k)]);
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     for (int kind : {HCE_MAP_TOFROM, HCE_MAP_FROM}) {
       SCOPED_TRACE(c.label() + (kind == HCE_MAP_FROM ? " from" : " tofrom"));
-      hce_test::use_devices(c.devices, kSim);
+      hce_test::use_devices(c.devices, hce_test::kFastSims);
       setenv("HCE_MIN_SHARE", "0", 1);
       std::vector<double> y = y0;
       Args args{n, perm.data()};
@@ -161,8 +120,8 @@ TEST(SharedWrite, ScatteredWritesEveryScheduler) {
           whole("y", y.data(), kind, n)};
       maps[0].len = 1;
       void *site = nullptr;
-      hce_region r =
-          region_of("scatter", maps, 2, iters, args, scatter_cpu, &site, c.schedule);
+      hce_region r = hce_test::region_of("scatter", maps, 2, iters, args, scatter_cpu,
+                                         &site, c.schedule);
       // Twice on one site: the second execution uses what was learnt.
       int64_t on_sims = 0;
       for (int rep = 0; rep < 2; ++rep) {
@@ -194,14 +153,15 @@ TEST(SharedWrite, TransposedWritesKeepTheUpperPart) {
     void *const ptrs[2] = {m[0].host, m[1].host};
     transpose_cpu(0, n, ptrs, &args, nullptr);
   }
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     std::vector<double> cov = c0;
     hce_map maps[2] = {whole("x", const_cast<double *>(x.data()), HCE_MAP_TO, n * n),
                        whole("cov", cov.data(), HCE_MAP_FROM, n * n)};
     void *site = nullptr;
-    hce_region r = region_of("cov", maps, 2, n, args, transpose_cpu, &site, c.schedule);
+    hce_region r =
+        hce_test::region_of("cov", maps, 2, n, args, transpose_cpu, &site, c.schedule);
     ASSERT_EQ(hce_co_exec(&r), 0);
     ASSERT_EQ(cov, ref);
     expect_sim_work(c, &site);
@@ -240,15 +200,15 @@ struct Planes {
 
 TEST(SharedWrite, FromWiderThanWrittenKeepsHostValues) {
   Planes t;
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     std::vector<double> b = t.b0;
     hce_map maps[2];
     t.maps(maps, b.data());
     void *site = nullptr;
-    hce_region r =
-        region_of("planes", maps, 2, t.planes, t.args, interior_cpu, &site, c.schedule);
+    hce_region r = hce_test::region_of("planes", maps, 2, t.planes, t.args, interior_cpu,
+                                       &site, c.schedule);
     ASSERT_EQ(hce_co_exec(&r), 0);
     ASSERT_EQ(b, t.ref);
     expect_sim_work(c, &site);
@@ -257,9 +217,9 @@ TEST(SharedWrite, FromWiderThanWrittenKeepsHostValues) {
 
 TEST(SharedWrite, FromInsideDataRegionUsesThePresentCopy) {
   Planes t;
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     std::vector<double> b = t.b0;
     hce_map maps[2];
     t.maps(maps, b.data());
@@ -267,8 +227,8 @@ TEST(SharedWrite, FromInsideDataRegionUsesThePresentCopy) {
                        whole("B", b.data(), HCE_MAP_TOFROM, t.planes * t.n * t.n)};
     ASSERT_EQ(hce_data_begin(2, data), 0);
     void *site = nullptr;
-    hce_region r =
-        region_of("planes", maps, 2, t.planes, t.args, interior_cpu, &site, c.schedule);
+    hce_region r = hce_test::region_of("planes", maps, 2, t.planes, t.args, interior_cpu,
+                                       &site, c.schedule);
     ASSERT_EQ(hce_co_exec(&r), 0);
     ASSERT_EQ(hce_co_exec(&r), 0); // again, on what the devices hold
     ASSERT_EQ(hce_data_end(), 0);
@@ -301,9 +261,9 @@ TEST(SharedWrite, AtomicUpdatesAreNeverLost) {
   std::vector<double> ref(static_cast<size_t>(bins), 2.0);
   for (int64_t b : bin)
     ref[size_t(b)] += 1.0;
-  for (const Config &c : configs()) {
+  for (const hce_test::SchedConfig &c : hce_test::every_scheduler()) {
     SCOPED_TRACE(c.label());
-    hce_test::use_devices(c.devices, kSim);
+    hce_test::use_devices(c.devices, hce_test::kFastSims);
     std::vector<double> hist(static_cast<size_t>(bins), 2.0);
     Args args{n, nullptr};
     hce_map maps[2] = {hce_test::row_map("bin", bin.data(), HCE_MAP_TO, 1),
@@ -311,8 +271,8 @@ TEST(SharedWrite, AtomicUpdatesAreNeverLost) {
     maps[0].elem_size = sizeof(int64_t);
     maps[0].len = 1;
     void *site = nullptr;
-    hce_region r =
-        region_of("atomic_hist", maps, 2, n, args, atomic_hist_cpu, &site, c.schedule);
+    hce_region r = hce_test::region_of("atomic_hist", maps, 2, n, args, atomic_hist_cpu,
+                                       &site, c.schedule);
     testing::internal::CaptureStderr(); // the re-run chunks' warnings
     const int rc = hce_co_exec(&r);
     std::string err = testing::internal::GetCapturedStderr();

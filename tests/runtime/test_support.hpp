@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hce/hce.h"
+#include "sched/scheduler.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -64,6 +65,56 @@ inline hce_map row_map(const char *name, void *host, int kind, int64_t n) {
   m.blocks = 1;
   m.stride = 0;
   return m;
+}
+
+// Simulated devices fast enough that every scheduler gives them a share.
+constexpr const char *kFastSims = "sim=bw:1e12,lat:0,iter_time:1e-9";
+
+// Every scheduler on the CPU and two simulated devices, and on the two
+// simulated devices alone (whose chunks must then make up the whole
+// result).
+struct SchedConfig {
+  std::string devices, schedule;
+  // The simulated devices must have done work: always without the CPU, and
+  // with static's equal shares (the adaptive schedulers may rightly give a
+  // small problem to the CPU alone).
+  bool sims_must_work() const {
+    return devices.rfind("cpu", 0) != 0 || schedule == "static";
+  }
+  std::string label() const { return devices + " " + schedule; }
+};
+
+inline std::vector<SchedConfig> every_scheduler() {
+  std::vector<SchedConfig> out;
+  for (const char *devices : {"cpu,sim:0,sim:1", "sim:0,sim:1"})
+    for (const std::string &s : hce::scheduler_names())
+      if (s != "fdets_inc") // chosen by the runtime inside data regions
+        out.push_back({devices, s});
+  return out;
+}
+
+// The iterations sim:0 and sim:1 did in the site's last execution.
+inline int64_t sim_iterations(void **site) {
+  return hce_last_iterations(site, "sim:0") + hce_last_iterations(site, "sim:1");
+}
+
+// A region as the translator emits it: `maps`, the captured scalars `args`
+// and the CPU variant; `schedule` must outlive it.
+template <class Args>
+hce_region region_of(const char *name, hce_map *maps, int num_maps, int64_t iters,
+                     const Args &args, hce_cpu_variant cpu, void **site,
+                     const std::string &schedule) {
+  hce_region r{};
+  r.name = name;
+  r.schedule = schedule.c_str();
+  r.iterations = iters;
+  r.num_maps = num_maps;
+  r.maps = maps;
+  r.args = &args;
+  r.args_size = sizeof args;
+  r.cpu = cpu;
+  r.site = site;
+  return r;
 }
 
 } // namespace hce_test
