@@ -28,6 +28,9 @@
 // And HCE_MIN_SHARE: a papers' scheduler's region leaves out a device far
 // too slow to help, as the runtime does (slow_devices.hpp).
 //
+// And copy batches (Link::batch_enqueue, `link ... batch=S`): one latency
+// per step and direction, S per further copy.
+//
 // And the copy threads auto lends beside the CPU's team (CopyLending,
 // `copy_threads_beside`): the GPU's pageable copies at the lent bandwidth,
 // uncontended and unregistered, the CPU's team smaller; only under auto or
@@ -332,6 +335,29 @@ int main() {
     const Moves p1 = pres.acquire(plain.regions[0], 0, {0, 100}, true);
     check(near(p1.seconds(plain.link, 1), 5e-6 + 0.01),
           "reg: without `reg` a registration costs nothing");
+  }
+
+  // Copy batches (Link::batch_enqueue, `link ... batch=S`): a step's copies
+  // in one direction pay one latency and S for each further copy; without
+  // `batch`, a latency each.
+  {
+    Link l;
+    l.up_lat = l.down_lat = 1e-5;
+    l.up_bw = l.down_bw = 1e10;
+    Moves m;
+    m.up_copies = 3;
+    m.up_bytes = 1e6;
+    m.down_copies = 2;
+    m.down_bytes = 1e6;
+    check(near(m.seconds(l, 1), 5 * 1e-5 + 2e-4),
+          "batch: without `batch` every copy its latency " +
+              std::to_string(m.seconds(l, 1)));
+    l.batch_enqueue = 2e-6;
+    check(near(m.seconds(l, 1), (1e-5 + 2 * 2e-6) + (1e-5 + 2e-6) + 2e-4),
+          "batch: one latency per direction, 2 us per further copy " +
+              std::to_string(m.seconds(l, 1)));
+    Moves none;
+    check(none.seconds(l, 1) == 0, "batch: no copies, no latency");
   }
 
   // Pinned data-region arrays (Link::pin_up_bw): at the pinned bandwidth,

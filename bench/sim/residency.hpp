@@ -62,9 +62,9 @@ struct Moves {
     const double downp = l.pin_down_bw > 0 ? down_pinned : 0;
     double t = 0;
     if (up_copies)
-      t += up_copies * l.up_lat + (up_bytes - upp) / l.up_bw;
+      t += l.latency(up_copies, l.up_lat) + (up_bytes - upp) / l.up_bw;
     if (down_copies)
-      t += down_copies * l.down_lat + (down_bytes - downp) / l.down_bw;
+      t += l.latency(down_copies, l.down_lat) + (down_bytes - downp) / l.down_bw;
     if (registers && l.reg_bw > 0)
       t += registers * l.reg_lat + reg_bytes / l.reg_bw;
     t *= scale;

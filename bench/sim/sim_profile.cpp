@@ -166,6 +166,12 @@ Machine read_profile(const std::string &path) {
           if (!(l.unreg_bw > 0) || l.unreg_lat < 0)
             throw std::runtime_error("link: unreg=[lat,]bw with lat >= 0, bw > 0");
         }
+        if (kv.count("batch")) {
+          l.batch_enqueue = std::stod(kv["batch"]);
+          if (!(l.batch_enqueue > 0))
+            throw std::runtime_error(
+                "link: batch=S with S > 0 (seconds per further copy)");
+        }
         if (kv.count("pinned")) {
           const int n = std::sscanf(kv["pinned"].c_str(), "%lf,%lf,%lf", &l.pin_up_bw,
                                     &l.pin_down_bw, &l.pin_reg_bw);

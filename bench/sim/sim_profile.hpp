@@ -163,6 +163,18 @@ struct Link {
   // for ~16 ms though both were on the GPU).  0: none (inside the
   // preparation's calibrated prepare_first).
   double pin_reg_bw = 0;
+  // Copy batches (`batch=S`, optional, seconds): since 21e6ab0 the runtime
+  // waits once for a chunk's copies in one direction (DataEnv::run_copies),
+  // so a step's copies cost one latency plus S for each further copy (the
+  // enqueue: ~2 us on the H200, call YB).  0: every copy its own latency,
+  // as the runtime before 21e6ab0 and the profiles calibrated on it.
+  double batch_enqueue = 0;
+  // The latency part of `copies` copies in one direction of one step.
+  double latency(int copies, double lat) const {
+    if (copies <= 0)
+      return 0;
+    return batch_enqueue > 0 ? lat + (copies - 1) * batch_enqueue : copies * lat;
+  }
   bool known() const { return up_bw > 0 && down_bw > 0; }
 };
 
