@@ -393,8 +393,12 @@ bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts
           !host_copies(*c.a, c.device, c.elems, c.to_device, host_counts, why))
         return false;
   }
-  counts.to_device += host_counts.to_device;
-  counts.from_device += host_counts.from_device;
+  // Only the direction that moved: a device's upload and download stages
+  // run on two threads and each counts its own direction.
+  if (host_counts.to_device)
+    counts.to_device += host_counts.to_device;
+  if (host_counts.from_device)
+    counts.from_device += host_counts.from_device;
   for (const Copy &c : copies) {
     if (c.src_device < 0)
       continue;
