@@ -1,9 +1,12 @@
 #include "data_env.hpp"
 
+#include "clock.hpp"
 #include "data/footprint.hpp"
 #include "data/twin_diff.hpp"
 #include "host_pages.hpp"
 #include "log.hpp"
+#include "stats.hpp"
+#include "trace.hpp"
 
 #include <algorithm>
 #include <set>
@@ -354,51 +357,88 @@ void DataEnv::unpin_all(std::vector<std::pair<Array *, int>> &pins) {
   cv_.notify_all();
 }
 
-bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
-                         std::string &why) {
-  // The windows involved are pinned: their buffers cannot move meanwhile.
-  // Host copies are one batch per device, waited for once at the end; if
-  // that wait fails they run again one by one, each retried as ever.  A
-  // row-pointer array's copies go through a packing buffer that must land
-  // before it is read or freed (copy_rows): those go first, one by one.
-  for (const Copy &c : copies)
-    if (c.src_device < 0 && c.a->rows &&
-        !host_copies(*c.a, c.device, c.elems, c.to_device, counts, why))
-      return false;
-  std::vector<Device *> batched;
-  TransferCounts host_counts;
+namespace {
+// One device's batch in run_host_batches, for the trace.
+struct HostBatch {
+  Device *dev;
+  int copies = 0;
+  uint64_t bytes = 0;
+  double wait = 0; // seconds in finish_copies
+};
+} // namespace
+
+bool DataEnv::run_host_batches(const std::vector<Copy> &copies, TransferCounts &counts,
+                               std::string &why) {
+  // One batch per device, waited for once at the end; if a wait fails the
+  // copies run again one by one, each retried as ever.
+  const double start = now_seconds();
+  std::vector<HostBatch> batches;
+  TransferCounts moved;
   bool ok = true;
   for (const Copy &c : copies) {
     if (c.src_device >= 0 || c.a->rows)
       continue;
     Device &dev = *devices_[c.device];
-    if (std::find(batched.begin(), batched.end(), &dev) == batched.end()) {
+    auto b = std::find_if(batches.begin(), batches.end(),
+                          [&](const HostBatch &x) { return x.dev == &dev; });
+    if (b == batches.end()) {
       dev.begin_copies();
-      batched.push_back(&dev);
+      b = batches.insert(batches.end(), HostBatch{&dev});
     }
-    if (!(ok = host_copies(*c.a, c.device, c.elems, c.to_device, host_counts, why)))
+    const uint64_t before = moved.to_device + moved.from_device;
+    ok = host_copies(*c.a, c.device, c.elems, c.to_device, moved, why);
+    ++b->copies;
+    b->bytes += moved.to_device + moved.from_device - before;
+    if (!ok)
       break;
   }
-  for (Device *dev : batched) {
+  for (HostBatch &b : batches) {
     std::string e;
-    if (!dev->finish_copies(e) && ok) {
-      warning("copies to or from " + dev->name() + " failed (" + e + "); copying again");
+    const double t = now_seconds();
+    if (!b.dev->finish_copies(e) && ok) {
+      warning("copies to or from " + b.dev->name() + " failed (" + e +
+              "); copying again");
       ok = false;
     }
+    b.wait = now_seconds() - t;
   }
+  // The whole batch on the device's `copies` track, with its one wait:
+  // what a chunk's copies cost, apart from its stage's other work.
+  if (trace_enabled())
+    for (const HostBatch &b : batches)
+      trace_event(b.dev->name(), "copies",
+                  std::to_string(b.copies) +
+                      (b.copies == 1 ? " host copy, " : " host copies, ") +
+                      fmt_bytes(b.bytes) + ", one wait of " +
+                      std::to_string(int(b.wait * 1e6)) + " us",
+                  start, now_seconds());
   if (!ok) {
-    host_counts = TransferCounts();
+    moved = TransferCounts();
     for (const Copy &c : copies)
       if (c.src_device < 0 && !c.a->rows &&
-          !host_copies(*c.a, c.device, c.elems, c.to_device, host_counts, why))
+          !host_copies(*c.a, c.device, c.elems, c.to_device, moved, why))
         return false;
   }
   // Only the direction that moved: a device's upload and download stages
   // run on two threads and each counts its own direction.
-  if (host_counts.to_device)
-    counts.to_device += host_counts.to_device;
-  if (host_counts.from_device)
-    counts.from_device += host_counts.from_device;
+  if (moved.to_device)
+    counts.to_device += moved.to_device;
+  if (moved.from_device)
+    counts.from_device += moved.from_device;
+  return true;
+}
+
+bool DataEnv::run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
+                         std::string &why) {
+  // The windows involved are pinned: their buffers cannot move meanwhile.
+  // A row-pointer array's copies go through a packing buffer that must land
+  // before it is read or freed (copy_rows): those go first, one by one.
+  for (const Copy &c : copies)
+    if (c.src_device < 0 && c.a->rows &&
+        !host_copies(*c.a, c.device, c.elems, c.to_device, counts, why))
+      return false;
+  if (!run_host_batches(copies, counts, why))
+    return false;
   for (const Copy &c : copies) {
     if (c.src_device < 0)
       continue;

@@ -204,6 +204,10 @@ private:
                         std::vector<std::pair<Array *, int>> &pins);
   bool run_copies(const std::vector<Copy> &copies, TransferCounts &counts,
                   std::string &why);
+  // run_copies' host copies of plain arrays: one batch per device
+  // (Device::begin_copies / finish_copies), each waited for once.
+  bool run_host_batches(const std::vector<Copy> &copies, TransferCounts &counts,
+                        std::string &why);
   // Runs the copies with the lock released (held again on return) and marks
   // the destination of each valid once all have landed.
   bool copy_unlocked(std::unique_lock<std::mutex> &lock, const std::vector<Copy> &copies,

@@ -524,9 +524,10 @@ TEST(Observability, CoOffAvoidsNothingInADataRegion) {
 
 // ---- HCE_TRACE ----------------------------------------------------------------
 
-// Checks a Chrome trace written for `devices`; `min_events` X events at least.
+// Checks a Chrome trace written for `devices`; `min_events` X events at least;
+// each of `copying` has a `copies` track (its batches of host copies).
 void check_trace(const std::string &path, const std::vector<std::string> &devices,
-                 size_t min_events) {
+                 size_t min_events, const std::vector<std::string> &copying = {}) {
   Json root;
   ASSERT_TRUE(parse_file(path, root));
   ASSERT_EQ(root.kind, Json::Object);
@@ -574,6 +575,9 @@ void check_trace(const std::string &path, const std::vector<std::string> &device
                  name.find(stream) != std::string::npos;
       EXPECT_TRUE(found) << "no track named for " << dev << " " << stream;
     }
+  for (const std::string &dev : copying)
+    EXPECT_TRUE(names.count(dev + " copies"))
+        << "no track of " << dev << "'s copy batches";
 }
 
 TEST(Observability, TraceIsWellFormedWithATrackPerDeviceAndStream) {
@@ -588,7 +592,7 @@ TEST(Observability, TraceIsWellFormedWithATrackPerDeviceAndStream) {
   a.expect_correct();
   hce_finalize();
   unsetenv("HCE_TRACE");
-  check_trace(path, {"cpu", "sim:0", "sim:1"}, 6);
+  check_trace(path, {"cpu", "sim:0", "sim:1"}, 6, {"sim:0", "sim:1"});
   std::remove(path.c_str());
 }
 
