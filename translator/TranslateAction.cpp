@@ -154,8 +154,11 @@ void TranslateConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   for (const Region &R : Regions)
     if (CoverDecl.empty())
       CoverDecl = writesCoverDecl(R);
+  std::string Includes;
+  for (const VariantEmitter *E : Emitters)
+    Includes += E->fileIncludes();
   RW.InsertText(FileStart,
-                "#include <hce/hce.h>\n#include <stdint.h>\n" + CoverDecl +
+                "#include <hce/hce.h>\n#include <stdint.h>\n" + Includes + CoverDecl +
                     lineDirective(1, FileName, Opts.LineDirectives),
                 /*InsertAfter=*/true);
   for (const Region &R : Regions) {

@@ -16,6 +16,10 @@
 // RUN: %clang -fsyntax-only -fopenmp -Wall -Wextra -Werror -I%hce-include %t.c
 // RUN: %clang -fopenmp -I%hce-include %t.c %mockrt -o %t.exe -lm
 // RUN: env OMP_NUM_THREADS=5 %t.exe | FileCheck %s --check-prefix=EXEC
+// Pieces of several rows (2 threads: two pieces a thread) and more threads
+// than a one-row chunk has pairs (16).
+// RUN: env OMP_NUM_THREADS=2 %t.exe | FileCheck %s --check-prefix=EXEC
+// RUN: env OMP_NUM_THREADS=16 %t.exe | FileCheck %s --check-prefix=EXEC
 // RUN: %hce-cc -O1 %s -o %t.e2e -lm
 // Static: both devices work in every region (STATS).  hguided: chunks of
 // every size; a device that asked after the others had taken everything
@@ -45,6 +49,15 @@ void add(int M, int N, const double *A, const double *B, double *C) {
 // CHECK-LABEL: static void __hce_cpu_0(
 // CHECK: const int __hce_j0 = (int)(0);
 // CHECK: const int __hce_jb = (int)(N);
+// Each thread the same number of pieces, of 256 pairs or more where the
+// chunk has enough: a piece repeats the statements before the inner loop.
+// CHECK: const int64_t __hce_team = omp_get_max_threads() > 0 ? omp_get_max_threads() : 1;
+// CHECK: int64_t __hce_per = __hce_tot / 256 / __hce_team;
+// CHECK-NEXT: if (__hce_per > 4096 / __hce_team)
+// CHECK-NEXT: __hce_per = 4096 / __hce_team;
+// CHECK-NEXT: if (__hce_per < 1)
+// CHECK-NEXT: __hce_per = 1;
+// CHECK-NEXT: __hce_np = __hce_per * __hce_team < __hce_tot ? __hce_per * __hce_team : __hce_tot;
 // CHECK: #pragma omp parallel for
 // CHECK-NEXT: for (__hce_p = 0; __hce_p < __hce_np; ++__hce_p) {
 // CHECK: int i = (int)(__hce_init + (__hce_lb + __hce_r) * __hce_step);

@@ -42,6 +42,10 @@ int main(void) {
 
 // CHECK: {{^}}#include <hce/hce.h>
 // CHECK-NEXT: {{^}}#include <stdint.h>
+// The CPU variant is flattened: it counts its pieces from the team's size.
+// CHECK-NEXT: {{^}}#ifdef _OPENMP
+// CHECK-NEXT: {{^}}#include <omp.h>
+// CHECK-NEXT: {{^}}#endif
 // C is written in full: the check of writes-all.c, once per file.
 // CHECK-NEXT: {{^}}#ifndef HCE_WRITES_COVER_DEFINED
 // CHECK: {{^}}#endif

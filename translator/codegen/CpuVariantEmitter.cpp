@@ -9,9 +9,13 @@ namespace hce {
 
 namespace {
 
-/// Pieces of the flattened space per chunk: enough for an even share on
-/// any team (at most 1/(4096/T) apart), few enough to cost nothing.
+/// Pieces of the flattened space per chunk: at most this many, each thread
+/// of the team the same number of them ...
 constexpr int MaxPieces = 4096;
+/// ... and at least this many pairs each, where the chunk has enough for
+/// every thread: a piece repeats the statements before the inner loop and
+/// finds its first pair by a division.
+constexpr int MinPiecePairs = 256;
 
 void remark(Diag &D, clang::SourceLocation Loc, const std::string &Msg) {
   clang::DiagnosticsEngine &DE = D.engine();
@@ -103,10 +107,23 @@ std::string CpuVariantEmitter::flattenedLoop(const Region &R,
   S += tripCount(J, "  ");
   S += "  const int64_t __hce_rows = __hce_ub - __hce_lb;\n";
   S += "  int64_t __hce_tot = -1, __hce_np = __hce_rows; /* -1: one piece per row */\n";
+  S += "#ifdef _OPENMP\n";
+  S += "  const int64_t __hce_team = omp_get_max_threads() > 0 ? omp_get_max_threads() : "
+       "1;\n";
+  S += "#else\n";
+  S += "  const int64_t __hce_team = 1;\n";
+  S += "#endif\n";
   S += "  if (__hce_n1 > 0 && __hce_rows <= INT64_MAX / __hce_n1) {\n";
   S += "    __hce_tot = __hce_rows * __hce_n1;\n";
-  S += "    __hce_np = __hce_tot < " + std::to_string(MaxPieces) +
-       " ? __hce_tot : " + std::to_string(MaxPieces) + ";\n";
+  S += "    /* as many pieces a thread, of " + std::to_string(MinPiecePairs) +
+       " pairs or more where there are enough */\n";
+  S += "    int64_t __hce_per = __hce_tot / " + std::to_string(MinPiecePairs) +
+       " / __hce_team;\n";
+  S += "    if (__hce_per > " + std::to_string(MaxPieces) + " / __hce_team)\n";
+  S += "      __hce_per = " + std::to_string(MaxPieces) + " / __hce_team;\n";
+  S += "    if (__hce_per < 1)\n      __hce_per = 1;\n";
+  S += "    __hce_np = __hce_per * __hce_team < __hce_tot ? __hce_per * __hce_team : "
+       "__hce_tot;\n";
   S += "  }\n";
   S += "  int64_t __hce_p;\n";
   S += "#pragma omp parallel for" + reductionClauses(R) + "\n";
@@ -167,6 +184,10 @@ std::string CpuVariantEmitter::hostDecls(const Region &R) const {
   S += reductionWriteBack(R, "  ");
   S += "}\n";
   return S;
+}
+
+std::string CpuVariantEmitter::fileIncludes() const {
+  return Flat.empty() ? "" : "#ifdef _OPENMP\n#include <omp.h>\n#endif\n";
 }
 
 std::string CpuVariantEmitter::siteHook(const Region &R) const {

@@ -9,7 +9,11 @@
 // are the same for every outer iteration, the variant flattens the outer
 // loop and that inner loop into one space of (row, column) pairs, as
 // `collapse(2)` would, and gives the team equal contiguous pieces of it:
-// every thread works on a chunk of one row. Unlike `collapse(2)` it finds a
+// every thread works on a chunk of one row; each thread gets as many pieces
+// as the others, of 256 pairs or more where the chunk has that many (a
+// piece runs the statements before the inner loop again: thousands of
+// one-column pieces of one row all wrote its first element, 0.3 ms for a
+// row of jacobi2d on 15 threads). Unlike `collapse(2)` it finds a
 // piece's first row and column by one division per piece, not per
 // iteration, so a memory-bound loop runs as fast as the outer-only form.
 // Otherwise the outer loop alone is `parallel for`.
@@ -35,6 +39,9 @@ public:
   /// so (or why not) as a remark at the loop.
   void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx,
                   Diag &D) override;
+  /// <omp.h> (under _OPENMP) when a region is flattened: its pieces are
+  /// counted from the team's size.
+  std::string fileIncludes() const override;
   std::string hostDecls(const Region &R) const override;
   std::string siteHook(const Region &R) const override;
 

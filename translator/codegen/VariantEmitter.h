@@ -39,6 +39,9 @@ public:
                           Diag &D) {
     (void)In, (void)R, (void)Ctx, (void)D;
   }
+  /// Headers the host output needs, placed once at its top (after
+  /// hce/hce.h and stdint.h); empty if none.
+  virtual std::string fileIncludes() const { return ""; }
   /// File-scope code for the host output, placed before the function that
   /// holds the loop.
   virtual std::string hostDecls(const Region &R) const = 0;
