@@ -25,6 +25,8 @@
 #        AB_TIME (s, default 400): later rounds are skipped past it
 #        AB_ENV_NAME="VAR=value ...": set for every run of library NAME (one
 #          library under two settings: lib-k4 a copy of lib-new, AB_ENV_k4)
+#        AB_BIN_NAME=DIR: the example binaries library NAME runs (default
+#          DIR/bin): a translator change, its examples in DIR/bin-NAME
 # Prints one `R bench config seconds devices | choice` line per run (the
 # regions' wall_seconds summed, from HCE_STATS) and a table of medians; a run
 # that does not verify prints NOT VERIFIED.
@@ -55,9 +57,9 @@ stamp() { echo "== [$(($(date +%s) - t0)) s] $*"; }
 one() {
   local b=$1 label=$2 lib=$3
   shift 3
-  local extra="AB_ENV_$lib"
+  local extra="AB_ENV_$lib" bins="AB_BIN_$lib"
   env LD_LIBRARY_PATH="$dir/lib-$lib:$dir/lib" HCE_STATS="$tmp/s.json" ${!extra:-} "$@" \
-    "$dir/bin/$b" ${A[$b]} >"$tmp/out" 2>&1
+    "${!bins:-$dir/bin}/$b" ${A[$b]} >"$tmp/out" 2>&1
   grep -q verified "$tmp/out" || { echo "NOT VERIFIED $b $label"; tail -3 "$tmp/out"; }
   python3 - "$tmp/s.json" "$b" "$label" <<'PY'
 import json, sys
