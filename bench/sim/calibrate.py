@@ -168,7 +168,16 @@ def main_v1(argv):
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--v2":
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip() + "\n\n--v2:\n")
+        import calibrate_v2
+        print(calibrate_v2.__doc__.strip())
+        return
+    if len(sys.argv) > 2 and "--help" in sys.argv[2:] and sys.argv[1] == "--v2":
+        import calibrate_v2
+        print(calibrate_v2.__doc__.strip())
+        return
+    if sys.argv[1] == "--v2":
         import calibrate_v2
         calibrate_v2.main(sys.argv[2:])
     else:

@@ -3,7 +3,8 @@
 
   usage: bench/sim/calibrate.py --v2 --traces DIR --overhead FILE --sim HCE_SIM
                                 --suite CSV=RUN [--suite CSV=RUN ...]
-                                [--keep OLD_PROFILE] > PROFILE
+                                [--keep OLD_PROFILE] [--latency S] [--batch S]
+                                > PROFILE
 
   --traces    the traced single-device runs (<bench>-cpu-static and
               <bench>-cuda_0-static .stats.json/.trace.json; the H100 set
@@ -19,14 +20,18 @@
   --keep      a profile whose hand-set values to write through (what the
               traces alone do not give; docs/simulator.md, "Profile format"):
               the comment block before its `overhead` line; its `cpu_team`,
-              `staging_pool`, `prepare_registering`, `contention` and
-              `copy_threads_beside` lines; every
+              `staging_pool`, `prepare_registering`, `pipeline_first`,
+              `contention` and `copy_threads_beside` lines; every
               `lanes=`/`kernel_lanes=` of its `cost` lines; and every
               `cost` or `link` line with comment lines right above it
               (hand-set from the traces they cite),
               whole with its comments, but for `scale=`, refitted as any
               other.  A kept line whose bench or region is not in LAYOUT is
               reported on stderr and dropped.
+  --latency   a copy's (a batch's) latency on every link, kept lines' assumed
+              5 us included (default: 5 us assumed)
+  --batch     `batch=S` on every link: a step's copies in one direction pay
+              one latency and S for each further copy (default: none)
 
 What comes from where:
   * the maps (arrays, rows, which rows an iteration reads and writes, data
@@ -68,7 +73,8 @@ import tempfile
 
 import calibrate as v1
 
-LAT = 5e-6           # per copy
+LAT = 5e-6           # per copy (assumed; --latency sets it)
+BATCH = None         # --batch: a batch's further copies (link ... batch=S)
 GPU_O = 10e-6        # a kernel launch + synchronise
 CPU_O = 5e-6         # an OpenMP fork
 CPU_THREADS = 16
@@ -335,7 +341,7 @@ def read_keep(path):
             kept["head"] = [c for c in comments if "calibrate.py --v2" not in c]
         elif kw == "cpu_team":
             kept["cpu_team"] = comments + [line]
-        elif kw in ("staging_pool", "prepare_registering"):
+        elif kw in ("staging_pool", "prepare_registering", "pipeline_first"):
             kept[kw] = comments + [line]
         elif kw == "bench":
             bench, region = words[1], None
@@ -363,7 +369,7 @@ def check_keep(kept):
     """Report the kept lines LAYOUT has no place for."""
     for key in kept:
         if key in ("head", "cpu_team", "copy_threads_beside", "staging_pool",
-                   "prepare_registering"):
+                   "prepare_registering", "pipeline_first"):
             continue
         b = key[0]
         if b not in LAYOUT or (len(key) == 3 and key[1] not in LAYOUT[b]["regions"]):
@@ -381,6 +387,17 @@ def with_scale(line, scale):
     return re.sub(r"scale=[^ ]+", f"scale={scale:.6g}", line)
 
 
+def link_line(line):
+    """A link line with --latency in place of the assumed 5 us (kept lines'
+    too) and --batch appended; comment lines unchanged."""
+    if not line.startswith("link "):
+        return line
+    line = re.sub(r"\b(up|down)=5e-06,", lambda m: f"{m[1]}={LAT:g},", line)
+    if BATCH is not None and " batch=" not in line:
+        line += f" batch={BATCH:g}"
+    return line
+
+
 def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
     prepares = prepares or {}
     kept = kept or {"head": [], "cpu_team": None}
@@ -389,6 +406,8 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
     out += ["overhead " + " ".join(f"{k}={v:.4g}" for k, v in ovh.items()),
             f"dma_slowdown {DMA_SLOWDOWN:.3f}"]
     out += kept["cpu_team"] or []
+    if kept.get("pipeline_first"):
+        out += kept["pipeline_first"]
     if kept.get("staging_pool"):
         out += [""] + kept["staging_pool"]
     if kept.get("prepare_registering"):
@@ -407,8 +426,8 @@ def profile_text(traces, ovh, suites, links, scales, prepares=None, kept=None):
                                      for k, v in sorted(spread.items())),
                 "run " + " ".join(f"{k}={run}" for k in sorted(med)),
                 f"rounds {reps}"] + (["suite blocked"] if order == "blocked" else [])
-        out += kept.get((b, "link")) or [
-            f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}"]
+        out += [link_line(l) for l in kept.get((b, "link")) or []] or [link_line(
+            f"link up={LAT},{up_bw:.4g} down={LAT},{down_bw:.4g}")]
         out += kept.get((b, "contention"), [])
         out += kept.get((b, "copy_threads_beside"), [])
         for name, rowbytes, rows, resident, home in layout["arrays"]:
@@ -503,6 +522,11 @@ def main(argv):
             args[k] = argv[i + 1]
         i += 2
     traces = args["traces"]
+    global LAT, BATCH
+    if "latency" in args:
+        LAT = float(args["latency"])
+    if "batch" in args:
+        BATCH = float(args["batch"])
     kept = read_keep(args["keep"]) if "keep" in args else None
     if kept:
         check_keep(kept)
