@@ -21,6 +21,7 @@ std::vector<bool> LoopSim::begin(SchedParams params) {
       devices[d].idle = true;
       sched_.drop(int(d)); // chunk_loop.cpp: its controller is not woken
     }
+  co_ = std::count(idle_.begin(), idle_.end(), false) >= 2;
   return idle_;
 }
 
@@ -78,7 +79,7 @@ void LoopSim::stretch_hosts(double a, double b) {
     devices[j].busy += extra;
     ++h.gen;
     q_.push({h.end, Complete, int(j), h.range, h.total, h.gen});
-    q_.push({h.end, Ask, int(j), {}, 0, h.gen});
+    q_.push({h.end + host_gap(), Ask, int(j), {}, 0, h.gen});
   }
 }
 
@@ -128,6 +129,13 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
       s.down = out.seconds(*ctx_.link, ctx_.link_scale);
     }
     s.bytes = in.bytes() + out.bytes();
+    // A copying stage's bookkeeping around its batch (ExecutionContext::chunk_copy).
+    if (co_ && ctx_.chunk_copy > 0) {
+      if (in.up_copies + in.down_copies > 0)
+        s.up += ctx_.chunk_copy;
+      if (out.up_copies + out.down_copies > 0)
+        s.down += ctx_.chunk_copy;
+    }
     up_paged = in.paged() > 0;
     down_paged = out.paged() > 0;
   }
@@ -255,7 +263,7 @@ void LoopSim::ask(int d) {
       s.total = total;
     }
     q_.push({now_ + total, Complete, d, dec.range, total, gen});
-    q_.push({now_ + total, Ask, d, {}, 0, gen});
+    q_.push({now_ + total + host_gap(), Ask, d, {}, 0, gen});
     return;
   }
   const double u0 = std::max(now_, s.up_free), u1 = u0 + st.up;

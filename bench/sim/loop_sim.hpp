@@ -67,6 +67,10 @@ struct ExecutionContext {
   // Copy threads lent beside the CPU's team (Machine::lent_bw): the GPU's
   // pageable copies at this bandwidth each way, none registered.  0: none.
   double lent_bw = 0;
+  // Machine::chunk_host / chunk_copy: a controller's per-chunk seconds
+  // outside its timed stages, and per copying stage, when two or more
+  // devices work.  0: none.
+  double chunk_host = 0, chunk_copy = 0;
   // The program's virtual time at the execution's start, and the stalls of
   // its devices (Stall::device resolved to the execution's device index).
   double t0 = 0;
@@ -138,12 +142,17 @@ private:
   bool host_active(int except) const;
   bool host_woken(int except) const; // a host device works in this execution
   void stretch_hosts(double a, double b);
+  // A sequential controller's hand-off after each chunk, untimed
+  // (ExecutionContext::chunk_host; only while two or more devices work).
+  double host_gap() const { return co_ ? ctx_.chunk_host : 0; }
 
   Scheduler &sched_;
   std::vector<SimDevice> devs_;
   ExecutionContext ctx_;
   std::vector<DeviceState> st_;
   std::vector<bool> idle_;
+  // Two or more devices work in this execution (ExecutionContext::chunk_host).
+  bool co_ = false;
   std::vector<std::pair<double, double>> copies_; // GPU copy intervals
   std::vector<bool> copy_paged_;                  // with contention
   std::priority_queue<Event, std::vector<Event>, std::greater<>> q_;

@@ -303,6 +303,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.residency = residency.get();
       ctx.link = &b.link;
       ctx.dma_slowdown = m.dma_slowdown;
+      ctx.chunk_host = m.chunk_host;
+      ctx.chunk_copy = m.chunk_copy;
       ctx.contention = m.contention_of(b);
       ctx.t0 = out.seconds;
       for (const Stall &st : stalls)

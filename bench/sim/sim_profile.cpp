@@ -109,6 +109,11 @@ Machine read_profile(const std::string &path) {
         m.pipeline_first = std::stod(first);
         if (m.pipeline_first < 0)
           throw std::runtime_error("pipeline_first: seconds >= 0");
+      } else if (kw == "chunk_host") {
+        m.chunk_host = std::stod(first);
+        m.chunk_copy = num(kv, "copy", 0);
+        if (m.chunk_host < 0 || m.chunk_copy < 0)
+          throw std::runtime_error("chunk_host: seconds >= 0 [copy=seconds >= 0]");
       } else if (kw == "prepare_registering") {
         m.prepare_registering = std::stod(first);
         if (m.prepare_registering < 0)

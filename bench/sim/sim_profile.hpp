@@ -261,6 +261,15 @@ struct Machine {
   // second chunk faster than its first and grows the chunks (docs/simulator.md,
   // "ADETS in the simulator").  0: none.
   double pipeline_first = 0;
+  // `chunk_host S [copy=C]` (optional, seconds, unscaled; session 36): in
+  // an execution where two or more devices work, each device's controller
+  // spends S per chunk outside the chunk's timed stages (the hand-off:
+  // complete_and_next under the shared lock, the next stage's setup, the
+  // untimed ends of its upload and download spans) before it asks again,
+  // and C more inside a stage that copies, per direction (the batch's
+  // bookkeeping around the `cuda:0 copies` span: finding the missing rows,
+  // the window, marking them valid).  0: none.
+  double chunk_host = 0, chunk_copy = 0;
   const CopyLending &lending_of(const Bench &b) const {
     return b.has_lending ? b.lending : lending;
   }
