@@ -74,6 +74,32 @@ private:
   bool given_[2] = {false, false};
 };
 
+// Chunks of `step` iterations to whichever device asks, in order.
+class Pieces final : public hce::Scheduler {
+public:
+  explicit Pieces(int64_t step) : step_(step) {}
+  std::string_view name() const override { return "pieces"; }
+  void begin(const hce::SchedParams &p) override {
+    W_ = p.iterations;
+    next_ = 0;
+    chunks_[0] = chunks_[1] = 0;
+  }
+  hce::Decision next(int d) override {
+    if (next_ >= W_)
+      return hce::Decision::done();
+    const int64_t lb = next_;
+    next_ = std::min(W_, next_ + step_);
+    ++chunks_[d];
+    return hce::Decision::run(lb, next_);
+  }
+  void complete(int, hce::Range, double) override {}
+  void drop(int) override {}
+  int chunks_[2] = {0, 0};
+
+private:
+  int64_t step_, W_ = 0, next_ = 0;
+};
+
 Bench bench(bool resident) {
   Bench b;
   b.name = "synthetic";
@@ -358,6 +384,54 @@ int main() {
               std::to_string(m.seconds(l, 1)));
     Moves none;
     check(none.seconds(l, 1) == 0, "batch: no copies, no latency");
+  }
+
+  // A controller's hand-off after each chunk (ExecutionContext::chunk_host,
+  // `chunk_host S`): while two devices work, a device asks for its next
+  // chunk S after one completes; a device alone pays nothing.
+  {
+    const Bench b = bench(true);
+    const Region &r = b.regions[0];
+    struct Out {
+      double wall = 0;
+      int cpu_chunks = 0;
+    };
+    auto run_pieces = [&](double host, int devices) {
+      Residency res(b);
+      Pieces s(10);
+      ExecutionContext ctx;
+      ctx.region = &r;
+      ctx.residency = &res;
+      ctx.link = &b.link;
+      ctx.chunk_host = host;
+      std::vector<SimDevice> devs(static_cast<size_t>(devices));
+      devs[0].cost = r.cost.at("cpu");
+      if (devices == 2) {
+        devs[1].cost = r.cost.at("cpu"); // as slow: both take chunks
+        devs[1].gpu = true;
+      }
+      LoopSim loop(s, devs, ctx);
+      hce::SchedParams p;
+      p.iterations = r.W;
+      p.num_devices = devices;
+      p.is_host = devices == 2 ? std::vector<bool>{true, false} : std::vector<bool>{true};
+      p.lanes = std::vector<int64_t>(static_cast<size_t>(devices), 1);
+      loop.begin(p);
+      Out o;
+      o.wall = loop.run();
+      o.cpu_chunks = s.chunks_[0];
+      return o;
+    };
+    const Out off = run_pieces(0, 2), on = run_pieces(1e-3, 2);
+    // 20 chunks of 1 ms of compute (and the GPU's copies) shared by two
+    // devices: ~10 hand-offs each on the critical path.
+    check(on.wall > off.wall + 5e-3 && on.wall < off.wall + 12e-3,
+          "chunk_host: two devices pay a hand-off a chunk (" + std::to_string(off.wall) +
+              " -> " + std::to_string(on.wall) + " s)");
+    check(on.cpu_chunks >= 5 && on.cpu_chunks <= 15,
+          "chunk_host: both devices took chunks (" + std::to_string(on.cpu_chunks) + ")");
+    check(run_pieces(1e-3, 1).wall == run_pieces(0, 1).wall,
+          "chunk_host: a device alone pays nothing");
   }
 
   // Pinned data-region arrays (Link::pin_up_bw): at the pinned bandwidth,
