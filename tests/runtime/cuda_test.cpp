@@ -464,8 +464,9 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
 
 // A strided copy of a few rows far apart registers only what it must: not
 // the span between them (two halo rows of a 128 MiB array cost 9-15 ms to
-// register on the H100, call IC).  Rows filling most of their span still
-// register it and go as one 2-D copy.
+// register on the H100, call IC).  A few rows (a halo) go as the driver's
+// pageable copy, more through the staging buffers; rows filling most of
+// their span still register it and go as one 2-D copy.
 TEST_F(CudaDeviceTest, SparseStridedRowsDoNotPinTheirSpan) {
   REQUIRE_GPU();
   restart("cuda:0");
@@ -484,10 +485,24 @@ TEST_F(CudaDeviceTest, SparseStridedRowsDoNotPinTheirSpan) {
   ASSERT_TRUE(dev->download_blocks(back.data(), d, width, pitch, count, why)) << why;
   hce::CudaDevice::PinStats st = hce::CudaDevice::pin_stats();
   EXPECT_EQ(st.registrations, before.registrations) << "the span was registered";
-  EXPECT_GE(st.staged_bytes - before.staged_bytes, 2 * width * count);
+  EXPECT_GE(st.pageable_bytes - before.pageable_bytes, 2 * width * count);
+  EXPECT_EQ(st.staged_bytes, before.staged_bytes) << "a halo made staging buffers";
   for (size_t b = 0; b < count; ++b)
     EXPECT_EQ(std::memcmp(back.data() + b * pitch, src.data() + b * pitch, width), 0)
         << "row " << b;
+
+  // Wider sparse rows (two of 768 KiB): through the staging buffers.
+  const size_t wide = size_t(768) << 10;
+  std::fill(back.begin(), back.end(), 0);
+  before = hce::CudaDevice::pin_stats();
+  ASSERT_TRUE(dev->upload_blocks(d, src.data(), wide, pitch, count - 1, why)) << why;
+  ASSERT_TRUE(dev->download_blocks(back.data(), d, wide, pitch, count - 1, why)) << why;
+  st = hce::CudaDevice::pin_stats();
+  EXPECT_EQ(st.registrations, before.registrations) << "the span was registered";
+  EXPECT_GE(st.staged_bytes - before.staged_bytes, 2 * wide * (count - 1));
+  for (size_t b = 0; b + 1 < count; ++b)
+    EXPECT_EQ(std::memcmp(back.data() + b * pitch, src.data() + b * pitch, wide), 0)
+        << "wide row " << b;
 
   // Dense rows: three quarters of each pitch move, the span is registered.
   const size_t dense = pitch / 4 * 3;

@@ -206,9 +206,11 @@ public:
     s.registrations = registrations_;
     s.register_failures = failures_;
     s.staged_bytes = staged_bytes_.load();
+    s.pageable_bytes = pageable_bytes_.load();
     return s;
   }
   void add_staged(size_t bytes) { staged_bytes_ += bytes; }
+  void add_pageable(size_t bytes) { pageable_bytes_ += bytes; }
 
 private:
   bool covered_locked(uintptr_t lo, uintptr_t hi) const {
@@ -325,6 +327,7 @@ private:
   size_t registered_bytes_ = 0;
   uint64_t registrations_ = 0, failures_ = 0;
   std::atomic<uint64_t> staged_bytes_{0};
+  std::atomic<uint64_t> pageable_bytes_{0};
 };
 
 namespace {
@@ -346,6 +349,8 @@ std::shared_ptr<PinnedCache> shared_cache(PinPolicy policy) {
 // cudaMallocHost took 17-20 ms on the H100 machine, registering 4 MiB of
 // memory faulted in by memset takes about 1 ms (call ID).
 constexpr size_t kStageSlotBytes = size_t(1) << 20;
+// Sparse rows (upload_blocks) up to this size: a pageable copy by the driver.
+constexpr size_t kPageableBlockBytes = size_t(1) << 20;
 
 struct HostCopy {
   char *dst;
@@ -440,12 +445,10 @@ CudaDevice::~CudaDevice() {
     free_cached_locked();
     used_ = 0;
   }
-  for (Staging *st : {&up_stage_, &down_stage_})
-    for (int i = 0; i < 2; ++i)
-      if (st->buf[i]) {
-        cudaHostUnregister(st->buf[i]);
-        std::free(st->buf[i]);
-      }
+  if (up_stage_.buf[0]) { // the staging arena (ensure_staging)
+    cudaHostUnregister(up_stage_.buf[0]);
+    std::free(up_stage_.buf[0]);
+  }
   if (scratch_)
     cudaFree(scratch_);
   for (cudaEvent_t ev : events_all_)
@@ -694,26 +697,36 @@ bool CudaDevice::ensure_staging(std::string &why) {
   std::lock_guard<std::mutex> lock(staging_alloc_mutex_);
   if (up_stage_.buf[0])
     return true;
+  // The four slots as one arena and one registration: each cudaHostRegister
+  // has a fixed cost (0.1-1.5 ms on the H200), and the first sparse copy of
+  // a GPU-alone jacobi2d (B's two border rows) spent 3.1-3.4 ms here when
+  // every slot was registered on its own (call AA).
+  const double start = now_seconds();
+  const size_t bytes = 4 * kStageSlotBytes;
+  char *arena = static_cast<char *>(std::aligned_alloc(4096, bytes));
+  if (!arena) {
+    why = "no host memory for the staging buffers of " + name();
+    return false;
+  }
+  std::memset(arena, 0, bytes); // its pages faulted in before registering
+  if (!check(cudaHostRegister(arena, bytes, cudaHostRegisterPortable),
+             "cudaHostRegister (staging buffers)", why)) {
+    std::free(arena);
+    return false;
+  }
+  int k = 0;
   for (Staging *st : {&up_stage_, &down_stage_})
     for (int i = 0; i < 2; ++i) {
-      void *p = std::aligned_alloc(4096, kStageSlotBytes);
-      if (!p) {
-        why = "no host memory for a staging buffer on " + name();
-        return false;
-      }
-      std::memset(p, 0, kStageSlotBytes);
-      if (!check(cudaHostRegister(p, kStageSlotBytes, cudaHostRegisterPortable),
-                 "cudaHostRegister (staging buffer)", why)) {
-        std::free(p);
-        return false;
-      }
-      st->buf[i] = static_cast<char *>(p);
+      st->buf[i] = arena + size_t(k++) * kStageSlotBytes;
       if (!check(cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming),
                  "cudaEventCreateWithFlags", why))
         return false;
       events_all_.push_back(st->done[i]);
     }
   stage_bytes_ = kStageSlotBytes;
+  if (trace_enabled())
+    trace_event(name(), "prepare", "staging buffers, " + fmt_bytes(bytes), start,
+                now_seconds());
   return true;
 }
 
@@ -972,7 +985,10 @@ bool CudaDevice::staged_download_blocks(char *host, const char *dev, size_t widt
 // Registering a strided copy's span pins every page between its rows: worth
 // it only where the rows fill most of the span.  Two halo rows of jacobi2d's
 // B spanned all its 128 MiB, 9-15 ms to register on the H100 (call IC);
-// sparse rows go through the staging buffer instead.
+// sparse rows go through the staging buffer instead, or, up to
+// kPageableBlockBytes, through the driver's own pageable copy: a halo's few
+// rows need no buffers of ours, whose making (a registration) cost more
+// than thousands of such copies (call AA).
 void CudaDevice::span_pieces(const char *host, size_t span, size_t moved,
                              std::vector<Piece> &pieces) {
   if (2 * moved >= span)
@@ -998,6 +1014,11 @@ bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width
     ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
                                  cudaMemcpyHostToDevice, stream(Stream::Upload)),
                "cudaMemcpy2DAsync (upload)", why);
+  } else if (pieces.size() == 1 && width * count <= kPageableBlockBytes) {
+    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
+                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
+               "cudaMemcpy2DAsync (pageable upload)", why);
+    pins_->add_pageable(width * count);
   } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
     ok = staged_upload_blocks(dst, src, width, pitch, count, why);
   } else { // rows across registrations, or wider than a slot: row by row
@@ -1025,6 +1046,11 @@ bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t wid
     ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
                                  cudaMemcpyDeviceToHost, stream(Stream::Download)),
                "cudaMemcpy2DAsync (download)", why);
+  } else if (pieces.size() == 1 && width * count <= kPageableBlockBytes) {
+    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
+                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
+               "cudaMemcpy2DAsync (pageable download)", why);
+    pins_->add_pageable(width * count);
   } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
     ok = staged_download_blocks(dst, src, width, pitch, count, why);
   } else {

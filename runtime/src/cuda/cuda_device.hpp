@@ -174,7 +174,8 @@ public:
     size_t registered_bytes = 0; // page-locked by HCE now
     uint64_t registrations = 0;  // cudaHostRegister calls that succeeded
     uint64_t register_failures = 0;
-    uint64_t staged_bytes = 0; // bytes copied through staging buffers
+    uint64_t staged_bytes = 0;   // bytes copied through staging buffers
+    uint64_t pageable_bytes = 0; // bytes the driver copied from pageable memory
   };
   static PinStats pin_stats();
 
