@@ -175,7 +175,7 @@ public:
     uint64_t registrations = 0;  // cudaHostRegister calls that succeeded
     uint64_t register_failures = 0;
     uint64_t staged_bytes = 0;   // bytes copied through staging buffers
-    uint64_t pageable_bytes = 0; // bytes the driver copied from pageable memory
+    uint64_t pageable_bytes = 0; // bytes left to the driver's own copy (small ones)
   };
   static PinStats pin_stats();
 
