@@ -149,8 +149,11 @@ template <class S> bool learnt_model(const S &s, int i, double &o, double &c) {
 }
 
 // Scheduler::ended where the runtime has it (82b5b9d and later).
-template <class S> void ended(S &s, double wall) {
-  if constexpr (requires { s.ended(wall); })
+// (And its one-time part, where it has that.)
+template <class S> void ended(S &s, double wall, double one_time) {
+  if constexpr (requires { s.ended(wall, one_time); })
+    s.ended(wall, one_time);
+  else if constexpr (requires { s.ended(wall); })
     s.ended(wall);
 }
 
@@ -330,6 +333,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
                                      gpu_works);
       if (lent > 0)
         loop.lend_copy_threads(lending.bw);
+      double one_time = 0; // Device::one_time_seconds(): registering, the pool
       for (size_t i = 0; i < devs.size(); ++i) {
         SimDevice &d = loop.device(int(i));
         if (d.cost.host) {
@@ -374,6 +378,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           if (!pool_made && m.staging_pool > 0 && (lent > 0 || !cpu_works) &&
               one_shot_staged(b, r, e)) {
             d.prepare += m.staging_pool;
+            one_time += m.staging_pool;
             pool_made = true;
           }
           // Beside a working CPU team the preparation pins the data
@@ -387,6 +392,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
               d.reg = pinned_now / b.link.pin_reg_bw;
               d.reg_piece = double(Device::kPinPieceBytes) / b.link.pin_reg_bw;
               d.prepare += d.reg;
+              one_time += d.reg;
             }
           }
           if (first_prepare) {
@@ -419,7 +425,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       // (Scheduler::ended, 82b5b9d), here the loop's and the runtime's
       // fixed cost of the execution (no data placement outside the loop is
       // modelled).
-      ended(s, wall);
+      ended(s, wall, one_time);
       // region_exec.cpp fold_stats: the devices' rates, from a site's
       // second execution on.
       for (size_t i = 0; i < devs.size() && e > 0; ++i)

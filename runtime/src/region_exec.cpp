@@ -70,6 +70,14 @@ int lent_each(const CpuDevice &cpu, int accelerators, CopyLending lending) {
 
 // SchedParams::co_speed: the CPU's team when every device works, against
 // its team beside the accelerators otherwise (threads lent to copies).
+// Every device's one-time work so far (Device::one_time_seconds()).
+double one_time_seconds(const Runtime &rt) {
+  double s = 0;
+  for (const auto &d : rt.devices())
+    s += d->one_time_seconds();
+  return s;
+}
+
 void set_co_speed(Runtime &rt, const std::vector<int> &devs,
                   const std::vector<bool> &is_cpu, CopyLending lending,
                   SchedParams &params) {
@@ -583,7 +591,7 @@ int execute_region(const hce_region &r, std::string &why) {
   const std::vector<int> &devs = plan.devs;
 
   // ---- run
-  const double t0 = now_seconds();
+  const double t0 = now_seconds(), once0 = one_time_seconds(rt);
   DataEnv &data = rt.data();
   if (!data.begin_region(r, why))
     return fail(why);
@@ -661,7 +669,7 @@ int execute_region(const hce_region &r, std::string &why) {
   const double wall = now_seconds() - t0;
   // The mode's cost is the whole execution's: the data placed before the
   // loop and put back after it are part of what a mode costs.
-  site.scheduler->ended(wall);
+  site.scheduler->ended(wall, one_time_seconds(rt) - once0);
   profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth, wall);
 
   // ---- fold

@@ -236,9 +236,13 @@ void SimDevice::prepare_host(const void *host, size_t bytes, const Wanted &wante
       piece = std::min(kPinPieceBytes, bytes - it->second);
       it->second += piece; // claimed: a concurrent preparation pins the rest
     }
-    sleep_until_elapsed(now_seconds(), params_.pin * double(piece) / double(1u << 30));
+    const double start = now_seconds();
+    sleep_until_elapsed(start, params_.pin * double(piece) / double(1u << 30));
+    one_time_ns_ += int64_t((now_seconds() - start) * 1e9);
   }
 }
+
+double SimDevice::one_time_seconds() const { return double(one_time_ns_.load()) * 1e-9; }
 
 size_t SimDevice::pinned_bytes() {
   std::lock_guard<std::mutex> lock(pinned_mutex_);

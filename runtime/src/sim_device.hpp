@@ -76,6 +76,7 @@ public:
   // pins_started(), the preparations that pinned something).
   void prepare_host(const void *host, size_t bytes, const Wanted &wanted) override;
   int pins_started() const { return pins_started_.load(); }
+  double one_time_seconds() const override; // the pinning's sleeps
   size_t pinned_bytes(); // pinned so far, every span (tests)
   bool upload(void *dev_dst, const void *host_src, size_t bytes,
               std::string &why) override;
@@ -99,6 +100,7 @@ public:
 
 private:
   std::atomic<int> pins_started_{0};
+  std::atomic<int64_t> one_time_ns_{0};
   std::mutex pinned_mutex_;
   // prepare_host(): the bytes pinned so far of each span (a preparation
   // that was not wanted any more stopped between two pieces).

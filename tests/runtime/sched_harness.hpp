@@ -357,7 +357,8 @@ inline SimResult simulate(Scheduler &s, const SchedParams &params,
   const bool home = woken && !accelerator && *opt.accelerator_before;
   *opt.accelerator_before = accelerator;
   s.ended(res.makespan + opt.wall_extra + (accelerator ? opt.accelerator_wall_extra : 0) +
-          (home ? opt.host_after_accelerator_extra : 0));
+              (home ? opt.host_after_accelerator_extra : 0),
+          0);
   return res;
 }
 

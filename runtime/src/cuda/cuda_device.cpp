@@ -585,6 +585,11 @@ void CudaDevice::prepare_copies(size_t bytes) {
     ensure_pool(bytes);
 }
 
+void CudaDevice::add_one_time(double since) {
+  one_time_ns_.fetch_add(int64_t((now_seconds() - since) * 1e9),
+                         std::memory_order_relaxed);
+}
+
 void CudaDevice::prepare_host(const void *host, size_t bytes, const Wanted &wanted) {
   if (!host || !bytes || stages_instead_of_pinning(host, bytes))
     return;
@@ -595,8 +600,10 @@ void CudaDevice::prepare_host(const void *host, size_t bytes, const Wanted &want
   // pin() registers only the pages not registered yet, so a later
   // preparation goes on where this one stopped.
   const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
+  const double start = now_seconds();
   for (uintptr_t at = lo; at < hi && wanted(); at += std::min(hi - at, kPinPieceBytes))
     pins_->pin(at, at + std::min(hi - at, kPinPieceBytes));
+  add_one_time(start);
 }
 
 // Ski rental: registering an array costs more than staging it twice by the
@@ -730,6 +737,7 @@ bool CudaDevice::ensure_staging(std::string &why) {
       events_all_.push_back(st->done[i]);
     }
   stage_bytes_ = kStageSlotBytes;
+  add_one_time(start);
   if (trace_enabled())
     trace_event(name(), "prepare", "staging buffers, " + fmt_bytes(bytes), start,
                 now_seconds());
@@ -898,6 +906,7 @@ StagingPool *CudaDevice::ensure_pool(size_t unpinned) {
     std::string why;
     const double start = now_seconds();
     pool_ = StagingPool::create(ordinal(), n, why);
+    add_one_time(start);
     if (trace_enabled())
       trace_event(name(), "prepare",
                   "staging pool, " + std::to_string(n) + " threads" +

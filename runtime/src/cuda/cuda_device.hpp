@@ -109,6 +109,11 @@ public:
   // are worth it (see stages_instead_of_pinning).
   void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) override;
   void prepare_copies(size_t bytes) override;
+  // Registering data regions' arrays (prepare_host), making the staging
+  // pool and buffers.
+  double one_time_seconds() const override {
+    return double(one_time_ns_.load(std::memory_order_relaxed)) * 1e-9;
+  }
   // Host threads this device's copies may use in the coming execution:
   // with two or more, a one-shot copy of pageable memory is staged by that
   // many threads (StagingPool) instead of registered.
@@ -262,6 +267,8 @@ private:
   size_t stage_bytes_ = 0; // bytes per slot
 
   std::atomic<int> copy_threads_{1};
+  std::atomic<int64_t> one_time_ns_{0}; // one_time_seconds()
+  void add_one_time(double since);      // now_seconds() - since
   std::mutex pool_mutex_;
   std::unique_ptr<StagingPool> pool_; // made at the first copy that wants it
   bool pool_failed_ = false;

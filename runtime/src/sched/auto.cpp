@@ -75,9 +75,9 @@ public:
       cur_->drop(device);
   }
   bool idle(int device) const override { return cur_ && cur_->idle(device); }
-  void ended(double wall_s) override {
+  void ended(double wall_s, double one_time_s) override {
     if (cur_)
-      cur_->ended(wall_s);
+      cur_->ended(wall_s, one_time_s);
   }
   bool gave_nothing(int device) const override {
     return cur_ && cur_->gave_nothing(device);

@@ -113,8 +113,10 @@ public:
   // loop alone misses what a mode costs around it (matadd co-executed on
   // the H100: 19 ms in the loop, 32 ms in all, the rest unpinning the GPU's
   // share).  The simulator gives the loop's wall and the runtime's fixed
-  // cost per execution (bench/sim/program_sim.cpp).
-  virtual void ended(double wall_s) {}
+  // cost per execution (bench/sim/program_sim.cpp).  `one_time_s`: the
+  // part of it the devices spent on what is done once for data that stays
+  // (Device::one_time_seconds()), which the next executions will not pay.
+  virtual void ended(double wall_s, double one_time_s) {}
   // The scheduler's other faces, or nullptr (a virtual call: a dynamic_cast
   // in each of the runtime's hooks cost ~450 instructions per execution).
   virtual Seedable *seedable() { return nullptr; }
