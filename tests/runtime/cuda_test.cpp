@@ -462,6 +462,18 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   EXPECT_EQ(st.staged_bytes, before_tiny.staged_bytes);
   EXPECT_EQ(st.registrations, before_tiny.registrations);
   EXPECT_EQ(st.pageable_bytes - before_tiny.pageable_bytes, 2 * tiny_n * sizeof(double));
+  // ... also across the edge of a registration (the pinned stretch): the
+  // driver refuses a pageable copy that runs into registered pages, so it
+  // goes in two (call AC: "invalid argument", the chunk re-run on the CPU).
+  const double *edge = src.data() + 3 + pinned_lo - 1000; // two pages before
+  std::vector<double> edge_back(2000, 0.0);
+  ASSERT_TRUE(
+      dev->upload(static_cast<double *>(d) + tiny_at, edge, 2000 * sizeof(double), why))
+      << why;
+  ASSERT_TRUE(dev->download(edge_back.data(), static_cast<double *>(d) + tiny_at,
+                            2000 * sizeof(double), why))
+      << why;
+  EXPECT_TRUE(std::equal(edge_back.begin(), edge_back.end(), edge));
 
   // Asynchronous: the download stream waits for the upload on the device.
   std::vector<double> src2 = hce_test::random_vector(n, 34), back2(n, 0.0);

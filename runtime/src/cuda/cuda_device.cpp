@@ -805,12 +805,10 @@ bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))
     return false;
-  if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region) { // kSmallCopyBytes
-    pins_->add_pageable(bytes);
-    return check(cudaMemcpyAsync(dev_dst, host_src, bytes, cudaMemcpyHostToDevice,
-                                 stream(Stream::Upload)),
-                 "cudaMemcpyAsync (upload)", why);
-  }
+  if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region)
+    return driver_copy(true, static_cast<char *>(dev_dst),
+                       const_cast<char *>(static_cast<const char *>(host_src)), bytes,
+                       why);
   std::vector<Piece> pieces;
   if (StagingPool *pool = pool_for(static_cast<const char *>(host_src), bytes, pieces))
     return pooled_copy(*pool, true, static_cast<char *>(dev_dst),
@@ -846,12 +844,9 @@ bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t byte
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))
     return false;
-  if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region) {
-    pins_->add_pageable(bytes);
-    return check(cudaMemcpyAsync(host_dst, dev_src, bytes, cudaMemcpyDeviceToHost,
-                                 stream(Stream::Download)),
-                 "cudaMemcpyAsync (download)", why);
-  }
+  if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region)
+    return driver_copy(false, const_cast<char *>(static_cast<const char *>(dev_src)),
+                       static_cast<char *>(host_dst), bytes, why);
   std::vector<Piece> pieces;
   if (StagingPool *pool = pool_for(static_cast<const char *>(host_dst), bytes, pieces))
     return pooled_copy(*pool, false,
@@ -872,6 +867,28 @@ bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t byte
     } else if (!staged_download(dst + p.offset, src + p.offset, p.bytes, why)) {
       return false;
     }
+  }
+  return true;
+}
+
+// A small copy (kSmallCopyBytes) as the driver's own, split at HCE's
+// registrations: a pageable copy that runs into a registered range fails
+// with "invalid argument" (call AC: a hguided chunk of matadd on the GPU
+// alone, next to pages an earlier chunk had registered).
+bool CudaDevice::driver_copy(bool up, char *dev, char *host, size_t bytes,
+                             std::string &why) {
+  thread_local std::vector<Piece> pieces;
+  pins_->registered_pieces(uintptr_t(host), uintptr_t(host) + bytes, pieces);
+  for (const Piece &p : pieces) {
+    char *d = dev + p.offset, *h = host + p.offset;
+    if (!check(up ? cudaMemcpyAsync(d, h, p.bytes, cudaMemcpyHostToDevice,
+                                    stream(Stream::Upload))
+                  : cudaMemcpyAsync(h, d, p.bytes, cudaMemcpyDeviceToHost,
+                                    stream(Stream::Download)),
+               up ? "cudaMemcpyAsync (upload)" : "cudaMemcpyAsync (download)", why))
+      return false;
+    if (!p.pinned)
+      pins_->add_pageable(p.bytes);
   }
   return true;
 }

@@ -200,6 +200,7 @@ private:
     size_t offset, bytes;
     bool pinned;
   };
+  bool driver_copy(bool up, char *dev, char *host, size_t bytes, std::string &why);
   // The pieces of a strided copy's span [host, host + span) of which `moved`
   // bytes move: registering the span first only if they fill half of it.
   void span_pieces(const char *host, size_t span, size_t moved,
