@@ -15,8 +15,10 @@
 #          gpu and an auto run of each benchmark (the suite's order); cold: auto
 #          with HCE_PROFILE=off; s-NAME: schedule NAME (fdets, hguided ...) on
 #          AB_DEVICES with HCE_PROFILE=off; g-NAME: schedule NAME on AB_GPU
-#          alone.  The CPU alone runs once per
-#          benchmark (not gemm).
+#          alone; gpuc: cuda:0 alone (static) with the library's profile
+#          cache, as a user's default run keeps one (gpu runs with
+#          HCE_PROFILE=off; warm auto records into the cache).  The CPU
+#          alone runs once per benchmark (not gemm).
 #        AB_WARM_BESIDE="fdets ...": before each warm run, a run of each of
 #          these schedules with the same profile cache (untimed), as the
 #          suite's rounds run the named schedulers beside auto
@@ -101,6 +103,8 @@ PY
           case $cf in
           cpu) [ "$b" = gemm ] || one "$b" "cpu-$L" "$L" HCE_DEVICES=cpu HCE_SCHEDULE=static HCE_PROFILE=off ;;
           gpu) one "$b" "gpu-$L" "$L" HCE_DEVICES="$gpu" HCE_SCHEDULE=static HCE_PROFILE=off ;;
+          gpuc) one "$b" "gpuc-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$gpu" \
+            HCE_SCHEDULE=static ;;
           warm)
             for s in ${AB_WARM_BESIDE:-}; do
               one "$b" "fill-$s-$L" "$L" XDG_CACHE_HOME="$tmp/cache-$L" HCE_DEVICES="$devices" \
