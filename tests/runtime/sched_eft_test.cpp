@@ -1180,6 +1180,33 @@ TEST(SchedEft, ADeviceAlonesOneTimeWorkIsNotItsModesCost) {
   auto [late_unreported, why_unreported] = gpu_alone_late(false);
   EXPECT_LE(late_unreported, 2) << why_unreported;
 }
+
+// ... but a run's first execution, which the profile cache keeps for a
+// region that runs once, keeps it: such a region pays it in every run
+// (blackscholes' GPU alone makes the staging pool each time).
+TEST(SchedEft, ARunsFirstExecutionKeepsItsOneTimeWorkForTheCache) {
+  SimDevice cpu = SimDevice::constant(2.5e7, 0, true);
+  cpu.lanes = 15;
+  SimDevice gpu = SimDevice::constant(1e8, 0);
+  gpu.lanes = 33792;
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  const int64_t W = 100000;
+  auto s = eft();
+  auto *seedable = s->seedable();
+  seedable->seed(0, 0, 4e-8);
+  seedable->seed(1, 0, 1e-8);
+  seedable->seed_mode(1, 1e-3, 8); // the GPU alone, from earlier runs
+  SimResult r = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(r, W), "");
+  ASSERT_EQ(r.iterations[0], 0) << s->explain();
+  const double wall = r.makespan + 4e-3;
+  s->ended(wall, 4e-3); // the pool made in it
+  int device = -2;
+  double recorded = 0;
+  ASSERT_TRUE(seedable->measured_mode(device, recorded)) << s->explain();
+  EXPECT_EQ(device, 1);
+  EXPECT_DOUBLE_EQ(recorded, wall);
+}
 } // namespace
 
 // An accelerator whose lanes cover the loop is probed with its block (half
