@@ -1034,8 +1034,8 @@ TEST(SchedEft, ADoubtfulSeededWallIsMeasuredAgain) {
 // (a fresh machine's first process) against 23 ms by its model, and
 // co-execution at 27.5 ms.  The run has no exploration budget; the CPU
 // alone is measured again in its only execution.  With two measurements
-// behind that wall, or an accelerator's arm, or a wall more than twice the
-// best's, the seeds are trusted.
+// behind that wall, or a wall more than twice the best's, the seeds are
+// trusted.
 TEST(SchedEft, AHostsWallMeasuredOnceIsMeasuredAgainWhereItsModelDisputesIt) {
   const int64_t W = 8192;
   const std::vector<SimDevice> devs = {SimDevice::constant(W / 0.023, 0, true),
@@ -1058,16 +1058,50 @@ TEST(SchedEft, AHostsWallMeasuredOnceIsMeasuredAgainWhereItsModelDisputesIt) {
     EXPECT_GT(gpu, 0) << wall << " s, " << n << " measurements";
   }
   // The GPU alone measured once at 30 ms, 10 ms by its model, co-execution
-  // 27.5: its copies are in no chunk, so its wall is not disputed.
-  auto s = seeded_eft({0.023 / W, 0.010 / W});
-  auto *seedable = dynamic_cast<Seedable *>(s.get());
-  seedable->seed_mode(-1, 0.0275, 8);
-  seedable->seed_mode(0, 0.040, 8);
-  seedable->seed_mode(1, 0.030, 1);
+  // 27.5: measured again too (an accelerator's copies are in no chunk, so
+  // its model always disputes its wall: once per profile cache); with two
+  // measurements behind it, trusted.
   const std::vector<SimDevice> fast_gpu = {devs[0], SimDevice::constant(W / 0.030, 0)};
-  SimResult r = simulate(*s, make_params(W, fast_gpu), fast_gpu);
-  EXPECT_GT(r.iterations[0], 0) << s->explain();
-  EXPECT_GT(r.iterations[1], 0) << s->explain();
+  for (double n : {1.0, 2.0}) {
+    auto s = seeded_eft({0.023 / W, 0.010 / W});
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    seedable->seed_mode(-1, 0.0275, 8);
+    seedable->seed_mode(0, 0.040, 8);
+    seedable->seed_mode(1, 0.030, n);
+    SimResult r = simulate(*s, make_params(W, fast_gpu), fast_gpu);
+    ASSERT_EQ(check_coverage(r, W), "");
+    if (n == 1) {
+      EXPECT_EQ(r.iterations[1], W) << s->explain();
+    } else {
+      EXPECT_GT(r.iterations[0], 0) << s->explain();
+      EXPECT_GT(r.iterations[1], 0) << s->explain();
+    }
+  }
+}
+
+// Call BC (H200): blackscholes' GPU alone, measured once at 46 ms in a
+// fresh machine's first GPU process, 29-32 ms in every later one; the
+// profile held co-execution at 36.5 ms, and seven warm runs co-executed at
+// 37-44 ms.  Within 1.3x of the best (no exploration of its own) and run
+// once per process (no retry every 16 executions), the GPU alone is
+// measured again in the next run's only execution, and its new wall rules.
+TEST(SchedEft, AnAcceleratorsWallMeasuredOnceSlowIsMeasuredAgainInALoopRunOnce) {
+  const int64_t W = 16777216;
+  const std::vector<SimDevice> devs = {SimDevice::constant(W / 0.081, 0, true),
+                                       SimDevice::constant(W / 0.030, 0)};
+  auto s = seeded_eft({0.081 / W, 0.030 / W});
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  seedable->seed_mode(-1, 0.0365, 1);
+  seedable->seed_mode(0, 0.0755, 1);
+  seedable->seed_mode(1, 0.046, 1);
+  SimResult first = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(first, W), "");
+  EXPECT_EQ(first.iterations[1], W) << s->explain();
+  EXPECT_LE(first.makespan, 0.031) << s->explain();
+  // The next execution (a later run seeds the faster of the two walls).
+  SimResult second = simulate(*s, make_params(W, devs), devs);
+  ASSERT_EQ(check_coverage(second, W), "");
+  EXPECT_EQ(second.iterations[1], W) << s->explain();
 }
 
 namespace {
