@@ -12,7 +12,9 @@
 #        AB_CONFIGS="gpu warm cold"  cpu: the CPU alone (static) with each
 #          library (not gemm: minutes); gpu: cuda:0 alone (static); warm: auto on
 #          cpu,cuda:0 with a profile cache per library, first filled by a cpu, a
-#          gpu and an auto run of each benchmark (the suite's order); cold: auto
+#          gpu and an auto run of each benchmark (the suite's order), after one
+#          untimed GPU-alone run of each (a fresh machine's first processes
+#          run slow, and the fill would record that); cold: auto
 #          with HCE_PROFILE=off; s-NAME: schedule NAME (fdets, hguided ...) on
 #          AB_DEVICES with HCE_PROFILE=off; g-NAME: schedule NAME on AB_GPU
 #          alone; gpuc: cuda:0 alone (static) with the library's profile
@@ -82,6 +84,13 @@ PY
   nvidia-smi -L 2>/dev/null | head -1
   echo "date $(date -u +%F) libs: $libs configs: $configs rounds: $rounds"
   if [[ " $configs " == *" warm "* ]]; then
+    # A fresh machine's first processes run slow (call BC: blackscholes' GPU
+    # alone 46 ms, 29-32 after), and a fill records what it measures: one
+    # untimed GPU-alone run of each benchmark first.
+    stamp "warm-up: one GPU-alone run of each benchmark (untimed, no cache)"
+    for b in $benches; do
+      one "$b" warm-up "${libs%% *}" HCE_PROFILE=off HCE_DEVICES="$gpu" HCE_SCHEDULE=static >/dev/null
+    done
     stamp "profile caches: a cpu, a gpu and an auto run of each benchmark per library"
     for b in $benches; do
       for L in $libs; do
