@@ -67,15 +67,17 @@ bool with_retry(const Device &dev, const std::string &what, const std::string &a
 
 } // namespace
 
-DataEnv::DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages)
-    : devices_(devices), huge_pages_(huge_pages) {}
+DataEnv::DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages,
+                 bool untouched)
+    : devices_(devices), huge_pages_(huge_pages), report_untouched_(untouched) {}
 
 DataEnv::~DataEnv() {
   for (auto &[key, a] : arrays_)
     drop_device_copies(a);
 }
 
-DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations) {
+DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations,
+                                   std::vector<HostRange> *untouched) {
   auto [it, fresh] = arrays_.try_emplace(map.host, int(devices_.size()));
   Array &a = it->second;
   if (fresh) {
@@ -85,7 +87,7 @@ DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations) {
     a.rows = row_layout(map);
     a.windows.assign(devices_.size(), Window());
     if (writes(map.kind) && !a.rows && iterations > 0)
-      advise_written(a, map, iterations);
+      advise_written(a, map, iterations, untouched);
   }
   return a;
 }
@@ -93,8 +95,14 @@ DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations) {
 // The first region to write an array asks for huge pages on what it
 // writes (advise_huge_pages): pages the program never touched are then
 // faulted in 2 MiB at a time by the CPU's chunks and the downloads alike.
-void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterations) {
-  if (!huge_pages_)
+// The same blocks, within the map's footprint (not its hull: a strided map
+// must not make pages the program never uses), go to `untouched` for the
+// page prefaulter.
+void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterations,
+                             std::vector<HostRange> *untouched) {
+  if (!untouched || !report_untouched_)
+    untouched = nullptr;
+  if (!huge_pages_ && !untouched)
     return;
   footprint(map, 0, iterations, advise_scratch_);
   if (advise_scratch_.empty())
@@ -115,10 +123,29 @@ void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterati
   if (advised_.size() >= kRemembered)
     advised_.clear();
   advised_[start] = bytes;
-  advise_huge_pages(start, bytes);
+  untouched_blocks(start, bytes, untouched_scratch_);
+  if (huge_pages_)
+    advise_huge_pages(untouched_scratch_);
+  if (!untouched)
+    return;
+  // The runs clipped to the footprint's intervals (both in address order).
+  auto run = untouched_scratch_.begin();
+  for (const Interval &iv : advise_scratch_.intervals()) {
+    const char *ilo = a.host + iv.lo * int64_t(a.elem_size),
+               *ihi = a.host + iv.hi * int64_t(a.elem_size);
+    while (run != untouched_scratch_.end() && run->p + run->bytes <= ilo)
+      ++run;
+    for (auto r = run; r != untouched_scratch_.end() && r->p < ihi; ++r) {
+      char *clo = std::max(r->p, const_cast<char *>(ilo));
+      char *chi = std::min(r->p + r->bytes, const_cast<char *>(ihi));
+      if (chi > clo)
+        untouched->push_back({clo, size_t(chi - clo)});
+    }
+  }
 }
 
-bool DataEnv::begin_region(const hce_region &region, std::string &why) {
+bool DataEnv::begin_region(const hce_region &region, std::string &why,
+                           std::vector<HostRange> *untouched) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (int m = 0; m < region.num_maps; ++m) {
     const hce_map &map = region.maps[m];
@@ -141,7 +168,7 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why) {
   for (int m = 0; m < region.num_maps; ++m) {
     if (!region.maps[m].host)
       continue; // nothing to touch (checked above)
-    Array &a = array_for(region.maps[m], region.iterations);
+    Array &a = array_for(region.maps[m], region.iterations, untouched);
     if (a.elem_size != region.maps[m].elem_size) {
       why = "array '" + a.name + "' is mapped with two element sizes";
       return false;

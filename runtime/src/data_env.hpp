@@ -16,6 +16,7 @@
 #include "data/transfer_plan.hpp"
 #include "device.hpp"
 #include "hce/hce.h"
+#include "host_pages.hpp"
 #include "row_table.hpp"
 
 #include <condition_variable>
@@ -55,13 +56,20 @@ bool region_merges_by_diff(const hce_region &region);
 
 class DataEnv {
 public:
-  // `huge_pages`: advise_written() on (Settings::huge_pages).
-  DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages);
+  // `huge_pages`: advise_written() advises huge pages (Settings::huge_pages);
+  // `untouched`: it reports untouched output pages to begin_region's caller
+  // (Settings::prefault_threads != 0).
+  DataEnv(const std::vector<std::unique_ptr<Device>> &devices, bool huge_pages,
+          bool untouched = false);
   ~DataEnv();
 
   // A co_exec region starts / ends.  Arrays mapped only by the region are
   // dropped from the devices at its end after their results are home.
-  bool begin_region(const hce_region &region, std::string &why);
+  // `untouched` (when the data layer reports them): the huge-page blocks of
+  // the footprints written by arrays first seen here that no page of
+  // exists yet (advise_written), for the page prefaulter.
+  bool begin_region(const hce_region &region, std::string &why,
+                    std::vector<HostRange> *untouched = nullptr);
   bool end_region(const hce_region &region, std::string &why);
 
   struct Array;
@@ -179,8 +187,10 @@ private:
 
   // The array `map` names, made on first use (then advise_written() for a
   // map that writes, over `iterations`).
-  Array &array_for(const hce_map &map, int64_t iterations);
-  void advise_written(const Array &a, const hce_map &map, int64_t iterations);
+  Array &array_for(const hce_map &map, int64_t iterations,
+                   std::vector<HostRange> *untouched = nullptr);
+  void advise_written(const Array &a, const hce_map &map, int64_t iterations,
+                      std::vector<HostRange> *untouched);
   // Makes device's window of `a` cover `need`, growing within `limit` (what
   // the region can touch at most); waits until no chunk pins the window.
   bool ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
@@ -246,8 +256,9 @@ private:
   std::map<const void *, Array> arrays_;
   // advise_written(): huge pages for written arrays (HCE_HUGE_PAGES), and
   // its footprint scratch (under the lock).
-  const bool huge_pages_;
+  const bool huge_pages_, report_untouched_;
   IntervalSet advise_scratch_;
+  std::vector<HostRange> untouched_scratch_;
   std::map<const char *, size_t> advised_;            // ranges advise_written() looked at
   std::vector<std::vector<const void *>> data_stack_; // arrays per data region
 };

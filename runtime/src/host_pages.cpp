@@ -24,39 +24,32 @@ size_t huge_page_bytes() {
 
 } // namespace
 
-bool advise_huge_pages(void *p, size_t bytes) {
-  if (bytes < kHugeAdviceMinBytes)
-    return false;
+void untouched_blocks(void *p, size_t bytes, std::vector<HostRange> &out) {
+  out.clear();
   const size_t huge = huge_page_bytes();
   const long page_l = sysconf(_SC_PAGESIZE);
   if (page_l <= 0 || huge % size_t(page_l) != 0)
-    return false;
+    return;
   const size_t page = size_t(page_l);
   const uintptr_t lo = (uintptr_t(p) + huge - 1) & ~(huge - 1);
   const uintptr_t hi = (uintptr_t(p) + bytes) & ~(huge - 1);
   if (hi <= lo)
-    return false;
-  // Only huge blocks none of whose pages exist: on an array the program
-  // already wrote, the advice lets khugepaged collapse its pages while the
-  // loop runs (the H200's jacobi2d on the CPU alone, call PB: 0.15 -> 0.22 s
-  // in one round), for nothing -- its faults are behind it.  mincore over
-  // at most kWindow bytes at a time (one byte per page).
+    return;
+  // mincore over at most kWindow bytes at a time (one byte per page).
   constexpr size_t kWindow = size_t(1) << 30;
   const size_t step = std::max(huge, kWindow / huge * huge);
   std::vector<unsigned char> resident(step / page);
-  bool advised = false;
   uintptr_t run = 0; // start of the current run of untouched blocks (0: none)
   auto flush = [&](uintptr_t end) {
     if (run != 0)
-      advised = madvise(reinterpret_cast<void *>(run), end - run, MADV_HUGEPAGE) == 0 ||
-                advised;
+      out.push_back({reinterpret_cast<char *>(run), size_t(end - run)});
     run = 0;
   };
   for (uintptr_t w = lo; w < hi; w += step) {
     const size_t len = std::min<uintptr_t>(step, hi - w);
     if (mincore(reinterpret_cast<void *>(w), len, resident.data()) != 0) {
       flush(w);
-      return advised; // not all mapped: leave the rest alone
+      return; // not all mapped: leave the rest alone
     }
     for (uintptr_t b = w; b < w + len; b += huge) {
       bool untouched = true;
@@ -69,7 +62,25 @@ bool advise_huge_pages(void *p, size_t bytes) {
     }
   }
   flush(hi);
+}
+
+// Only huge blocks none of whose pages exist: on an array the program
+// already wrote, the advice lets khugepaged collapse its pages while the
+// loop runs (the H200's jacobi2d on the CPU alone, call PB: 0.15 -> 0.22 s
+// in one round), for nothing -- its faults are behind it.
+bool advise_huge_pages(const std::vector<HostRange> &untouched) {
+  bool advised = false;
+  for (const HostRange &r : untouched)
+    advised = madvise(r.p, r.bytes, MADV_HUGEPAGE) == 0 || advised;
   return advised;
+}
+
+bool advise_huge_pages(void *p, size_t bytes) {
+  if (bytes < kHugeAdviceMinBytes)
+    return false;
+  std::vector<HostRange> untouched;
+  untouched_blocks(p, bytes, untouched);
+  return advise_huge_pages(untouched);
 }
 
 } // namespace hce

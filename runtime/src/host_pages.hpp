@@ -2,8 +2,21 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace hce {
+
+// A range of host memory.
+struct HostRange {
+  char *p = nullptr;
+  size_t bytes = 0;
+};
+
+// The runs of huge-page blocks (2 MiB on x86-64) wholly inside [p, p +
+// bytes) none of whose pages exist yet (mincore), in address order, into
+// `out` (cleared first).  Empty where the range is not all mapped from its
+// first block on (what is mapped before the gap is kept).
+void untouched_blocks(void *p, size_t bytes, std::vector<HostRange> &out);
 
 // Asks for transparent huge pages (madvise MADV_HUGEPAGE) on the huge-page
 // blocks (2 MiB on x86-64) wholly inside [p, p + bytes) that have no page
@@ -17,6 +30,8 @@ namespace hce {
 // `never`; failures are ignored (it is advice).  Returns whether the kernel
 // took the advice for some block.
 bool advise_huge_pages(void *p, size_t bytes);
+// The same advice on runs untouched_blocks() found.
+bool advise_huge_pages(const std::vector<HostRange> &untouched);
 
 inline constexpr size_t kHugePageBytes = size_t(2) << 20; // when the kernel does not say
 inline constexpr size_t kHugeAdviceMinBytes = size_t(8) << 20;

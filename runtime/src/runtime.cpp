@@ -61,7 +61,8 @@ Runtime::Runtime() {
   std::string ignored; // kept in settings_error_
   reload_settings(ignored);
   select_devices();
-  data_ = std::make_unique<DataEnv>(devices_, settings_.huge_pages);
+  data_ = std::make_unique<DataEnv>(devices_, settings_.huge_pages,
+                                    settings_.prefault_threads.value_or(1) != 0);
   for (auto &dev : devices_) {
     Device *d = dev.get();
     auto start = [d](const std::string &name) {

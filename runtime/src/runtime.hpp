@@ -5,6 +5,7 @@
 
 #include "controller.hpp"
 #include "device.hpp"
+#include "page_prefaulter.hpp"
 #include "sched/scheduler.hpp"
 #include "settings.hpp"
 #include "site_plan.hpp"
@@ -80,6 +81,9 @@ public:
     return *stream_threads_[size_t(device)][size_t(stream)];
   }
   DataEnv &data() { return *data_; }
+  // Faults in a region's untouched output pages while accelerators work on
+  // it alone (region_exec.cpp): one job at a time.
+  PagePrefaulter &prefaulter() { return prefaulter_; }
 
   SiteState &site(const hce_region &region);
   std::vector<const SiteState *> sites() const;
@@ -102,6 +106,7 @@ private:
   std::vector<std::unique_ptr<Controller>> controllers_;
   std::vector<std::array<std::unique_ptr<Controller>, 2>> stream_threads_;
   std::unique_ptr<DataEnv> data_;
+  PagePrefaulter prefaulter_;
   std::vector<std::unique_ptr<SiteState>> sites_;    // in order of first use
   std::map<std::string, SiteState *> sites_by_name_; // regions with no site slot
   std::mutex exec_mutex_;                            // one region executes at a time

@@ -185,6 +185,13 @@ bool Settings::from_env(Settings &result, std::string &why) {
       return bad(why, "HCE_HUGE_PAGES", v, "0 (off) or 1 (on)");
     out.huge_pages = *huge;
   }
+  if (const char *v = value("HCE_PREFAULT")) {
+    char *end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end || *v == '\0' || n < 0 || n > 64)
+      return bad(why, "HCE_PREFAULT", v, "a thread count from 0 (off) to 64");
+    out.prefault_threads = int(n);
+  }
   if (const char *v = value("HCE_OMP_POISON")) {
     const std::optional<bool> poison = parse_flag(v);
     if (!poison)

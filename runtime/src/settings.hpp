@@ -90,6 +90,11 @@ struct Settings {
   // a region writes (DataEnv::advise_written); read when the data layer is
   // made.
   bool huge_pages = true;
+  // HCE_PREFAULT: host threads, 0 to 64, that fault in the untouched pages
+  // of a region's output while accelerators work on it alone
+  // (page_prefaulter.hpp, region_exec.cpp); 0: off.  Unset: half the cores
+  // less two (kAutoPrefaultThreads).  Read when the data layer is made.
+  std::optional<int> prefault_threads;
   std::string task_map = "ratio";         // HCE_TASK_MAP: a task mapper's name
   std::optional<int64_t> task_threshold;  // HCE_TASK_THRESHOLD: > 0, overrides thr
   // HCE_TASK_PARTITION: seconds > 0 above which a task may be co-executed,

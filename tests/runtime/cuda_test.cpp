@@ -22,6 +22,7 @@
 #endif
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
@@ -644,6 +645,39 @@ TEST_F(CudaRegion, AGpuAloneStagesItsCopiesByTheFreeCores) {
   st = hce::CudaDevice::pin_stats();
   EXPECT_EQ(st.staged_bytes, before.staged_bytes);
   EXPECT_GT(st.registrations, before.registrations);
+}
+
+// A GPU working alone on a one-shot region whose output the program never
+// touched (fresh from mmap): the prefaulter faults the output's pages in
+// while the GPU uploads and computes, and every element is right.  Beside
+// the CPU's chunks it does not (the team's cores are busy).
+TEST_F(CudaRegion, AGpuAlonesUntouchedOutputIsFaultedInAhead) {
+  REQUIRE_GPU();
+  for (const char *devices : {"cuda:0", "cpu,cuda:0"}) {
+    SCOPED_TRACE(devices);
+    restart(devices);
+    MatAdd t(2304, 4096, "static", 23); // 72 MiB per array
+    const size_t bytes = t.c.size() * sizeof(double);
+    void *fresh =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(fresh, MAP_FAILED);
+    double *c = static_cast<double *>(fresh);
+    t.maps[2] = hce_test::row_map("C", c, HCE_MAP_FROM, t.n);
+    ASSERT_EQ(hce_co_exec(&t.region), 0);
+    for (size_t k = 0; k < t.c.size(); ++k)
+      ASSERT_EQ(c[k], t.a[k] + t.b[k]) << "element " << k;
+    const size_t faulted = hce::Runtime::get().prefaulter().total_bytes();
+    if (std::string(devices) == "cuda:0") {
+      EXPECT_EQ(hce_last_iterations(&t.site, "cuda:0"), t.m);
+      EXPECT_GT(faulted, 0u); // pieces no thread took by the end are dropped
+      EXPECT_LE(faulted, bytes);
+    } else {
+      ASSERT_GT(hce_last_iterations(&t.site, "cpu"), 0);
+      ASSERT_GT(hce_last_iterations(&t.site, "cuda:0"), 0);
+      EXPECT_EQ(faulted, 0u);
+    }
+    munmap(fresh, bytes);
+  }
 }
 
 // A program that exits with the runtime alive shuts it down from an atexit

@@ -57,6 +57,34 @@ TEST(HostPages, TouchedMemoryIsLeftAlone) {
   EXPECT_EQ(hce::advise_huge_pages(n.p, n.bytes), thp_available());
 }
 
+// untouched_blocks(): the aligned huge-page blocks no page of exists, as
+// runs in address order.
+TEST(HostPages, UntouchedBlocksAreTheRunsNothingTouched) {
+  const size_t huge = size_t(2) << 20;
+  Mapping m(size_t(40) << 20);
+  ASSERT_NE(m.p, MAP_FAILED);
+  char *lo = reinterpret_cast<char *>((uintptr_t(m.p) + huge - 1) & ~(huge - 1));
+  std::vector<hce::HostRange> runs;
+  hce::untouched_blocks(lo, 16 * huge, runs);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].p, lo);
+  EXPECT_EQ(runs[0].bytes, 16 * huge);
+  // One byte in blocks 3 and 4, one in block 10: three runs.
+  lo[3 * huge + 5] = 1;
+  lo[4 * huge] = 1;
+  lo[10 * huge + huge - 1] = 1;
+  hce::untouched_blocks(lo + 1, 16 * huge - 1, runs); // block 0 not whole
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].p, lo + huge);
+  EXPECT_EQ(runs[0].bytes, 2 * huge);
+  EXPECT_EQ(runs[1].p, lo + 5 * huge);
+  EXPECT_EQ(runs[1].bytes, 5 * huge);
+  EXPECT_EQ(runs[2].p, lo + 11 * huge);
+  EXPECT_EQ(runs[2].bytes, 5 * huge);
+  hce::untouched_blocks(lo, huge - 1, runs); // no whole block
+  EXPECT_TRUE(runs.empty());
+}
+
 TEST(HostPages, SmallArraysAreLeftAlone) {
   Mapping m(hce::kHugeAdviceMinBytes);
   ASSERT_NE(m.p, MAP_FAILED);

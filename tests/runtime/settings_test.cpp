@@ -21,7 +21,8 @@ struct EnvGuard {
          {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE",
           "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
           "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
-          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES", "HCE_COPY_THREADS_BESIDE"})
+          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES", "HCE_COPY_THREADS_BESIDE",
+          "HCE_PREFAULT"})
       unsetenv(v);
   }
 };
@@ -41,6 +42,7 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_EQ(s.cuda_pin, hce::PinPolicy::Region);
   EXPECT_TRUE(s.cuda_p2p);
   EXPECT_TRUE(s.huge_pages);
+  EXPECT_FALSE(s.prefault_threads);
   EXPECT_FALSE(s.task_threshold);
   EXPECT_FALSE(s.copy_threads_beside);
 }
@@ -73,6 +75,24 @@ TEST(Settings, HugePagesIsAFlag) {
   setenv("HCE_HUGE_PAGES", "yes", 1);
   EXPECT_FALSE(hce::Settings::from_env(s, why));
   EXPECT_NE(why.find("HCE_HUGE_PAGES='yes'"), std::string::npos) << why;
+}
+
+TEST(Settings, PrefaultIsAThreadCount) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  setenv("HCE_PREFAULT", "0", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.prefault_threads, 0);
+  setenv("HCE_PREFAULT", "6", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.prefault_threads, 6);
+  for (const char *bad : {"65", "-1", "on", "2x"}) {
+    setenv("HCE_PREFAULT", bad, 1);
+    EXPECT_FALSE(hce::Settings::from_env(s, why)) << bad;
+    EXPECT_NE(why.find("HCE_PREFAULT='" + std::string(bad) + "'"), std::string::npos)
+        << why;
+  }
 }
 
 TEST(Settings, GoodValuesAreParsed) {
