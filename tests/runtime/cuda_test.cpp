@@ -22,7 +22,6 @@
 #endif
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
@@ -658,10 +657,9 @@ TEST_F(CudaRegion, AGpuAlonesUntouchedOutputIsFaultedInAhead) {
     restart(devices);
     MatAdd t(2304, 4096, "static", 23); // 72 MiB per array
     const size_t bytes = t.c.size() * sizeof(double);
-    void *fresh =
-        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(fresh, MAP_FAILED);
-    double *c = static_cast<double *>(fresh);
+    hce_test::FreshMapping fresh(bytes);
+    ASSERT_NE(fresh.p, MAP_FAILED);
+    double *c = reinterpret_cast<double *>(fresh.p);
     t.maps[2] = hce_test::row_map("C", c, HCE_MAP_FROM, t.n);
     ASSERT_EQ(hce_co_exec(&t.region), 0);
     for (size_t k = 0; k < t.c.size(); ++k)
@@ -676,7 +674,6 @@ TEST_F(CudaRegion, AGpuAlonesUntouchedOutputIsFaultedInAhead) {
       ASSERT_GT(hce_last_iterations(&t.site, "cuda:0"), 0);
       EXPECT_EQ(faulted, 0u);
     }
-    munmap(fresh, bytes);
   }
 }
 

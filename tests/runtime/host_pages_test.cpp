@@ -20,18 +20,7 @@ bool thp_available() {
   return !line.empty() && line.find("[never]") == std::string::npos;
 }
 
-struct Mapping {
-  explicit Mapping(size_t n) : bytes(n) {
-    p = static_cast<char *>(
-        mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  }
-  ~Mapping() {
-    if (p != MAP_FAILED)
-      munmap(p, bytes);
-  }
-  char *p;
-  size_t bytes;
-};
+using Mapping = hce_test::FreshMapping;
 
 TEST(HostPages, FreshMemoryIsAdvised) {
   Mapping m(size_t(32) << 20);

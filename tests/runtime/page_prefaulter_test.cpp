@@ -15,29 +15,19 @@
 
 namespace {
 
-struct Mapping {
-  explicit Mapping(size_t n) : bytes(n) {
-    p = static_cast<char *>(
-        mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  }
-  ~Mapping() {
-    if (p != MAP_FAILED)
-      munmap(p, bytes);
-  }
-  // Pages of [p + off, p + off + n) that exist.
-  size_t resident_pages(size_t off, size_t n) const {
-    const size_t page = size_t(sysconf(_SC_PAGESIZE));
-    std::vector<unsigned char> v((n + page - 1) / page);
-    if (mincore(p + off, n, v.data()) != 0)
-      return 0;
-    size_t k = 0;
-    for (unsigned char c : v)
-      k += c & 1;
-    return k;
-  }
-  char *p;
-  size_t bytes;
-};
+using Mapping = hce_test::FreshMapping;
+
+// Pages of [m.p + off, m.p + off + n) that exist.
+size_t resident_pages(const Mapping &m, size_t off, size_t n) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> v((n + page - 1) / page);
+  if (mincore(m.p + off, n, v.data()) != 0)
+    return 0;
+  size_t k = 0;
+  for (unsigned char c : v)
+    k += c & 1;
+  return k;
+}
 
 constexpr size_t kMiB = size_t(1) << 20;
 
@@ -59,13 +49,13 @@ TEST(PagePrefaulter, FaultsInItsRangesAndKeepsWhatPagesHold) {
   for (size_t mib = 0; mib < 64; mib += 3)
     std::memcpy(m.p + mib * kMiB, pattern.data(), kMiB);
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  ASSERT_LT(m.resident_pages(0, m.bytes), m.bytes / page);
+  ASSERT_LT(resident_pages(m, 0, m.bytes), m.bytes / page);
   const size_t before = pf.total_bytes();
   // Two ranges, the second not page-aligned at its end.
   ASSERT_TRUE(pf.start({{m.p, 40 * kMiB}, {m.p + 40 * kMiB, 24 * kMiB - 100}}, 3));
   EXPECT_EQ(pf.finish(true), 64 * kMiB - 100);
   EXPECT_EQ(pf.total_bytes() - before, 64 * kMiB - 100);
-  EXPECT_EQ(m.resident_pages(0, m.bytes), m.bytes / page);
+  EXPECT_EQ(resident_pages(m, 0, m.bytes), m.bytes / page);
   for (size_t mib = 0; mib < 64; ++mib) {
     if (mib % 3 == 0) {
       ASSERT_EQ(std::memcmp(m.p + mib * kMiB, pattern.data(), kMiB), 0) << "MiB " << mib;

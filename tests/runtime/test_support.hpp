@@ -5,6 +5,8 @@
 #include "hce/hce.h"
 #include "sched/scheduler.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -116,5 +118,22 @@ hce_region region_of(const char *name, hce_map *maps, int num_maps, int64_t iter
   r.site = site;
   return r;
 }
+
+// Fresh anonymous memory no page of exists yet (what malloc gives a large
+// array the program has not touched), unmapped at the end of its scope.
+struct FreshMapping {
+  explicit FreshMapping(size_t n) : bytes(n) {
+    p = static_cast<char *>(
+        mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  }
+  ~FreshMapping() {
+    if (p != MAP_FAILED)
+      munmap(p, bytes);
+  }
+  FreshMapping(const FreshMapping &) = delete;
+  FreshMapping &operator=(const FreshMapping &) = delete;
+  char *p;
+  size_t bytes;
+};
 
 } // namespace hce_test
