@@ -6,8 +6,9 @@
 
 LOG: ab_libs.sh's output (its `R bench config seconds devices | choice`
 lines and `== [t s] round K` stamps), as kept in bench/results/run-*.log.
-Columns: round (0: the profile fills and the CPU-alone run before round 1
-are not printed by ab_libs.sh; the CPU alone runs in round 1), bench,
+Columns: round (0: the machine's health runs, config `health`; the
+profile fills are not printed by ab_libs.sh; the CPU alone runs in round
+1), bench,
 config (gpu-LIB, warm-LIB, cold-LIB, cpu, ...), seconds (the regions'
 wall_seconds summed), iterations (device:count ...), choice (the runtime's
 last words on the first region's mode, as printed).
