@@ -47,6 +47,13 @@ bool LoopSim::host_woken(int except) const {
   return false;
 }
 
+bool LoopSim::host_retired() const {
+  for (size_t j = 0; j < devs_.size(); ++j)
+    if (devs_[j].cost.host && st_[j].done && sched_.retired(int(j)))
+      return true;
+  return false;
+}
+
 bool LoopSim::host_active(int except) const {
   for (size_t j = 0; j < devs_.size(); ++j) {
     const DeviceState &h = st_[j];
@@ -111,7 +118,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     // not scaled to the GPU alone's staged copies) and, beside a computing
     // CPU team, at the contended bandwidth (whole-copy approximation:
     // decided when the chunk is issued).
-    if (dev.gpu && ctx_.lent_bw > 0) {
+    if (dev.gpu && ctx_.lent_bw > 0 && !host_retired()) {
       // Staged by the threads lent beside the CPU's team: nothing
       // page-locked, the pageable bytes at the pool's rate each way.
       in.registers = out.registers = 0;
@@ -143,7 +150,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     // The copy engines' busy time, which slows the CPU's compute; not the
     // lent threads' copies: the team's per-row cost beside them is
     // measured as a whole (CopyLending::cpu).
-    if (ctx_.lent_bw > 0)
+    if (ctx_.lent_bw > 0 && !host_retired())
       return s;
     if (s.up > 0) {
       copies_.push_back({start, start + s.up});

@@ -139,6 +139,10 @@ private:
   // Contention: is a host device's team computing (a chunk in flight or
   // about to ask for one), and a GPU copy of pageable memory over [a, b)
   // issued now stretches the host chunks in flight.
+  // A host the scheduler retired from the execution (Scheduler::retired):
+  // the GPU's copies are then staged as alone, the team's cores freed
+  // (region_exec.cpp).
+  bool host_retired() const;
   bool host_active(int except) const;
   bool host_woken(int except) const; // a host device works in this execution
   void stretch_hosts(double a, double b);

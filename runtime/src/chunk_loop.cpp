@@ -97,6 +97,14 @@ public:
       run_pipelined();
     else
       run_sequential();
+    if (retired_ && !failed_ && w_.retired &&
+        !sh_.all_complete.load(std::memory_order_relaxed)) {
+      const double start = now_seconds();
+      w_.retired();
+      if (trace_enabled())
+        trace_event(dev_, "prepare", *sh_.label + " retired: cores handed over", start,
+                    now_seconds());
+    }
     if (failed_ && w_.on_failure) {
       std::string fatal = w_.on_failure();
       std::lock_guard<std::mutex> lock(sh_.mutex);
@@ -118,8 +126,10 @@ private:
       if (!sh_.result.fatal.empty() || failed_)
         return std::nullopt;
       Decision dec = sh_.scheduler->next(slot_);
-      if (dec.kind == Decision::Done)
+      if (dec.kind == Decision::Done) {
+        retired_ = sh_.scheduler->retired(slot_);
         return std::nullopt;
+      }
       if (dec.kind == Decision::Run)
         return dec.range;
       sh_.cv.wait(lock);
@@ -256,6 +266,7 @@ private:
   int slot_;
   std::string dev_;
   std::atomic<bool> failed_{false};
+  bool retired_ = false; // the scheduler retired it early (Scheduler::retired)
 };
 
 // The cores this process may run on.

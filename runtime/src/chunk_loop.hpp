@@ -43,6 +43,10 @@ struct ChunkWorker {
   // preparation (pinning) stops there, since no chunk will use it in this
   // execution, and goes on at the next.
   std::function<void(const std::function<bool()> &wanted)> prologue;
+  // Called on the device's thread (outside the lock) once its chunks are
+  // done, when the scheduler retired it while other devices still had work
+  // (Scheduler::retired): hands its cores to the others.  May be empty.
+  std::function<void()> retired;
   // Called (outside the lock, after the device's stages have stopped) after
   // a failure, to rescue the device's data; returns "" or a fatal error.
   std::function<std::string()> on_failure;

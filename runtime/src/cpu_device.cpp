@@ -119,6 +119,17 @@ void CpuDevice::create_team_asleep() const {
   kmp_set_blocktime(blocktime);
 }
 
+void CpuDevice::put_team_to_sleep() const {
+  // Blocktime 0 for one fork of the team as it is: its workers take the
+  // ICV with the region and sleep at its end rather than spin for 200 ms.
+  const int blocktime = kmp_get_blocktime();
+  kmp_set_blocktime(0);
+  std::atomic<int> forked{0};
+#pragma omp parallel
+  forked.fetch_add(1, std::memory_order_relaxed); // a side effect: not deleted
+  kmp_set_blocktime(blocktime);
+}
+
 bool CpuDevice::compute(const ChunkContext &ctx, std::string &) {
   VariantScope scope;
   ctx.region->cpu(ctx.range.lb, ctx.range.ub, ctx.ptrs, ctx.region->args, ctx.red);

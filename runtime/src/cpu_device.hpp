@@ -47,6 +47,10 @@ public:
   // alone, its workers asleep straight after (no blocktime spin beside the
   // accelerator's copies), so that a later CPU chunk only wakes them.
   void create_team_asleep() const;
+  // On the thread that ran the CPU's chunks, once it has no more in this
+  // execution while accelerators still work: its team's workers asleep
+  // (one fork, ~0.2 ms), their cores free for the accelerators' copies.
+  void put_team_to_sleep() const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   // A chunk of fewer rows than threads runs on fewer threads, unless the
   // variant spreads each row over the whole team (cpu_flat).

@@ -36,6 +36,11 @@ size_t PagePrefaulter::total_bytes() const {
   return total_bytes_;
 }
 
+uint64_t PagePrefaulter::jobs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return generation_;
+}
+
 bool PagePrefaulter::start(const std::vector<HostRange> &ranges, int threads) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (active_ || unsupported_ || threads < 1 || ranges.empty())

@@ -52,6 +52,8 @@ public:
   bool supported() const;
   // Bytes faulted in over every job (for tests and statistics).
   size_t total_bytes() const;
+  // Jobs start() began (for tests).
+  uint64_t jobs() const;
 
 private:
   void run(int index);

@@ -152,20 +152,17 @@ CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings
 // The page prefaulter's threads for this execution (page_prefaulter.hpp):
 // only while accelerators work without the CPU's team, whose cores are then
 // idle but for the staging pool's (at most kAutoCopyThreadsBeside) and the
-// devices' controllers; and only for an accelerator that copies (not a
-// device working in host memory, which writes the pages itself).  Unset
-// (HCE_PREFAULT): half the cores less two, 6 on the H200 machine's 16.
+// devices' controllers -- from the start, or from the team's retirement
+// (PrefaultScope::cpu_retired) -- and only for an accelerator that copies
+// (not a device working in host memory, which writes the pages itself).
+// Unset (HCE_PREFAULT): half the cores less two, 6 on the H200 machine's 16.
 int prefault_threads(Runtime &rt, const std::vector<int> &devs,
                      const std::vector<bool> &is_cpu,
                      const std::vector<ChunkWorker> &workers, const Settings &set) {
   bool copies = false;
-  for (size_t i = 0; i < devs.size(); ++i) {
-    if (workers[i].idle)
-      continue;
-    if (is_cpu[i])
-      return 0;
-    copies = copies || !rt.devices()[size_t(devs[i])]->uses_host_memory();
-  }
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!workers[i].idle && !is_cpu[i])
+      copies = copies || !rt.devices()[size_t(devs[i])]->uses_host_memory();
   if (!copies)
     return 0;
   if (set.prefault_threads)
@@ -175,34 +172,52 @@ int prefault_threads(Runtime &rt, const std::vector<int> &devs,
 }
 
 // Starts the prefaulter on an execution's untouched output pages once an
-// accelerator has made its preparation (begin(), on its controller): the
-// staging pool and the registrations made there take the process's
-// mmap_lock for writing, which waits behind every page being populated
-// (call CA: blackscholes' first preparation took 25.5 ms instead of 3.2
-// beside the prefaulter).  finish() (or the destructor, on every path out
-// of the execution) stops it: what no thread took is left to the copies.
+// accelerator has made its preparation (prepared(), on its controller) and
+// no CPU chunk runs any more: from the start when the CPU's team does not
+// work, else once the scheduler retires it (cpu_retired(); beside a working
+// team the prefaulter slowed the team's chunks more than it sped the GPU's
+// downloads, call CD).  The staging pool and the registrations made in the
+// preparation take the process's mmap_lock for writing, which waits behind
+// every page being populated (call CA: blackscholes' first preparation
+// took 25.5 ms instead of 3.2 beside the prefaulter).  finish() (or the
+// destructor, on every path out of the execution) stops it: what no thread
+// took is left to the copies.
 class PrefaultScope {
 public:
-  PrefaultScope(PagePrefaulter &p, const std::vector<HostRange> &untouched, int threads)
-      : p_(p), untouched_(untouched), threads_(untouched.empty() ? 0 : threads) {}
+  PrefaultScope(PagePrefaulter &p, const std::vector<HostRange> &untouched, int threads,
+                bool cpu_works)
+      : p_(p), untouched_(untouched), threads_(untouched.empty() ? 0 : threads),
+        cpu_gone_(!cpu_works) {}
   ~PrefaultScope() { finish(); }
   PrefaultScope(const PrefaultScope &) = delete;
   PrefaultScope &operator=(const PrefaultScope &) = delete;
   bool wanted() const { return threads_ > 0; }
-  void begin() {
-    if (threads_ > 0 && !asked_.exchange(true))
-      started_ = p_.start(untouched_, threads_);
+  void prepared() {
+    prepared_ = true;
+    try_start();
   }
-  // After the chunk loop: no begin() runs any more.
+  void cpu_retired() {
+    cpu_gone_ = true;
+    try_start();
+  }
+  // After the chunk loop: no prepared() or cpu_retired() runs any more.
   void finish() {
     if (started_.exchange(false))
       p_.finish();
   }
 
 private:
+  // Each condition's setter tries: with both atomics sequentially
+  // consistent, the second of the two to be set sees the first.
+  void try_start() {
+    if (threads_ > 0 && prepared_ && cpu_gone_ && !asked_.exchange(true))
+      started_ = p_.start(untouched_, threads_);
+  }
+
   PagePrefaulter &p_;
   const std::vector<HostRange> &untouched_;
   const int threads_;
+  std::atomic<bool> prepared_{false}, cpu_gone_{false};
   std::atomic<bool> asked_{false}, started_{false};
 };
 
@@ -673,9 +688,13 @@ int execute_region(const hce_region &r, std::string &why) {
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
   share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending);
+  bool cpu_works = false;
+  for (size_t i = 0; i < devs.size(); ++i)
+    cpu_works = cpu_works || (site.plan.is_cpu[i] && !workers[i].idle);
   PrefaultScope prefault(
       rt.prefaulter(), untouched,
-      untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set));
+      untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set),
+      cpu_works);
   PrefaultScope *const prefaulting = prefault.wanted() ? &prefault : nullptr;
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
@@ -683,14 +702,23 @@ int execute_region(const hce_region &r, std::string &why) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
         alone = alone && (j == i || workers[j].idle);
-      workers[i].prologue = [cpu = static_cast<const CpuDevice *>(&dev), alone](
-                                const std::function<bool()> &) { cpu->use_team(alone); };
+      const auto *cpu = static_cast<const CpuDevice *>(&dev);
+      workers[i].prologue = [cpu, alone](const std::function<bool()> &) {
+        cpu->use_team(alone);
+      };
+      // Retired while the accelerators still work (eft: its rows worth less
+      // than what its team costs their copies): its cores are theirs.
+      workers[i].retired = [cpu, prefaulting] {
+        cpu->put_team_to_sleep();
+        if (prefaulting)
+          prefaulting->cpu_retired();
+      };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
       workers[i].prologue = [w = work[i].get(),
                              prefaulting](const std::function<bool()> &wanted) {
         w->prepare(wanted);
         if (prefaulting)
-          prefaulting->begin();
+          prefaulting->prepared();
       };
     }
   }

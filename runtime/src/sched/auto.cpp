@@ -79,6 +79,7 @@ public:
     if (cur_)
       cur_->ended(wall_s, one_time_s);
   }
+  bool retired(int device) const override { return cur_ && cur_->retired(device); }
   bool gave_nothing(int device) const override {
     return cur_ && cur_->gave_nothing(device);
   }

@@ -95,8 +95,8 @@ constexpr double kFasterThanModel =
 // and a probe in a learning execution cost cg's cold run 3% (hce-sim).
 constexpr int kFirstUnconfirmedReprobe = 16;
 constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
-// negligible_beside_copies(): a lending host's rate, relative to the others'.
-constexpr double kNegligibleRate = 0.01;
+// retires_beside_copies(): a lending host's rate, relative to the others'.
+constexpr double kLendingWorthRate = 0.5;
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
@@ -131,6 +131,7 @@ public:
                     ? std::max<int64_t>(0, params.lanes[i])
                     : 0;
       d.active = true;
+      d.retired = false;
       d.inflight.clear();
       d.busy_until = 0;
       d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
@@ -197,9 +198,10 @@ public:
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
       size = probe_size(d);
-    } else if (negligible_beside_copies(device)) {
+    } else if (retires_beside_copies(device)) {
       // Its share is not worth the accelerators' staged copies it slows.
       d.active = false;
+      d.retired = true;
       return Decision::done();
     } else {
       const double share = eft_share(device, R, t);
@@ -244,10 +246,17 @@ public:
         // 0.973 -> 0.922 (the CPU's chunks small through the GPU's first
         // uploads).  A host chunk costs a fork; an accelerator's would cost
         // copies and a launch (call UB).
+        // A host lending copy threads, within half the execution so far:
+        // it may retire (retires_beside_copies()) once the accelerators'
+        // models hold, and a long chunk delays that (the H200's cold
+        // blackscholes, call DA: a CPU chunk of 21.7 ms taken at 11.5 ms,
+        // by a GPU model its first small chunks made look as slow as the
+        // CPU; the CPU retired at 33 ms, after which the GPU staged alone
+        // at 600 K rows/ms against 300-350 K beside it).
         if (probing && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
         else if (d.host && others_cold(device) && d.largest > 0)
-          size = std::min(size, while_others_probe(d, t, 2));
+          size = std::min(size, while_others_probe(d, t, lends_ ? 0.5 : 2));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
         // first chunk of an execution is an eighth of its share, so a wrong
@@ -350,6 +359,10 @@ public:
     dev_[device].inflight.clear();
     if (alone_probe_ == device)
       end_alone_probe();
+  }
+
+  bool retired(int device) const override {
+    return device >= 0 && device < p_ && dev_[device].retired;
   }
 
   bool gave_nothing(int device) const override {
@@ -534,6 +547,8 @@ private:
   };
   struct Dev {
     bool host = false, active = true, confident = false;
+    // This execution: retired by retires_beside_copies() (Scheduler::retired).
+    bool retired = false;
     Model model, seed;
     // SchedParams::co_speed, and the speed `model` is at now: samples,
     // seeds and learnt_model() are at speed 1 (a chunk's seconds times the
@@ -914,19 +929,28 @@ private:
   }
 
   // A host lending copy threads (lends()) whose model makes it under
-  // kNegligibleRate of the working devices' rate: beside it, the
-  // accelerators' one-shot copies staged by the lent threads run slower
-  // than its share saves (the H200's cold gemm, call VC: the GPU staged
-  // 6.4-8.2 GB/s beside the CPU's 1-row chunks, about 13 alone, for 0.3%
-  // of the rows on the CPU).  Once the host's model predicted its last
-  // chunk within kConfident (one cold probe is mostly the team's fork: the
-  // SA-SB profile's cold matadd, 8 rows in 1 ms, looked 50x slower per row
-  // than the CPU is and would have left the GPU alone at 0.42x) and every
-  // other working device has a model (one-time costs make an accelerator's
-  // first chunks look slower, never faster).  Only for this execution: the
-  // next begins with every device active, and one that stalled is probed
-  // again (provisional(), unconfirmed()).
-  bool negligible_beside_copies(int device) const {
+  // kLendingWorthRate of the working devices' rate retires from the
+  // execution: its rows are worth less than what its team costs the
+  // accelerators' staged one-shot copies, which then go on alone (its
+  // team asleep, the output's pages faulted in ahead by the freed cores:
+  // region_exec.cpp, Scheduler::retired()).  The H200's cold blackscholes
+  // (call CD): the team, 8 threads beside the GPU's 8 staging threads,
+  // computed 99 K rows/ms while the GPU's rate beside it was 330 K, against
+  // 630 K alone with the prefaulter -- each row the GPU gets crosses host
+  // memory three times (array, staging slot, link), and the team's compute
+  // and page faults take the host's memory and cores; break-even about
+  // 0.9 of the GPU's rate beside it.  Its cold gemm (call VC): the GPU
+  // staged 6.4-8.2 GB/s beside the CPU's 1-row chunks, about 13 alone, for
+  // 0.3% of the rows on the CPU.  matadd's memory-bound CPU, 2.4x the
+  // GPU's rate, keeps co-executing.  Once the host's model predicted its
+  // last chunk within kConfident (one cold probe is mostly the team's fork:
+  // the SA-SB profile's cold matadd, 8 rows in 1 ms, looked 50x slower per
+  // row than the CPU is and would have left the GPU alone at 0.42x) and
+  // every other working device has a model (one-time costs make an
+  // accelerator's first chunks look slower, never faster).  Only for this
+  // execution: the next begins with every device active, and one that
+  // stalled is probed again (provisional(), unconfirmed()).
+  bool retires_beside_copies(int device) const {
     const Dev &d = dev_[device];
     if (!d.host || !lends_ || !d.confident || !(d.model.c > 0))
       return false;
@@ -939,7 +963,7 @@ private:
         return false;
       others += 1 / o.model.c;
     }
-    return 1 / d.model.c < kNegligibleRate * others;
+    return others > 0 && 1 / d.model.c < kLendingWorthRate * others;
   }
 
   // Whether every device but `device` has retired from this execution.

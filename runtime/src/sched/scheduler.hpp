@@ -99,6 +99,12 @@ public:
   // it before it asked).  A scheduling outcome like idle(), reported as
   // left_out in HCE_STATS; a device that never asked is not covered.
   virtual bool gave_nothing(int device) const { return false; }
+  // During an execution, once next(device) said Done: the scheduler retired
+  // `device` while the others still had work (eft: a host lending copy
+  // threads whose rows are worth less than what its team costs the
+  // accelerators' copies).  The runtime hands its cores to the others
+  // (region_exec.cpp).  Called under the loop's lock.
+  virtual bool retired(int device) const { return false; }
   // What the scheduler decided for this execution and why, for people
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
