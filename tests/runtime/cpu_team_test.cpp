@@ -420,14 +420,16 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
   unsetenv("HCE_PROFILE");
 }
 
-// The CPU's chunks of SlowScale, on the thread that runs the loop: 200 ns a
-// row more than the sim's (which runs the same variant on its controller).
+// The CPU's chunks, on the thread that runs the loop: 2 us a row more than
+// the sim's, which runs the same variant on its controller (tens of times
+// the sim's real time per row even under ThreadSanitizer, where 200 ns left
+// the CPU above half the sim's rate).
 std::thread::id g_slow_thread{};
 void slow_scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args,
                     void *red) {
   scale_cpu(lb, ub, ptrs, args, red);
   if (std::this_thread::get_id() == g_slow_thread)
-    std::this_thread::sleep_for(std::chrono::nanoseconds(200 * (ub - lb)));
+    std::this_thread::sleep_for(std::chrono::nanoseconds(2000 * (ub - lb)));
 }
 
 // A lending CPU far slower than the accelerator retires from eft's
@@ -437,28 +439,43 @@ void slow_scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args,
 TEST_F(CpuTeam, ARetiredCpuHandsItsCoresToThePrefaulter) {
   omp_set_num_threads(9); // 8 for the CPU, 4 of them lent
   setenv("HCE_PROFILE", "off", 1);
-  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
   const int64_t n = 1 << 22; // x and y: 64 MiB, a one-shot region that lends
-  hce_test::FreshMapping fresh(size_t(n) * sizeof(double));
-  ASSERT_NE(fresh.p, MAP_FAILED);
-  double *y = reinterpret_cast<double *>(fresh.p);
-  Scale s(n, "eft");
-  s.maps[1] = hce_test::row_map("y", y, HCE_MAP_FROM, 1);
-  s.region.cpu = slow_scale_cpu;
-  g_slow_thread = std::this_thread::get_id();
-  const uint64_t jobs = hce::Runtime::get().prefaulter().jobs();
-  ASSERT_EQ(hce_co_exec(&s.region), 0);
-  g_slow_thread = {};
+  // Whether the CPU's model holds (a chunk predicted within 15%) before the
+  // sim is done depends on real time: under ThreadSanitizer one cold
+  // execution in three ended without it.  Each attempt is a cold first
+  // execution (a new site, a new untouched output); every one must be
+  // right, and one that retired the CPU must have started the prefaulter.
+  bool retired = false;
+  for (int attempt = 0; attempt < 5 && !retired; ++attempt) {
+    SCOPED_TRACE(attempt);
+    // A fresh runtime: the site's first execution again.  The sim at 50 ns
+    // a row (0.2 s for all): long enough for the CPU's model to hold
+    // before the sim could take everything.
+    hce_finalize();
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,iter_time:5e-8");
+    hce_test::FreshMapping fresh(size_t(n) * sizeof(double));
+    ASSERT_NE(fresh.p, MAP_FAILED);
+    double *y = reinterpret_cast<double *>(fresh.p);
+    Scale s(n, "eft");
+    s.maps[1] = hce_test::row_map("y", y, HCE_MAP_FROM, 1);
+    s.region.cpu = slow_scale_cpu;
+    g_slow_thread = std::this_thread::get_id();
+    const uint64_t jobs = hce::Runtime::get().prefaulter().jobs();
+    ASSERT_EQ(hce_co_exec(&s.region), 0);
+    g_slow_thread = {};
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], 2 * s.x[size_t(i)]) << "element " << i;
+    ASSERT_NE(s.stats("cpu"), nullptr);
+    EXPECT_GT(s.stats("cpu")->last_iterations, 0);
+    EXPECT_GT(s.stats("sim:0")->last_iterations, s.stats("cpu")->last_iterations);
+    EXPECT_EQ(copy_threads_of("sim:0"), 4);
+    EXPECT_FALSE(s.scheduler()->retired(1));
+    retired = s.scheduler()->retired(0);
+    if (retired)
+      EXPECT_EQ(hce::Runtime::get().prefaulter().jobs(), jobs + 1);
+  }
   unsetenv("HCE_PROFILE");
-  for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(y[i], 2 * s.x[size_t(i)]) << "element " << i;
-  ASSERT_NE(s.stats("cpu"), nullptr);
-  EXPECT_GT(s.stats("cpu")->last_iterations, 0);
-  EXPECT_GT(s.stats("sim:0")->last_iterations, s.stats("cpu")->last_iterations);
-  EXPECT_EQ(copy_threads_of("sim:0"), 4);
-  ASSERT_TRUE(s.scheduler()->retired(0)) << s.scheduler()->explain();
-  EXPECT_FALSE(s.scheduler()->retired(1));
-  EXPECT_EQ(hce::Runtime::get().prefaulter().jobs(), jobs + 1);
+  EXPECT_TRUE(retired) << "the CPU never retired in 5 cold executions";
 }
 
 TEST_F(CpuTeam, FdetsAndHguidedLendTooNotStaticAdetsOrLogfit) {
