@@ -93,10 +93,8 @@ public:
       if (trace_enabled())
         trace_event(dev_, "prepare", *sh_.label + " preparation", start, now_seconds());
     }
-    if (w_.pipelined)
+    if (w_.pipelined || run_sequential())
       run_pipelined();
-    else
-      run_sequential();
     if (retired_ && !failed_ && w_.retired &&
         !sh_.all_complete.load(std::memory_order_relaxed)) {
       const double start = now_seconds();
@@ -195,9 +193,10 @@ private:
     return true;
   }
 
-  void run_sequential() {
+  // Returns true to go on in the pipeline (pipeline_when_compute_bound).
+  bool run_sequential() {
     std::optional<Range> range = next_chunk();
-    while (range) {
+    for (int k = 0; range; ++k) {
       InFlight c{*range, 0};
       double down = 0;
       if (!stage(w_.upload, "upload", c, c.upload))
@@ -207,8 +206,17 @@ private:
         w_.abandon(c.slot);
         break;
       }
+      // Not by the first chunk: its first launch may outlast tiny copies.
+      if (w_.pipeline_when_compute_bound && k > 0 && c.compute > 2 * (c.upload + down)) {
+        complete(c, down, now_seconds());
+        if (trace_enabled())
+          trace_event(dev_, "prepare", *sh_.label + " compute-bound: pipelined from here",
+                      now_seconds(), now_seconds());
+        return true;
+      }
       range = complete_and_next(c, down, now_seconds());
     }
+    return false;
   }
 
   // Three threads, one per stream: this one uploads, `computer` computes,

@@ -27,6 +27,13 @@ constexpr int kPipelineDepth = 3;
 struct ChunkWorker {
   int device = 0; // index into Runtime::devices
   bool pipelined = false;
+  // A sequential worker that switches to the pipeline for the rest of the
+  // execution once a chunk after its first computed for longer than twice
+  // its copies took: then the next chunk's upload and the last one's
+  // download hide behind the kernels (region_exec.cpp: one-shot staged
+  // regions under eft; copy-bound loops stay sequential, their uploads and
+  // downloads share the staging threads).
+  bool pipeline_when_compute_bound = false;
   // The stages of one chunk; `slot` in [0, kPipelineDepth) names the state
   // the chunk keeps while in flight.  false + why on a device failure.
   using Stage = std::function<bool(Range, int slot, std::string &why)>;

@@ -149,6 +149,23 @@ CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings
   return {kAutoCopyThreadsBeside, true};
 }
 
+// Whether an accelerator's sequential chunks switch to the three-stage
+// pipeline once one of them is compute-bound
+// (ChunkWorker::pipeline_when_compute_bound): in a one-shot region mapping
+// kQuietHostBytes or more under eft, whose learning chunks run upload,
+// kernel and download one after another.  The H200's cold gemm (call DA):
+// seven GPU chunks, 17.3 ms of stages in turn after its preparation
+// (kernels 10.3 ms) against 11.4 for the GPU alone's one chunk; with every
+// chunk pipelined (HCE_CO=pipelined, call UB) cold gemm took 20.5 ms
+// against 25.2, but blackscholes 47.3 against 43.4 and matadd 29.1 against
+// 27.5: their uploads and downloads share the staging threads, and a
+// copy-bound chunk does not switch.
+bool pipelines_when_compute_bound(Runtime &rt, const hce_region &r, CoMode co,
+                                  std::string_view schedule) {
+  return co == CoMode::Incremental && (schedule == "auto" || schedule == "eft") &&
+         !rt.data().in_data_region(r) && mapped_bytes(r) >= kQuietHostBytes;
+}
+
 // The page prefaulter's threads for this execution (page_prefaulter.hpp):
 // only while accelerators work without the CPU's team, whose cores are then
 // idle but for the staging pool's (at most kAutoCopyThreadsBeside) and the
@@ -676,6 +693,9 @@ int execute_region(const hce_region &r, std::string &why) {
     work[i]->bind(workers[i]);
     workers[i].pipelined =
         plan.co == CoMode::Pipelined && !rt.devices()[devs[i]]->uses_host_memory();
+    workers[i].pipeline_when_compute_bound =
+        !workers[i].pipelined && !rt.devices()[devs[i]]->uses_host_memory() &&
+        pipelines_when_compute_bound(rt, r, plan.co, plan.sched_name);
   }
   const CopyLending lending = copy_threads_beside(rt, r, set, plan.sched_name);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);

@@ -3,12 +3,14 @@
 // chunk k-1 overlap, results stay correct, and a failure in the middle of
 // the pipeline loses nothing.
 #include "chunk_loop.hpp"
+#include "clock.hpp"
 #include "runtime.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 namespace {
@@ -121,6 +123,77 @@ TEST(Pipeline, OverlapsUploadComputeAndDownload) {
   EXPECT_EQ(done_pipe, 12);
   EXPECT_GT(seq, 0.100);
   EXPECT_LT(pipe, 0.6 * seq) << "pipelined " << pipe << " s, sequential " << seq << " s";
+}
+
+// The stages' start and end times of each chunk of a sequential worker
+// that may switch to the pipeline (ChunkWorker::pipeline_when_compute_bound),
+// its stages taking up/comp/down ms.
+struct StageTimes {
+  std::mutex m;
+  std::vector<std::pair<double, double>> up, comp;
+};
+void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed) {
+  hce_test::use_devices("sim:0");
+  hce::Runtime &rt = hce::Runtime::get();
+  FixedChunks sched(1);
+  hce::SchedParams p;
+  p.iterations = 8;
+  p.num_devices = 1;
+  sched.begin(p);
+  auto timed = [&t](int ms, std::vector<std::pair<double, double>> *into) {
+    return [&t, ms, into](hce::Range, int, std::string &) {
+      const double a = hce::now_seconds();
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      if (into) {
+        std::lock_guard<std::mutex> lock(t.m);
+        into->push_back({a, hce::now_seconds()});
+      }
+      return true;
+    };
+  };
+  std::vector<hce::ChunkWorker> workers(1);
+  workers[0].device = 1; // sim:0
+  workers[0].pipeline_when_compute_bound = true;
+  workers[0].upload = timed(up, &t.up);
+  workers[0].compute = timed(comp, &t.comp);
+  workers[0].download = timed(down, nullptr);
+  workers[0].abandon = [](int) {};
+  hce::ChunkLoopResult res = hce::run_chunk_loop(rt, sched, workers, "switching");
+  *completed = res.completed.total_length();
+}
+
+// An upload that began before the previous chunk's compute ended.
+int overlaps(const StageTimes &t) {
+  int n = 0;
+  for (size_t k = 1; k < t.up.size() && k <= t.comp.size(); ++k)
+    n += t.up[k].first < t.comp[k - 1].second;
+  return n;
+}
+
+// A compute-bound chunk after the first switches a sequential worker to
+// the pipeline: the later uploads run beside the kernels (the H200's cold
+// gemm).  The first chunk does not decide (its first launch may outlast
+// tiny copies), and a copy-bound worker stays sequential (blackscholes,
+// whose uploads and downloads share the staging threads).
+TEST(Pipeline, ASequentialWorkerPipelinesOnceComputeBound) {
+  {
+    StageTimes t;
+    int64_t done = 0;
+    run_switching(1, 6, 1, t, &done);
+    EXPECT_EQ(done, 8);
+    ASSERT_EQ(t.up.size(), 8u);
+    // Chunks 0 and 1 ran in turn (1 decided); from chunk 2 on, pipelined.
+    EXPECT_GE(t.up[1].first, t.comp[0].second);
+    EXPECT_GE(t.up[2].first, t.comp[1].second);
+    EXPECT_GE(overlaps(t), 4);
+  }
+  {
+    StageTimes t;
+    int64_t done = 0;
+    run_switching(3, 1, 3, t, &done);
+    EXPECT_EQ(done, 8);
+    EXPECT_EQ(overlaps(t), 0);
+  }
 }
 
 TEST(Pipeline, EverySchedulerGivesTheRightResultPipelined) {

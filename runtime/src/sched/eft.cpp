@@ -246,17 +246,22 @@ public:
         // 0.973 -> 0.922 (the CPU's chunks small through the GPU's first
         // uploads).  A host chunk costs a fork; an accelerator's would cost
         // copies and a launch (call UB).
-        // A host lending copy threads, within half the execution so far:
-        // it may retire (retires_beside_copies()) once the accelerators'
-        // models hold, and a long chunk delays that (the H200's cold
-        // blackscholes, call DA: a CPU chunk of 21.7 ms taken at 11.5 ms,
-        // by a GPU model its first small chunks made look as slow as the
-        // CPU; the CPU retired at 33 ms, after which the GPU staged alone
-        // at 600 K rows/ms against 300-350 K beside it).
+        // A host lending copy threads and slower than the others together,
+        // within half the execution so far: it may retire
+        // (retires_beside_copies()) once the accelerators' models hold,
+        // and a long chunk delays that (the H200's cold blackscholes, call
+        // DA: a CPU chunk of 21.7 ms taken at 11.5 ms, by a GPU model its
+        // first small chunks made look as slow as the CPU; the CPU retired
+        // at 33 ms, after which the GPU staged alone at 600 K rows/ms
+        // against 300-350 K beside it).  Not a host faster than the others
+        // (matadd's CPU, 2.4x the GPU): the bound only gave the slower GPU
+        // more rows (call DC: cold matadd 1.08x as long).
         if (probing && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
         else if (d.host && others_cold(device) && d.largest > 0)
-          size = std::min(size, while_others_probe(d, t, lends_ ? 0.5 : 2));
+          size = std::min(size,
+                          while_others_probe(
+                              d, t, lends_ && slower_than_the_others(device) ? 0.5 : 2));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
         // first chunk of an execution is an eighth of its share, so a wrong
@@ -964,6 +969,24 @@ private:
       others += 1 / o.model.c;
     }
     return others > 0 && 1 / d.model.c < kLendingWorthRate * others;
+  }
+
+  // Whether `device`'s model makes it slower than the other active devices
+  // together (false while one of them has no model).
+  bool slower_than_the_others(int device) const {
+    const Dev &d = dev_[device];
+    if (!d.model.known() || !(d.model.c > 0))
+      return false;
+    double others = 0;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j == device || !o.active)
+        continue;
+      if (!o.model.known() || !(o.model.c > 0))
+        return false;
+      others += 1 / o.model.c;
+    }
+    return 1 / d.model.c < others;
   }
 
   // Whether every device but `device` has retired from this execution.
