@@ -90,26 +90,30 @@ private:
   int64_t chunk_, w_ = 0, next_ = 0;
 };
 
-// Seconds to run 12 chunks whose three stages each take 3 ms.
-double run_fixed_stages(bool pipelined, int64_t *completed) {
+// Runs `w` (its stages set) on sim:0 alone, one iteration per chunk.
+hce::ChunkLoopResult run_one_per_chunk(int64_t iterations, hce::ChunkWorker w) {
   hce_test::use_devices("sim:0");
-  hce::Runtime &rt = hce::Runtime::get();
   FixedChunks sched(1);
   hce::SchedParams p;
-  p.iterations = 12;
+  p.iterations = iterations;
   p.num_devices = 1;
-  p.lookahead = pipelined;
+  p.lookahead = w.pipelined;
   sched.begin(p);
-  auto stage = [](hce::Range, int, std::string &) {
+  std::vector<hce::ChunkWorker> workers{std::move(w)};
+  workers[0].device = 1; // sim:0 (device 0 is always the CPU)
+  workers[0].abandon = [](int) {};
+  return hce::run_chunk_loop(hce::Runtime::get(), sched, workers, "fixed");
+}
+
+// Seconds to run 12 chunks whose three stages each take 3 ms.
+double run_fixed_stages(bool pipelined, int64_t *completed) {
+  hce::ChunkWorker w;
+  w.pipelined = pipelined;
+  w.upload = w.compute = w.download = [](hce::Range, int, std::string &) {
     std::this_thread::sleep_for(std::chrono::milliseconds(3));
     return true;
   };
-  std::vector<hce::ChunkWorker> workers(1);
-  workers[0].device = 1; // sim:0 (device 0 is always the CPU)
-  workers[0].pipelined = pipelined;
-  workers[0].upload = workers[0].compute = workers[0].download = stage;
-  workers[0].abandon = [](int) {};
-  hce::ChunkLoopResult res = hce::run_chunk_loop(rt, sched, workers, "fixed");
+  hce::ChunkLoopResult res = run_one_per_chunk(12, std::move(w));
   *completed = res.completed.total_length();
   return res.wall;
 }
@@ -133,13 +137,6 @@ struct StageTimes {
   std::vector<std::pair<double, double>> up, comp;
 };
 void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed) {
-  hce_test::use_devices("sim:0");
-  hce::Runtime &rt = hce::Runtime::get();
-  FixedChunks sched(1);
-  hce::SchedParams p;
-  p.iterations = 8;
-  p.num_devices = 1;
-  sched.begin(p);
   auto timed = [&t](int ms, std::vector<std::pair<double, double>> *into) {
     return [&t, ms, into](hce::Range, int, std::string &) {
       const double a = hce::now_seconds();
@@ -151,15 +148,12 @@ void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed
       return true;
     };
   };
-  std::vector<hce::ChunkWorker> workers(1);
-  workers[0].device = 1; // sim:0
-  workers[0].pipeline_when_compute_bound = true;
-  workers[0].upload = timed(up, &t.up);
-  workers[0].compute = timed(comp, &t.comp);
-  workers[0].download = timed(down, nullptr);
-  workers[0].abandon = [](int) {};
-  hce::ChunkLoopResult res = hce::run_chunk_loop(rt, sched, workers, "switching");
-  *completed = res.completed.total_length();
+  hce::ChunkWorker w;
+  w.pipeline_when_compute_bound = true;
+  w.upload = timed(up, &t.up);
+  w.compute = timed(comp, &t.comp);
+  w.download = timed(down, nullptr);
+  *completed = run_one_per_chunk(8, std::move(w)).completed.total_length();
 }
 
 // An upload that began before the previous chunk's compute ended.

@@ -959,15 +959,7 @@ private:
     const Dev &d = dev_[device];
     if (!d.host || !lends_ || !d.confident || !(d.model.c > 0))
       return false;
-    double others = 0;
-    for (int j = 0; j < p_; ++j) {
-      const Dev &o = dev_[j];
-      if (j == device || !o.active)
-        continue;
-      if (!o.model.known() || !(o.model.c > 0) || needs_probe(o))
-        return false;
-      others += 1 / o.model.c;
-    }
+    const double others = others_rate(device, /*probed=*/true);
     return others > 0 && 1 / d.model.c < kLendingWorthRate * others;
   }
 
@@ -977,16 +969,24 @@ private:
     const Dev &d = dev_[device];
     if (!d.model.known() || !(d.model.c > 0))
       return false;
-    double others = 0;
+    const double others = others_rate(device, /*probed=*/false);
+    return others > 0 && 1 / d.model.c < others;
+  }
+
+  // The other active devices' iterations per second together by their
+  // models; 0 while one of them has none (or, `probed`, is still to be
+  // probed).
+  double others_rate(int device, bool probed) const {
+    double rate = 0;
     for (int j = 0; j < p_; ++j) {
       const Dev &o = dev_[j];
       if (j == device || !o.active)
         continue;
-      if (!o.model.known() || !(o.model.c > 0))
-        return false;
-      others += 1 / o.model.c;
+      if (!o.model.known() || !(o.model.c > 0) || (probed && needs_probe(o)))
+        return 0;
+      rate += 1 / o.model.c;
     }
-    return 1 / d.model.c < others;
+    return rate;
   }
 
   // Whether every device but `device` has retired from this execution.
