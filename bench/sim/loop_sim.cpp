@@ -260,6 +260,10 @@ void LoopSim::ask(int d) {
   run.bytes += st.bytes;
   if (!devs_[size_t(d)].pipelined) {
     const double total = st.up + st.comp + st.down;
+    SimDevice &dev = devs_[size_t(d)];
+    if (dev.pipeline_when_compute_bound && run.chunks > 1 &&
+        st.comp > 2 * (st.up + st.down))
+      dev.pipelined = true; // its next chunk in the pipeline (chunk_loop.cpp)
     long gen = 0;
     if (devs_[size_t(d)].cost.host) { // stretch_hosts may re-time it
       gen = ++s.gen;

@@ -25,6 +25,9 @@ struct SimDevice {
   DeviceCost cost;
   bool gpu = false;
   bool pipelined = false;
+  // ChunkWorker::pipeline_when_compute_bound: pipelined from the chunk
+  // after one (not its first) whose compute outlasted twice its copies.
+  bool pipeline_when_compute_bound = false;
   double prepare = 0;     // seconds on its controller before its first chunk
   double first_extra = 0; // added to its first chunk's compute (a GPU kernel's first
                           // launch, the CPU's team creation)

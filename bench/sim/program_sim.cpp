@@ -284,6 +284,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         d.cost = r.cost.at(name);
         d.gpu = name == "gpu";
         d.pipelined = cfg.schedule == "adets" && d.gpu; // CoMode::Pipelined
+        // region_exec.cpp pipelines_when_compute_bound.
+        d.pipeline_when_compute_bound =
+            d.gpu && !d.pipelined && (cfg.schedule == "auto" || cfg.schedule == "eft") &&
+            one_shot_staged(b, r, e);
         // The CPU's team reported to the scheduler: one core fewer when
         // the process has an accelerator (CpuDevice::threads()).
         const int team = names.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
