@@ -97,6 +97,13 @@ constexpr int kFirstUnconfirmedReprobe = 16;
 constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
 // retires_beside_copies(): a lending host's rate, relative to the others'.
 constexpr double kLendingWorthRate = 0.5;
+// rate_at_most(): what a host's chunks in its first execution at a site may
+// have spent on one-time costs (a cold team's fork and first touches: the
+// H100's cold lud, one row in 1.9 ms against 10-40 us steady), and the
+// chunks' time in an execution from which on, less that, they bound the
+// host's rate.
+constexpr double kHostOneTime = 2e-3;
+constexpr double kHostBoundingProbe = 2 * kHostOneTime;
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
@@ -142,8 +149,10 @@ public:
       }
     }
     choose_mode();
-    for (Dev &d : dev_)
+    for (Dev &d : dev_) {
       d.exec_busy = 0; // (choose_mode() read the last execution's)
+      d.exec_done = 0;
+    }
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
     // A CPU with threads lent computes at its co-execution speed
@@ -311,9 +320,11 @@ public:
     if (seconds <= 0 || range.empty())
       return;
     d.exec_busy += seconds;
+    d.exec_done += range.size();
     d.largest = std::max(d.largest, range.size());
     d.longest = std::max(d.longest, seconds);
     d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
+    d.not_faster = predicted > 0 && seconds >= (1 - kConfident) * predicted;
     // A device's first execution at this site carries one-time costs (a
     // data region's first upload, the kernel's first launch): once it has
     // chunks of a later execution, those first ones leave the fit, and the
@@ -552,6 +563,9 @@ private:
   };
   struct Dev {
     bool host = false, active = true, confident = false;
+    // Its last chunk took at least (1 - kConfident) of the model's
+    // prediction: the model does not make it look slower than it is.
+    bool not_faster = false;
     // This execution: retired by retires_beside_copies() (Scheduler::retired).
     bool retired = false;
     Model model, seed;
@@ -591,6 +605,7 @@ private:
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     double exec_busy = 0; // its chunks' seconds in the last execution
+    int64_t exec_done = 0; // the iterations of those chunks
     int64_t largest = 0, assigned = 0, lanes = 0;
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
@@ -947,8 +962,8 @@ private:
   // 0.9 of the GPU's rate beside it.  Its cold gemm (call VC): the GPU
   // staged 6.4-8.2 GB/s beside the CPU's 1-row chunks, about 13 alone, for
   // 0.3% of the rows on the CPU.  matadd's memory-bound CPU, 2.4x the
-  // GPU's rate, keeps co-executing.  Once the host's model predicted its
-  // last chunk within kConfident (one cold probe is mostly the team's fork:
+  // GPU's rate, keeps co-executing.  Once what it ran bounds the host's
+  // rate (rate_at_most(); not a short cold probe, mostly the team's fork:
   // the SA-SB profile's cold matadd, 8 rows in 1 ms, looked 50x slower per
   // row than the CPU is and would have left the GPU alone at 0.42x) and
   // every other working device has a model (one-time costs make an
@@ -957,10 +972,33 @@ private:
   // stalled is probed again (provisional(), unconfirmed()).
   bool retires_beside_copies(int device) const {
     const Dev &d = dev_[device];
-    if (!d.host || !lends_ || !d.confident || !(d.model.c > 0))
+    if (!d.host || !lends_ || !(d.model.c > 0))
       return false;
+    const double rate = rate_at_most(d);
     const double others = others_rate(device, /*probed=*/true);
-    return others > 0 && 1 / d.model.c < kLendingWorthRate * others;
+    return rate > 0 && others > 0 && rate < kLendingWorthRate * others;
+  }
+
+  // What the host's rate (iterations per second, this execution's speed)
+  // is at most, by what it ran so far; 0 when that does not bound it.
+  //  * Its last chunk was predicted and took no less than the prediction
+  //    (within kConfident): the model's rate.
+  //  * Its chunks of this execution took at least kHostBoundingProbe: the
+  //    iterations they ran over their time, less kHostOneTime in the
+  //    device's first execution at this site, whatever of that one-time
+  //    costs were.  A chunk slower or faster than predicted bounds the
+  //    rate as well as one on time: the H200's cold blackscholes (call DC):
+  //    the CPU's chunks at 88, 73, 79 K rows/ms beside the GPU's copies,
+  //    each 17% off its prediction, kept it from retiring for 14 ms more;
+  //    its cold gemm: two rows in 7.7 ms, 600x slower per row than the
+  //    GPU, then two more in 7.4 ms that left the GPU a tail.
+  double rate_at_most(const Dev &d) const {
+    if (d.not_faster)
+      return 1 / d.model.c;
+    const double one_time = d.first_exec == exec_ ? kHostOneTime : 0;
+    if (d.exec_done > 0 && d.exec_busy >= kHostBoundingProbe)
+      return double(d.exec_done) / (d.exec_busy - one_time);
+    return 0;
   }
 
   // Whether `device`'s model makes it slower than the other active devices
