@@ -30,6 +30,17 @@ SimDevice cold_first_chunk(double speed, double cold) {
   return d;
 }
 
+// One execution of W iterations in which the host (device 0) lends half its
+// team to the accelerator's copies (SchedParams::co_speed), its coverage
+// checked.
+SimResult run_lending(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W) {
+  SchedParams params = make_params(W, devs);
+  params.co_speed = {0.5, 1};
+  SimResult r = simulate(s, params, devs);
+  EXPECT_EQ(check_coverage(r, W), "");
+  return r;
+}
+
 // eft seeded with each device's seconds per iteration, as the profile cache
 // seeds it.
 std::unique_ptr<Scheduler> seeded_eft(const std::vector<double> &per_iteration) {
@@ -758,13 +769,9 @@ TEST(SchedEft, ALendingHostSlowerThanPredictedRetiresToo) {
   cpu.time_fn = [](Range r, int k) {
     return double(r.size()) / 1e5 * std::pow(1.2, double(k));
   };
-  const std::vector<SimDevice> devs = {cpu, SimDevice::constant(3e5, 0)};
   const int64_t W = 120000;
-  SchedParams params = make_params(W, devs);
-  params.co_speed = {0.5, 1};
   auto s = eft();
-  SimResult r = simulate(*s, params, devs);
-  ASSERT_EQ(check_coverage(r, W), "");
+  SimResult r = run_lending(*s, {cpu, SimDevice::constant(3e5, 0)}, W);
   EXPECT_TRUE(s->retired(0)) << s->explain();
   EXPECT_LT(double(r.iterations[0]), 0.1 * double(W)) << s->explain();
 }
@@ -775,14 +782,10 @@ TEST(SchedEft, ALendingHostSlowerThanPredictedRetiresToo) {
 TEST(SchedEft, ALendingHostAsFastAsTheOthersDoesNotRetire) {
   for (const double cold : {0.0, 1.5e-3}) {
     SCOPED_TRACE(cold);
-    const std::vector<SimDevice> devs = {cold_first_chunk(2.4e5, cold),
-                                         SimDevice::constant(1e5, 0)};
     const int64_t W = 200000;
-    SchedParams params = make_params(W, devs);
-    params.co_speed = {0.5, 1};
     auto s = eft();
-    SimResult r = simulate(*s, params, devs);
-    ASSERT_EQ(check_coverage(r, W), "");
+    SimResult r =
+        run_lending(*s, {cold_first_chunk(2.4e5, cold), SimDevice::constant(1e5, 0)}, W);
     EXPECT_FALSE(s->retired(0)) << s->explain();
     EXPECT_GT(double(r.iterations[0]), 0.5 * double(W)) << s->explain();
   }
