@@ -104,6 +104,12 @@ constexpr double kLendingWorthRate = 0.5;
 // host's rate.
 constexpr double kHostOneTime = 2e-3;
 constexpr double kHostBoundingProbe = 2 * kHostOneTime;
+// rate_at_most(): what one chunk may have stalled, once, beyond its work --
+// the longest such stall seen, the freshly booted H100's first fork of a
+// team (5 ms; forks are outside the chunks since ensure_team).  One chunk
+// alone bounds the host's rate only beyond it; from a second chunk on, a
+// stall shows as one chunk far slower than the other.
+constexpr double kHostStall = 5e-3;
 
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
@@ -152,6 +158,8 @@ public:
     for (Dev &d : dev_) {
       d.exec_busy = 0; // (choose_mode() read the last execution's)
       d.exec_done = 0;
+      d.exec_chunks = 0;
+      d.exec_best_rate = 0;
     }
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
@@ -319,8 +327,15 @@ public:
       end_alone_probe();
     if (seconds <= 0 || range.empty())
       return;
+    // A first chunk at the site may carry one-time costs (rate_at_most()).
+    const bool site_first = d.first_exec < 0 || d.first_exec == exec_;
+    const double one_time = site_first && d.exec_chunks == 0 ? kHostOneTime : 0;
+    if (seconds > one_time)
+      d.exec_best_rate =
+          std::max(d.exec_best_rate, double(range.size()) / (seconds - one_time));
     d.exec_busy += seconds;
     d.exec_done += range.size();
+    d.exec_chunks += 1;
     d.largest = std::max(d.largest, range.size());
     d.longest = std::max(d.longest, seconds);
     d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
@@ -606,6 +621,10 @@ private:
     double busy_until = 0, longest = 0;
     double exec_busy = 0; // its chunks' seconds in the last execution
     int64_t exec_done = 0; // the iterations of those chunks
+    int exec_chunks = 0;   // how many
+    // The fastest of them, iterations per second (the first at the site
+    // less kHostOneTime).
+    double exec_best_rate = 0;
     int64_t largest = 0, assigned = 0, lanes = 0;
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
@@ -992,13 +1011,22 @@ private:
   //    each 17% off its prediction, kept it from retiring for 14 ms more;
   //    its cold gemm: two rows in 7.7 ms, 600x slower per row than the
   //    GPU, then two more in 7.4 ms that left the GPU a tail.
+  //    A stall hits one chunk: with two chunks or more, the faster of
+  //    that and their fastest chunk's rate; with one chunk in the first
+  //    execution, the rate beyond kHostStall (gemm's probe bounds its
+  //    CPU at once; a cold probe of matadd's CPU, 2.4x the GPU, that
+  //    stalled 5 ms does not retire it).
   double rate_at_most(const Dev &d) const {
     if (d.not_faster)
       return 1 / d.model.c;
-    const double one_time = d.first_exec == exec_ ? kHostOneTime : 0;
-    if (d.exec_done > 0 && d.exec_busy >= kHostBoundingProbe)
-      return double(d.exec_done) / (d.exec_busy - one_time);
-    return 0;
+    if (d.exec_done == 0 || d.exec_busy < kHostBoundingProbe)
+      return 0;
+    const bool site_first = d.first_exec == exec_;
+    if (site_first && d.exec_chunks < 2)
+      return d.exec_busy > kHostStall ? double(d.exec_done) / (d.exec_busy - kHostStall)
+                                      : 0;
+    const double one_time = site_first ? kHostOneTime : 0;
+    return std::max(double(d.exec_done) / (d.exec_busy - one_time), d.exec_best_rate);
   }
 
   // Whether `device`'s model makes it slower than the other active devices
