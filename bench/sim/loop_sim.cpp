@@ -102,6 +102,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   const Contention &con = ctx_.contention;
   bool up_paged = false, down_paged = false;
   s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
+  if (c.host && dev.lent_slowdown > 1 && !sched_.lending())
+    s.comp /= dev.lent_slowdown;      // the lent threads back in its team
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
   for (const auto &[sd, stall] : ctx_.stalls)

@@ -36,6 +36,10 @@ struct SimDevice {
   // next piece (Device::prepare_host, 32 MiB pieces), and the rest is left
   // for a later execution (LoopSim::reg_undone).
   double reg = 0, reg_piece = 0;
+  // A host lending threads to the GPU's copies: how much slower its team
+  // computes for it (CopyLending::cpu), undone from the chunk after the
+  // accelerators retired and the threads went back (Scheduler::lending).
+  double lent_slowdown = 1;
 };
 
 // What one device did in one execution (ChunkWorker's counters).

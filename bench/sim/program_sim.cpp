@@ -352,8 +352,9 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           }
           if (!alone && lent > 0) { // ... and less the threads lent
             const int team = std::max(1, d.cost.threads - lent);
-            d.cost.comp.c *=
+            d.lent_slowdown =
                 lending.cpu > 0 ? lending.cpu : double(d.cost.threads) / team;
+            d.cost.comp.c *= d.lent_slowdown;
             d.cost.threads = team;
           }
           d.prepare = d.cost.prepare * d.cost.scale;

@@ -128,8 +128,11 @@ private:
         retired_ = sh_.scheduler->retired(slot_);
         return std::nullopt;
       }
-      if (dec.kind == Decision::Run)
+      if (dec.kind == Decision::Run) {
+        lend_back_ =
+            lend_back_ || (w_.lending_ended && !lent_back_ && !sh_.scheduler->lending());
         return dec.range;
+      }
       sh_.cv.wait(lock);
     }
   }
@@ -197,6 +200,10 @@ private:
   bool run_sequential() {
     std::optional<Range> range = next_chunk();
     for (int k = 0; range; ++k) {
+      if (lend_back_ && !lent_back_) { // (set under the lock: see next_locked)
+        lent_back_ = true;
+        w_.lending_ended();
+      }
       InFlight c{*range, 0};
       double down = 0;
       if (!stage(w_.upload, "upload", c, c.upload))
@@ -275,6 +282,8 @@ private:
   std::string dev_;
   std::atomic<bool> failed_{false};
   bool retired_ = false; // the scheduler retired it early (Scheduler::retired)
+  // Scheduler::lending() turned false; w_.lending_ended() ran.
+  bool lend_back_ = false, lent_back_ = false;
 };
 
 // The cores this process may run on.

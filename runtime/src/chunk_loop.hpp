@@ -54,6 +54,10 @@ struct ChunkWorker {
   // done, when the scheduler retired it while other devices still had work
   // (Scheduler::retired): hands its cores to the others.  May be empty.
   std::function<void()> retired;
+  // On its controller, before its first chunk after the scheduler stopped
+  // lending (Scheduler::lending(): the accelerators retired): the host's
+  // team takes back the threads it lent their copies.  May be empty.
+  std::function<void()> lending_ended;
   // Called (outside the lock, after the device's stages have stopped) after
   // a failure, to rescue the device's data; returns "" or a fatal error.
   std::function<std::string()> on_failure;

@@ -733,6 +733,12 @@ int execute_region(const hce_region &r, std::string &why) {
         if (prefaulting)
           prefaulting->cpu_retired();
       };
+      // The accelerators retired (eft: their rows worth less than the
+      // threads lent their copies): the team whole again from its next chunk.
+      workers[i].lending_ended = [cpu] {
+        cpu->reserve_for_copies(0);
+        cpu->use_team(/*alone=*/false);
+      };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
       workers[i].prologue = [w = work[i].get(),
                              prefaulting](const std::function<bool()> &wanted) {

@@ -414,7 +414,9 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
                    << s.scheduler()->explain();
     EXPECT_EQ(copy_threads_of("sim:0"), *set ? 1 : 4)
         << "HCE_COPY_THREADS_BESIDE=" << set;
-    EXPECT_EQ(g_team.load(), *set ? 8 : 4) << "HCE_COPY_THREADS_BESIDE=" << set;
+    // (A sim that retired gave the team its threads back: lending().)
+    EXPECT_EQ(g_team.load(), *set || !s.scheduler()->lending() ? 8 : 4)
+        << "HCE_COPY_THREADS_BESIDE=" << set;
     hce_finalize();
   }
   unsetenv("HCE_PROFILE");
@@ -425,11 +427,12 @@ TEST_F(CpuTeam, AutoLendsHalfTheCpuThreadsToCopiesByDefault) {
 // the sim's real time per row even under ThreadSanitizer, where 200 ns left
 // the CPU above half the sim's rate).
 std::thread::id g_slow_thread{};
+std::atomic<int64_t> g_slow_ns{2000};
 void slow_scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args,
                     void *red) {
   scale_cpu(lb, ub, ptrs, args, red);
   if (std::this_thread::get_id() == g_slow_thread)
-    std::this_thread::sleep_for(std::chrono::nanoseconds(2000 * (ub - lb)));
+    std::this_thread::sleep_for(std::chrono::nanoseconds(g_slow_ns * (ub - lb)));
 }
 
 // A lending CPU far slower than the accelerator retires from eft's
@@ -476,6 +479,43 @@ TEST_F(CpuTeam, ARetiredCpuHandsItsCoresToThePrefaulter) {
   }
   unsetenv("HCE_PROFILE");
   EXPECT_TRUE(retired) << "the CPU never retired in 5 cold executions";
+}
+
+// An accelerator far slower than a lending CPU retires from eft's execution
+// (the H200's cold matadd, call FA), and the CPU's team takes back the
+// threads it lent (Scheduler::lending(), ChunkWorker::lending_ended): its
+// later chunks run on the whole team.  Every element right.
+TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
+  omp_set_num_threads(9); // 8 for the CPU, 4 of them lent
+  setenv("HCE_PROFILE", "off", 1);
+  const int64_t n = 1 << 22; // x and y: 64 MiB, a one-shot region that lends
+  // The CPU at 20 ns a row (its chunks' sleep), the sim at 1 us: whether
+  // the sim's chunks bound its rate before the CPU is done depends on real
+  // time (sanitizers); each attempt is a cold first execution.
+  bool retired = false;
+  g_slow_ns = 20;
+  for (int attempt = 0; attempt < 3 && !retired; ++attempt) {
+    SCOPED_TRACE(attempt);
+    hce_finalize();
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,iter_time:1e-6");
+    Scale s(n, "eft");
+    s.region.cpu = slow_scale_cpu;
+    g_slow_thread = std::this_thread::get_id();
+    g_team = 0;
+    s.run_and_check();
+    g_slow_thread = {};
+    ASSERT_NE(s.stats("sim:0"), nullptr);
+    EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
+    EXPECT_EQ(copy_threads_of("sim:0"), 4);
+    EXPECT_FALSE(s.scheduler()->retired(0));
+    retired = s.scheduler()->retired(1);
+    EXPECT_EQ(s.scheduler()->lending(), !retired);
+    if (retired)
+      EXPECT_EQ(g_team.load(), 8) << "the team did not take its threads back";
+  }
+  g_slow_ns = 2000;
+  unsetenv("HCE_PROFILE");
+  EXPECT_TRUE(retired) << "the sim never retired in 3 cold executions";
 }
 
 TEST_F(CpuTeam, FdetsAndHguidedLendTooNotStaticAdetsOrLogfit) {

@@ -809,6 +809,47 @@ TEST(SchedEft, ALendingHostWhoseProbeStallsDoesNotRetire) {
   }
 }
 
+// The H200's cold matadd (call FA): the host, its team halved by the
+// threads it lends the GPU's copies, computes ~3x the GPU's rate beside
+// them.  The GPU retires once its chunks past its first bound its rate
+// (and it has worked beside the host's chunk in flight); the host takes
+// the rest, the lent threads back (Scheduler::lending() false).  The H100's
+// cold blackscholes (hce-sim's 11-27 profile: the GPU at 0.6 of the host's
+// rate beside it, 1.5x the host alone) keeps its GPU.
+TEST(SchedEft, AnAcceleratorUnderHalfALendingHostsRateRetires) {
+  for (const double gpu_rate : {8e4, 1.6e5}) {
+    SCOPED_TRACE(gpu_rate);
+    const bool slow = gpu_rate < 1e5;
+    const int64_t W = 4000000; // the host alone (at its lent rate) 16 s
+    auto s = eft();
+    SimResult r = run_lending(
+        *s, {SimDevice::constant(2.5e5, 0, true), SimDevice::constant(gpu_rate, 0)}, W);
+    EXPECT_EQ(s->retired(1), slow) << s->explain();
+    EXPECT_FALSE(s->retired(0)) << s->explain();
+    EXPECT_EQ(s->lending(), !slow) << s->explain();
+    if (slow)
+      EXPECT_LT(double(r.iterations[1]), 0.02 * double(W)) << s->explain();
+    else
+      EXPECT_GT(double(r.iterations[1]), 0.3 * double(W)) << s->explain();
+  }
+}
+
+// A GPU's first chunk carries one-time costs (its first launch, the staging
+// pool's first copies): left out of the bound, it does not retire a GPU
+// faster than half the host.
+TEST(SchedEft, AnAcceleratorsColdFirstChunkDoesNotRetireIt) {
+  SimDevice gpu = SimDevice::constant(1.6e5, 0);
+  auto calls = std::make_shared<int>(0);
+  gpu.time_fn = [calls](Range r, int) {
+    return ((*calls)++ == 0 ? 0.02 : 0) + double(r.size()) / 1.6e5;
+  };
+  const int64_t W = 4000000;
+  auto s = eft();
+  SimResult r = run_lending(*s, {SimDevice::constant(2.5e5, 0, true), gpu}, W);
+  EXPECT_FALSE(s->retired(1)) << s->explain();
+  EXPECT_GT(double(r.iterations[1]), 0.3 * double(W)) << s->explain();
+}
+
 // A warm run: the models are seeded from an earlier run's steady ones, and
 // the CPU's first chunk in this process is cold (+50 ms).  The second
 // execution plans by the seed again, not by the cold chunk (which would

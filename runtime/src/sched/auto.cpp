@@ -80,6 +80,7 @@ public:
       cur_->ended(wall_s, one_time_s);
   }
   bool retired(int device) const override { return cur_ && cur_->retired(device); }
+  bool lending() const override { return !cur_ || cur_->lending(); }
   bool gave_nothing(int device) const override {
     return cur_ && cur_->gave_nothing(device);
   }

@@ -160,6 +160,8 @@ public:
       d.exec_done = 0;
       d.exec_chunks = 0;
       d.exec_best_rate = 0;
+      d.exec_counted_busy = 0;
+      d.fill_host = -1;
     }
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
@@ -167,6 +169,7 @@ public:
     // throughout: lent when it and an accelerator both work, the runtime's
     // test (region_exec.cpp share_copy_threads), an alone probe included.
     lends_ = lends();
+    lent_back_ = false;
     use_co_speed(lends_);
     if (alone_probe_ >= 0) {
       plan_alone_probe();
@@ -199,6 +202,8 @@ public:
       return Decision::done();
     Dev &d = dev_[device];
     const double t = now();
+    if (d.host && lends_)
+      retire_filling_accelerators();
     int64_t size;
     if (alone_probe_ >= 0) {
       // Everybody waits for the alone probe, which runs by itself.
@@ -215,10 +220,12 @@ public:
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
       size = probe_size(d);
+    } else if (const int64_t fill = fill_before_retiring(device, t); fill > 0) {
+      size = fill;
     } else if (retires_beside_copies(device)) {
-      // Its share is not worth the accelerators' staged copies it slows.
-      d.active = false;
-      d.retired = true;
+      // A host's share is not worth the accelerators' staged copies it
+      // slows; an accelerator's not worth the threads the host lends them.
+      retire(device);
       return Decision::done();
     } else {
       const double share = eft_share(device, R, t);
@@ -304,7 +311,7 @@ public:
         for (Flight &f : dev_[j].inflight)
           beside = f.beside = true;
     d.inflight.push_back(
-        {r, t, d.model.known() ? d.model.time(double(r.size())) : 0, beside});
+        {r, t, d.model.known() ? d.model.time(double(r.size())) : 0, beside, d.speed});
     d.busy_until = std::max(d.busy_until, t) +
                    (d.model.known() ? d.model.time(double(r.size())) : 0);
     d.assigned += r.size();
@@ -321,18 +328,26 @@ public:
       return;
     const double predicted = it->predicted;
     const bool beside = it->beside;
+    const double speed = it->speed; // (an accelerator may retire meanwhile)
     d.inflight.erase(it);
     const double t = last_complete_ = now();
     if (alone_probe_ == device)
       end_alone_probe();
     if (seconds <= 0 || range.empty())
       return;
-    // A first chunk at the site may carry one-time costs (rate_at_most()).
+    // A first chunk at the site may carry one-time costs (rate_at_most()):
+    // a host's less kHostOneTime; an accelerator's is left out
+    // (accelerator_rate_at_most()).
     const bool site_first = d.first_exec < 0 || d.first_exec == exec_;
-    const double one_time = site_first && d.exec_chunks == 0 ? kHostOneTime : 0;
-    if (seconds > one_time)
+    const bool first_chunk = site_first && d.exec_chunks == 0;
+    const double one_time = first_chunk ? kHostOneTime : 0;
+    if (d.host && seconds > one_time)
       d.exec_best_rate =
           std::max(d.exec_best_rate, double(range.size()) / (seconds - one_time));
+    if (!d.host && !first_chunk) {
+      d.exec_best_rate = std::max(d.exec_best_rate, double(range.size()) / seconds);
+      d.exec_counted_busy += seconds;
+    }
     d.exec_busy += seconds;
     d.exec_done += range.size();
     d.exec_chunks += 1;
@@ -362,7 +377,7 @@ public:
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
     // Kept as the whole team would have taken them (Dev::speed).
-    const double kept = seconds * d.speed;
+    const double kept = seconds * speed;
     d.samples.add(range.size(), kept, exec_, d.first_exec);
     if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
@@ -395,6 +410,8 @@ public:
   bool retired(int device) const override {
     return device >= 0 && device < p_ && dev_[device].retired;
   }
+
+  bool lending() const override { return !lent_back_; }
 
   bool gave_nothing(int device) const override {
     return device >= 0 && device < p_ && device < int(asked_.size()) && asked_[device] &&
@@ -575,6 +592,7 @@ private:
     Range range;
     double start = 0, predicted = 0;
     bool beside = false; // another device had a chunk in flight meanwhile
+    double speed = 1;    // Dev::speed when it was issued
   };
   struct Dev {
     bool host = false, active = true, confident = false;
@@ -622,9 +640,15 @@ private:
     double exec_busy = 0; // its chunks' seconds in the last execution
     int64_t exec_done = 0; // the iterations of those chunks
     int exec_chunks = 0;   // how many
-    // The fastest of them, iterations per second (the first at the site
-    // less kHostOneTime).
+    // The fastest of them, iterations per second (a host's first at the
+    // site less kHostOneTime; an accelerator's left out), and the
+    // accelerator's chunks counted in it.
     double exec_best_rate = 0;
+    double exec_counted_busy = 0;
+    // An accelerator about to retire: the host's chunk it works beside
+    // until that ends (fill_before_retiring()).
+    int fill_host = -1;
+    Range fill_for;
     int64_t largest = 0, assigned = 0, lanes = 0;
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
@@ -989,13 +1013,96 @@ private:
   // accelerator's first chunks look slower, never faster).  Only for this
   // execution: the next begins with every device active, and one that
   // stalled is probed again (provisional(), unconfirmed()).
+  //
+  // So does an accelerator under kLendingWorthRate of the others' rate
+  // (accelerator_rate_at_most()): its rows are worth less than the threads
+  // the host lends its copies, which go back to the host's team.  The
+  // H200's cold matadd (call FA): the CPU's team, halved, computed 188-271
+  // rows/ms beside the GPU's copies (356 alone), the GPU 72-81 -- together
+  // less than the CPU alone.  With half the team lent, the host alone is
+  // at most twice as fast as beside; the GPU is worth keeping above half
+  // of what that gains.  The H100's cold blackscholes (hce-sim's 11-27
+  // profile: the GPU 99 K rows/ms beside the CPU's 161-180 K, 1.5x the CPU
+  // alone) keeps its GPU.
   bool retires_beside_copies(int device) const {
     const Dev &d = dev_[device];
-    if (!d.host || !lends_ || !(d.model.c > 0))
+    if (!lends_ || !(d.model.c > 0) || last_active(device))
       return false;
-    const double rate = rate_at_most(d);
+    const double rate = d.host ? rate_at_most(d) : accelerator_rate_at_most(d);
     const double others = others_rate(device, /*probed=*/true);
     return rate > 0 && others > 0 && rate < kLendingWorthRate * others;
+  }
+
+  // What an accelerator's rate is at most, by its chunks of this execution
+  // (0: not bounded yet): the faster of its model's marginal rate and its
+  // fastest chunk's, once kHostBoundingProbe of chunks counts -- not its
+  // first at the site, which carries one-time costs (the kernel's first
+  // launch, the staging pool's first copies: cold matadd's 8-row first
+  // GPU chunk took 0.92 ms, 9 rows/ms against its third's 72).
+  double accelerator_rate_at_most(const Dev &d) const {
+    if (d.exec_counted_busy < kHostBoundingProbe || !(d.exec_best_rate > 0))
+      return 0;
+    return std::max(d.exec_best_rate, 1 / d.model.c);
+  }
+
+  // An accelerator that retires (retires_beside_copies()) gives the host's
+  // team its threads back at the team's next chunk: until the chunk in
+  // flight when it would first have retired ends, its rows cost nothing
+  // more, and it takes chunks that end with it by the models (at least a
+  // probe's).  The chunk's end, not the model's: hce-sim's 11-29-sab
+  // matadd: a GPU retired 5.5 ms before the CPU's chunk ended (4% longer);
+  // filling until the chunk's predicted end, 3 ms before (1%).  Not every
+  // host chunk after it: they follow one another, and a GPU filling each
+  // never retired (hce-sim's 11-29 matadd, 0.834 -> 0.773).  0: retire.
+  int64_t fill_before_retiring(int device, double t) {
+    Dev &d = dev_[device];
+    if (d.host || !retires_beside_copies(device))
+      return 0;
+    if (d.fill_host < 0)
+      for (int j = 0; j < p_ && d.fill_host < 0; ++j)
+        if (dev_[j].host && dev_[j].active && !dev_[j].inflight.empty()) {
+          d.fill_host = j;
+          d.fill_for = dev_[j].inflight.back().range;
+        }
+    if (d.fill_host < 0)
+      return 0;
+    const Dev &h = dev_[d.fill_host];
+    if (std::none_of(h.inflight.begin(), h.inflight.end(),
+                     [&](const Flight &f) { return f.range == d.fill_for; }))
+      return 0;
+    const double left = h.busy_until - t - d.model.o;
+    const int64_t fits = left > 0 ? int64_t(left / d.model.c) : 0;
+    return std::max(fits, probe_size(d));
+  }
+
+  // A host asks for its next chunk: the accelerators that worked beside
+  // its last one before retiring (fill_before_retiring()) retire now, so
+  // that this chunk has the whole team (lending()); their chunks in flight
+  // complete beside it.
+  void retire_filling_accelerators() {
+    for (int j = 0; j < p_; ++j) {
+      const Dev &a = dev_[j];
+      if (!a.host && a.active && a.fill_host >= 0 && retires_beside_copies(j))
+        retire(j);
+    }
+  }
+
+  void retire(int device) {
+    Dev &d = dev_[device];
+    d.active = false;
+    d.retired = true;
+    if (!d.host && !an_accelerator_active()) {
+      // The lent threads go back to the host's team (lending()): the
+      // models at the whole team's speed from here.
+      lends_ = false;
+      lent_back_ = true;
+      use_co_speed(false);
+    }
+  }
+
+  bool an_accelerator_active() const {
+    return std::any_of(dev_.begin(), dev_.end(),
+                       [](const Dev &d) { return d.active && !d.host; });
   }
 
   // What the host's rate (iterations per second, this execution's speed)
@@ -1560,6 +1667,9 @@ private:
 
   SchedParams params_;
   bool lends_ = false; // lends() at begin()
+  // This execution's accelerators retired and the host's team took back
+  // the threads it lent them (lending()).
+  bool lent_back_ = false;
   int p_ = 0;
   int64_t W_ = 0;
   std::vector<Dev> dev_;

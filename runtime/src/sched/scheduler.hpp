@@ -105,6 +105,12 @@ public:
   // accelerators' copies).  The runtime hands its cores to the others
   // (region_exec.cpp).  Called under the loop's lock.
   virtual bool retired(int device) const { return false; }
+  // During an execution: whether a host still lends threads to the
+  // accelerators' copies (SchedParams::co_speed < 1).  false once the
+  // accelerators retired (eft): the runtime gives the host's team its
+  // threads back before its next chunk (chunk_loop.cpp).  Called under the
+  // loop's lock.
+  virtual bool lending() const { return true; }
   // What the scheduler decided for this execution and why, for people
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
