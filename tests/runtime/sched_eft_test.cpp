@@ -834,6 +834,36 @@ TEST(SchedEft, AnAcceleratorUnderHalfALendingHostsRateRetires) {
   }
 }
 
+// The H200's cold blackscholes (call FC): the GPU's first two chunks ran at
+// 13 and 90 K options/ms (one-time costs), its third at 180 K, later ones
+// at 330 K beside the lending CPU's 85 K.  A fit through the first two made
+// the GPU no faster than the CPU, whose next chunk was then bounded by
+// twice the execution so far (20 ms).  A lending host under twice the
+// others' rate keeps its chunks within half the execution so far while
+// their models are cold, and retires soon after the GPU's third chunk.
+TEST(SchedEft, ALendingHostAboutAsFastAsAColdGpuKeepsItsChunksShort) {
+  SimDevice gpu = SimDevice::constant(3.3e8, 0);
+  gpu.time_fn = [](Range r, int k) {
+    const double n = double(r.size());
+    return k == 0 ? 2.5e-3 + n / 3.3e8 : n / (k == 1 ? 7e7 : k == 2 ? 1.8e8 : 3.3e8);
+  };
+  const int64_t W = 16777216; // the GPU alone ~51 ms, the CPU alone ~197 ms
+  const std::vector<SimDevice> devs = {SimDevice::constant(8.5e7, 0, true), gpu};
+  SchedParams params = make_params(W, devs);
+  params.co_speed = {0.5, 1};
+  SimOptions opt;
+  opt.start_at = {0, 0.0058}; // the GPU's preparation (the staging pool)
+  auto s = eft();
+  SimResult r = simulate(*s, params, devs, opt);
+  ASSERT_EQ(check_coverage(r, W), "");
+  EXPECT_TRUE(s->retired(0)) << s->explain();
+  double cpu_end = 0;
+  for (const SimChunk &c : r.chunks)
+    if (c.device == 0)
+      cpu_end = std::max(cpu_end, c.end);
+  EXPECT_LT(cpu_end, 0.022) << s->explain(); // (within twice the execution: 0.04)
+}
+
 // A GPU's first chunk carries one-time costs (its first launch, the staging
 // pool's first copies): left out of the bound, it does not retire a GPU
 // faster than half the host.

@@ -277,15 +277,21 @@ public:
         // DA: a CPU chunk of 21.7 ms taken at 11.5 ms, by a GPU model its
         // first small chunks made look as slow as the CPU; the CPU retired
         // at 33 ms, after which the GPU staged alone at 600 K rows/ms
-        // against 300-350 K beside it).  Not a host faster than the others
-        // (matadd's CPU, 2.4x the GPU): the bound only gave the slower GPU
-        // more rows (call DC: cold matadd 1.08x as long).
+        // against 300-350 K beside it).  Not a host twice as fast as the
+        // others (matadd's CPU, 2.4x the GPU): the bound only gave the
+        // slower GPU more rows (call DC: cold matadd 1.08x as long).  A host
+        // about as fast as them is bounded too: the GPU's first chunks carry
+        // one-time costs (call FC: its first two, 34 K options in 2.6 ms and
+        // 137 K in 1.5, made it no faster than the CPU's 85 K/ms; the CPU's
+        // next chunk, within twice the execution so far, took 20.1 ms, and it
+        // retired at 30.3 ms where the GPU's third chunk, 180 K/ms at 15.3,
+        // would have retired it).
         if (probing && d.largest > 0)
           size = std::min(size, while_others_probe(d, t));
         else if (d.host && others_cold(device) && d.largest > 0)
           size = std::min(size,
                           while_others_probe(
-                              d, t, lends_ && slower_than_the_others(device) ? 0.5 : 2));
+                              d, t, lends_ && under_twice_the_others(device) ? 0.5 : 2));
         // A seed not yet confirmed by a steady chunk (an earlier run's
         // model, maybe of other data or another machine): the device's
         // first chunk of an execution is an eighth of its share, so a wrong
@@ -1136,14 +1142,14 @@ private:
     return std::max(double(d.exec_done) / (d.exec_busy - one_time), d.exec_best_rate);
   }
 
-  // Whether `device`'s model makes it slower than the other active devices
-  // together (false while one of them has no model).
-  bool slower_than_the_others(int device) const {
+  // Whether `device`'s model makes it less than twice as fast as the other
+  // active devices together (false while one of them has no model).
+  bool under_twice_the_others(int device) const {
     const Dev &d = dev_[device];
     if (!d.model.known() || !(d.model.c > 0))
       return false;
     const double others = others_rate(device, /*probed=*/false);
-    return others > 0 && 1 / d.model.c < others;
+    return others > 0 && kLendingWorthRate / d.model.c < others;
   }
 
   // The other active devices' iterations per second together by their
