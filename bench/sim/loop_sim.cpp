@@ -125,8 +125,20 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
       // page-locked, the pageable bytes at the pool's rate each way.
       in.registers = out.registers = 0;
       in.reg_bytes = out.reg_bytes = 0;
-      s.up = in.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
-      s.down = out.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
+      const CopyLending &l = ctx_.lent;
+      if (l.worker > 0) { // per staging-pool job (CopyLending::staged)
+        s.up = l.staged(in.up_bytes, in.up_copies, ctx_.lent_workers) +
+               l.staged(in.down_bytes, in.down_copies, ctx_.lent_workers);
+        s.down = l.staged(out.up_bytes, out.up_copies, ctx_.lent_workers) +
+                 l.staged(out.down_bytes, out.down_copies, ctx_.lent_workers);
+      } else {
+        s.up = in.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
+        s.down = out.seconds(*ctx_.link, ctx_.link_scale, ctx_.lent_bw, ctx_.lent_bw);
+      }
+      if (ctx_.execution == 0 && devices[size_t(d)].chunks == 0) {
+        s.up += in.up_copies + in.down_copies > 0 ? l.first_up : 0;
+        s.down += out.up_copies + out.down_copies > 0 ? l.first_down : 0;
+      }
     } else if (dev.gpu && con.on() && host_woken(d)) {
       const bool busy = host_active(d);
       const double up_bw = busy && con.up_bw > 0 ? con.up_bw : ctx_.link->up_bw;

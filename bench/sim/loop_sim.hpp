@@ -12,6 +12,7 @@
 #include "sched/scheduler.hpp"
 #include "sim_profile.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <queue>
 #include <string>
@@ -71,9 +72,12 @@ struct ExecutionContext {
   double dma_slowdown = 1;
   // Host contention (sim_profile.hpp); off unless the profile has it.
   Contention contention;
-  // Copy threads lent beside the CPU's team (Machine::lent_bw): the GPU's
-  // pageable copies at this bandwidth each way, none registered.  0: none.
+  // Copy threads lent beside the CPU's team (Machine::lending): the GPU's
+  // pageable copies at this bandwidth each way, none registered, and
+  // CopyLending's per-copy and first-chunk costs.  0: none.
   double lent_bw = 0;
+  CopyLending lent;
+  int lent_workers = 1; // the threads lent: the staging pool's workers
   // Machine::chunk_host / chunk_copy: a controller's per-chunk seconds
   // outside its timed stages, and per copying stage, when two or more
   // devices work.  0: none.
@@ -94,6 +98,11 @@ public:
   // After begin(), once the devices that work are known: the GPU's copies
   // staged by threads lent beside the CPU's team (ExecutionContext::lent_bw).
   void lend_copy_threads(double bw) { ctx_.lent_bw = bw; }
+  void lend_copy_threads(const CopyLending &l, int workers) {
+    ctx_.lent_bw = l.bw;
+    ctx_.lent = l;
+    ctx_.lent_workers = std::max(1, workers);
+  }
 
   // Scheduler::begin on the virtual clock; returns idle() of each device
   // (as region_exec.cpp reads it: an idle device is not woken, drop()).

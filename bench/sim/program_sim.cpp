@@ -336,7 +336,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
             lent = lent_copy_threads(m, cfg, b, r, e, d.cost.threads - 1, cpu_works,
                                      gpu_works);
       if (lent > 0)
-        loop.lend_copy_threads(lending.bw);
+        loop.lend_copy_threads(lending, lent);
       double one_time = 0; // Device::one_time_seconds(): registering, the pool
       for (size_t i = 0; i < devs.size(); ++i) {
         SimDevice &d = loop.device(int(i));

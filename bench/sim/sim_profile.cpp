@@ -3,6 +3,7 @@
 #include "sim_profile.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -42,6 +43,21 @@ void set_machine_or_bench(Machine &m, T Machine::*machine, bool Bench::*has,
 }
 
 } // namespace
+
+double CopyLending::staged(double bytes, int copies, int workers) const {
+  if (copies <= 0)
+    return 0;
+  // StagingPool::kSlotBytes: a worker stages one slot at a time.
+  constexpr double kSlot = 1 << 20;
+  const double each = bytes / copies;
+  double t = each / bw;
+  if (worker > 0) {
+    const double slots = std::ceil(each / kSlot);
+    const double rounds = std::ceil(slots / std::max(1, workers));
+    t = std::max(t, rounds * std::min(each, kSlot) / worker);
+  }
+  return copies * (lat + t);
+}
 
 Machine read_profile(const std::string &path) {
   std::ifstream in(path);
@@ -85,9 +101,13 @@ Machine read_profile(const std::string &path) {
       } else if (kw == "dma_slowdown") {
         m.dma_slowdown = std::stod(first);
       } else if (kw == "copy_threads_beside") {
-        const CopyLending l{num(kv, "bw", 0), num(kv, "cpu", 0)};
-        if (l.bw < 0 || l.cpu < 0)
-          throw std::runtime_error("copy_threads_beside: bw >= 0, cpu >= 0");
+        const CopyLending l{num(kv, "bw", 0),       num(kv, "cpu", 0),
+                            num(kv, "lat", 0),      num(kv, "worker", 0),
+                            num(kv, "first_up", 0), num(kv, "first_down", 0)};
+        if (l.bw < 0 || l.cpu < 0 || l.lat < 0 || l.worker < 0 || l.first_up < 0 ||
+            l.first_down < 0)
+          throw std::runtime_error(
+              "copy_threads_beside: bw, cpu, lat, worker, first_up, first_down >= 0");
         set_machine_or_bench(m, &Machine::lending, &Bench::has_lending, &Bench::lending,
                              l);
       } else if (kw == "copy_threads_under") {

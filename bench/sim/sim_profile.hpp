@@ -113,17 +113,28 @@ struct Contention {
   bool on() const { return cpu_scale != 1 || up_bw > 0 || down_bw > 0; }
 };
 
-// `copy_threads_beside bw=B [cpu=F]` (optional; after `bench`, that
-// benchmark's own): the CPU threads auto lends beside the CPU's team to the
-// GPU's copies (region_exec.cpp copy_threads_beside: a one-shot region
-// mapping 64 MiB or more, the CPU and the GPU both working) stage its
-// pageable rows at B bytes/s each way, nothing registered (`contention`
-// and `unreg` do not apply); the CPU's team, that many threads smaller,
-// costs F times per row what its whole team beside the GPU costs (0: the
-// threads' ratio; a memory-bound loop loses less).  bw 0: not modelled.
+// `copy_threads_beside bw=B [cpu=F] [lat=L worker=V] [first_up=U
+// first_down=D]` (optional; after `bench`, that benchmark's own): the CPU
+// threads auto lends beside the CPU's team to the GPU's copies
+// (region_exec.cpp copy_threads_beside: a one-shot region mapping 64 MiB
+// or more, the CPU and the GPU both working) stage its pageable rows at B
+// bytes/s each way, nothing registered (`contention` and `unreg` do not
+// apply); the CPU's team, that many threads smaller, costs F times per row
+// what its whole team beside the GPU costs (0: the threads' ratio; a
+// memory-bound loop loses less).  With V, each staged copy (an array's
+// rows of a chunk, one staging-pool job) costs L plus at least one round
+// of its workers, each moving a 1 MiB slot at V bytes/s (a copy of one
+// slot has one worker; the lent threads are the workers): the pool's small
+// copies, which B alone makes 3-4x too fast.  The region's first chunk on
+// the GPU costs U more up and D more down (the pool's first copies; a
+// download into output pages nothing touched yet).  bw 0: not modelled.
 struct CopyLending {
   double bw = 0;
   double cpu = 0;
+  double lat = 0, worker = 0, first_up = 0, first_down = 0;
+  // The seconds of `copies` staged copies of `bytes` together by
+  // `workers` workers (0 with no copies).
+  double staged(double bytes, int copies, int workers) const;
 };
 
 // A copy between host and GPU: lat + bytes / bw.
