@@ -686,22 +686,26 @@ int main() {
   }
 
   {
-    // Staged copies beside the CPU's team (CopyLending::staged): a copy of
-    // one 1 MiB slot has one worker at `worker` bytes/s, a large one is
-    // bounded by `bw`; each pays `lat`.
+    // Staged copies beside the CPU's team (CopyLending::staged): a worker
+    // moves a piece at `worker` bytes/s (a 1 MiB slot; a copy of fewer
+    // slots than workers is shared in pieces of at least 64 KiB), a large
+    // copy is bounded by `bw`; each pays `lat`.
     CopyLending l;
     l.bw = 2e10;
     l.lat = 2e-5;
     l.worker = 4e9;
     const double mib = 1 << 20;
-    check(near(l.staged(3 * mib, 3, 8), 3 * (2e-5 + mib / 4e9)),
-          "staged: three 1 MiB copies, one worker each " +
+    check(near(l.staged(3 * mib, 3, 8), 3 * (2e-5 + std::max(mib / 2e10, mib / 8 / 4e9))),
+          "staged: three 1 MiB copies, eight pieces each " +
               std::to_string(l.staged(3 * mib, 3, 8)));
+    check(near(l.staged(3 * mib, 3, 1), 3 * (2e-5 + mib / 4e9)),
+          "staged: one worker moves whole slots " +
+              std::to_string(l.staged(3 * mib, 3, 1)));
     check(near(l.staged(64 * mib, 1, 8), 2e-5 + 64 * mib / 2e10),
           "staged: a 64 MiB copy at the lent bandwidth " +
               std::to_string(l.staged(64 * mib, 1, 8)));
-    check(near(l.staged(0.5 * mib, 2, 8), 2 * (2e-5 + 0.25 * mib / 4e9)),
-          "staged: copies under a slot");
+    check(near(l.staged(0.5 * mib, 2, 8), 2 * (2e-5 + 0.0625 * mib / 4e9)),
+          "staged: copies under a slot, in 64 KiB pieces");
     check(l.staged(1e6, 0, 8) == 0, "staged: no copy, no time");
     l.worker = 0; // the lent bandwidth only, no latency model
     l.lat = 0;

@@ -47,14 +47,18 @@ void set_machine_or_bench(Machine &m, T Machine::*machine, bool Bench::*has,
 double CopyLending::staged(double bytes, int copies, int workers) const {
   if (copies <= 0)
     return 0;
-  // StagingPool::kSlotBytes: a worker stages one slot at a time.
-  constexpr double kSlot = 1 << 20;
+  // StagingPool::kSlotBytes and piece_bytes(): a worker stages one piece at
+  // a time, a slot, or for a copy of fewer slots than workers its share
+  // rounded up to kMinPieceBytes.
+  constexpr double kSlot = 1 << 20, kMinPiece = 64 << 10;
   const double each = bytes / copies;
+  const int use = std::max(1, workers);
+  const double piece =
+      std::clamp(std::ceil(each / use / kMinPiece) * kMinPiece, kMinPiece, kSlot);
   double t = each / bw;
   if (worker > 0) {
-    const double slots = std::ceil(each / kSlot);
-    const double rounds = std::ceil(slots / std::max(1, workers));
-    t = std::max(t, rounds * std::min(each, kSlot) / worker);
+    const double rounds = std::ceil(std::ceil(each / piece) / use);
+    t = std::max(t, rounds * std::min(each, piece) / worker);
   }
   return copies * (lat + t);
 }

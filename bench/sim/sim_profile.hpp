@@ -123,9 +123,10 @@ struct Contention {
 // what its whole team beside the GPU costs (0: the threads' ratio; a
 // memory-bound loop loses less).  With V, each staged copy (an array's
 // rows of a chunk, one staging-pool job) costs L plus at least one round
-// of its workers, each moving a 1 MiB slot at V bytes/s (a copy of one
-// slot has one worker; the lent threads are the workers): the pool's small
-// copies, which B alone makes 3-4x too fast.  The region's first chunk on
+// of its workers, each moving a piece at V bytes/s (a 1 MiB slot, or for a
+// copy of fewer slots than workers its share, StagingPool::piece_bytes;
+// the lent threads are the workers): the pool's small copies, which B
+// alone makes 3-4x too fast when each had one worker.  The region's first chunk on
 // the GPU costs U more up and D more down (the pool's first copies; a
 // download into output pages nothing touched yet).  bw 0: not modelled.
 struct CopyLending {

@@ -444,6 +444,34 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
       << "a small copy was registered";
   EXPECT_EQ(st.staged_bytes - before_small.staged_bytes, 2 * small_n * sizeof(double));
 
+  // Copies of fewer slots than workers are cut into pieces the workers
+  // share (StagingPool::piece_bytes): sizes around the pieces' and slots'
+  // boundaries, at odd offsets, both ways, with 8 workers and with 3.
+  for (const int threads : {8, 3})
+    for (const size_t sz :
+         {(size_t(256) << 10) + 8, (size_t(1) << 20) + 13 * 8, (size_t(3) << 20) - 8,
+          (size_t(5) << 20) + 7 * 8, (size_t(9) << 20) + 8}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(sz) +
+                   " bytes");
+      dev->set_copy_threads(threads);
+      const size_t m = sz / sizeof(double), off = 4321;
+      std::vector<double> v = hce_test::random_vector(m + 1, 37 + int(sz % 11));
+      std::vector<double> v_back(m + 2, 0.0);
+      const hce::CudaDevice::PinStats b = hce::CudaDevice::pin_stats();
+      ASSERT_TRUE(dev->upload(static_cast<double *>(d) + off, v.data() + 1,
+                              m * sizeof(double), why))
+          << why;
+      ASSERT_TRUE(dev->download(v_back.data() + 1, static_cast<double *>(d) + off,
+                                m * sizeof(double), why))
+          << why;
+      EXPECT_TRUE(std::equal(v.begin() + 1, v.end(), v_back.begin() + 1));
+      EXPECT_EQ(v_back.front(), 0.0);
+      EXPECT_EQ(v_back.back(), 0.0);
+      EXPECT_EQ(hce::CudaDevice::pin_stats().staged_bytes - b.staged_bytes,
+                2 * m * sizeof(double));
+    }
+  dev->set_copy_threads(4);
+
   // A copy of a few KiB (kmeans' centroids) skips the pool, whose workers
   // all wake for it (0.23-0.33 ms per execution, call ZD): the driver's own
   // copy, both ways, nothing staged or registered.

@@ -115,19 +115,26 @@ bool StagingPool::download(char *host, const char *dev, size_t bytes, int use,
   return copy(false, const_cast<char *>(dev), host, bytes, use, stream, why);
 }
 
+size_t StagingPool::piece_bytes(size_t bytes, int use, size_t slot) {
+  const size_t share = (bytes + size_t(std::max(1, use)) - 1) / size_t(std::max(1, use));
+  const size_t rounded = (share + kMinPieceBytes - 1) / kMinPieceBytes * kMinPieceBytes;
+  return std::clamp(rounded, std::min(kMinPieceBytes, slot), slot);
+}
+
 bool StagingPool::copy(bool up, char *dev, char *host, size_t bytes, int use,
                        cudaStream_t stream, std::string &why) {
   if (bytes == 0)
     return true;
   std::lock_guard<std::mutex> call(call_mutex_);
-  // Never more workers than slots to fill.
-  use = int(std::min<size_t>({size_t(std::max(1, use)), workers_.size(),
-                              (bytes + slot_bytes_ - 1) / slot_bytes_}));
+  use = int(std::min<size_t>(size_t(std::max(1, use)), workers_.size()));
+  const size_t piece = piece_bytes(bytes, use, slot_bytes_);
+  // Never more workers than pieces to move.
+  use = int(std::min<size_t>(size_t(use), (bytes + piece - 1) / piece));
   if (!ok(cudaEventRecord(fork_, stream), "cudaEventRecord", ordinal_, why))
     return false;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    job_ = Job{up, dev, host, bytes, use};
+    job_ = Job{up, dev, host, bytes, use, piece};
     error_.clear();
     pending_ = int(workers_.size());
     ++generation_;
@@ -179,17 +186,17 @@ void StagingPool::run(int index) {
   }
 }
 
-// Worker `index` of `use` moves slots index, index + use, ...: the copies
-// of all workers interleave over the range, so the link sees them in about
-// the order of the addresses.
+// Worker `index` of `use` moves pieces index, index + use, ... (each in one
+// of its slots): the copies of all workers interleave over the range, so
+// the link sees them in about the order of the addresses.
 bool StagingPool::work(Worker &w, int index, const Job &job, std::string &why) {
   if (!ok(cudaStreamWaitEvent(w.stream, fork_, 0), "cudaStreamWaitEvent", ordinal_, why))
     return false;
-  const size_t step = size_t(job.use) * slot_bytes_;
+  const size_t step = size_t(job.use) * job.piece;
   int k = 0;
   if (job.up) {
-    for (size_t off = size_t(index) * slot_bytes_; off < job.bytes; off += step, k ^= 1) {
-      const size_t n = std::min(slot_bytes_, job.bytes - off);
+    for (size_t off = size_t(index) * job.piece; off < job.bytes; off += step, k ^= 1) {
+      const size_t n = std::min(job.piece, job.bytes - off);
       // The slot's previous copy must have left it before it is refilled.
       if (!ok(cudaEventSynchronize(w.done[k]), "cudaEventSynchronize", ordinal_, why))
         return false;
@@ -211,8 +218,8 @@ bool StagingPool::work(Worker &w, int index, const Job &job, std::string &why) {
       std::memcpy(job.host + prev_off, w.slot[slot], prev_n);
       return true;
     };
-    for (size_t off = size_t(index) * slot_bytes_; off < job.bytes; off += step, k ^= 1) {
-      const size_t n = std::min(slot_bytes_, job.bytes - off);
+    for (size_t off = size_t(index) * job.piece; off < job.bytes; off += step, k ^= 1) {
+      const size_t n = std::min(job.piece, job.bytes - off);
       if (!ok(cudaMemcpyAsync(w.slot[k], job.dev + off, n, cudaMemcpyDeviceToHost,
                               w.stream),
               "cudaMemcpyAsync (staged download)", ordinal_, why) ||
