@@ -427,22 +427,26 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   // chunk's 268 KiB-1 MiB pieces cost 0.1-1.5 ms each, call UA): 300 KiB
   // at an odd offset, both ways, into a region of `d` already written.
   const size_t small_n = (size_t(300) << 10) / sizeof(double) + 3, at = 12345;
-  std::vector<double> small = hce_test::random_vector(small_n + 1, 35);
+  // n random doubles from an odd host offset to d + at and back beside
+  // guard zeros, every one checked; returns the bytes the copies staged.
+  auto round_trip = [&](size_t to, size_t n, int seed) -> uint64_t {
+    std::vector<double> v = hce_test::random_vector(n + 1, seed), back(n + 2, 0.0);
+    const hce::CudaDevice::PinStats b = hce::CudaDevice::pin_stats();
+    EXPECT_TRUE(
+        dev->upload(static_cast<double *>(d) + to, v.data() + 1, n * sizeof(double), why))
+        << why;
+    EXPECT_TRUE(dev->download(back.data() + 1, static_cast<double *>(d) + to,
+                              n * sizeof(double), why))
+        << why;
+    EXPECT_TRUE(std::equal(v.begin() + 1, v.end(), back.begin() + 1));
+    EXPECT_EQ(back.front(), 0.0);
+    EXPECT_EQ(back.back(), 0.0);
+    return hce::CudaDevice::pin_stats().staged_bytes - b.staged_bytes;
+  };
   const hce::CudaDevice::PinStats before_small = hce::CudaDevice::pin_stats();
-  ASSERT_TRUE(dev->upload(static_cast<double *>(d) + at, small.data() + 1,
-                          small_n * sizeof(double), why))
-      << why;
-  std::vector<double> small_back(small_n + 2, 0.0);
-  ASSERT_TRUE(dev->download(small_back.data() + 1, static_cast<double *>(d) + at,
-                            small_n * sizeof(double), why))
-      << why;
-  EXPECT_TRUE(std::equal(small.begin() + 1, small.end(), small_back.begin() + 1));
-  EXPECT_EQ(small_back.front(), 0.0);
-  EXPECT_EQ(small_back.back(), 0.0);
-  st = hce::CudaDevice::pin_stats();
-  EXPECT_EQ(st.registrations, before_small.registrations)
+  EXPECT_EQ(round_trip(at, small_n, 35), 2 * small_n * sizeof(double));
+  EXPECT_EQ(hce::CudaDevice::pin_stats().registrations, before_small.registrations)
       << "a small copy was registered";
-  EXPECT_EQ(st.staged_bytes - before_small.staged_bytes, 2 * small_n * sizeof(double));
 
   // Copies of fewer slots than workers are cut into pieces the workers
   // share (StagingPool::piece_bytes): sizes around the pieces' and slots'
@@ -454,21 +458,8 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
       SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(sz) +
                    " bytes");
       dev->set_copy_threads(threads);
-      const size_t m = sz / sizeof(double), off = 4321;
-      std::vector<double> v = hce_test::random_vector(m + 1, 37 + int(sz % 11));
-      std::vector<double> v_back(m + 2, 0.0);
-      const hce::CudaDevice::PinStats b = hce::CudaDevice::pin_stats();
-      ASSERT_TRUE(dev->upload(static_cast<double *>(d) + off, v.data() + 1,
-                              m * sizeof(double), why))
-          << why;
-      ASSERT_TRUE(dev->download(v_back.data() + 1, static_cast<double *>(d) + off,
-                                m * sizeof(double), why))
-          << why;
-      EXPECT_TRUE(std::equal(v.begin() + 1, v.end(), v_back.begin() + 1));
-      EXPECT_EQ(v_back.front(), 0.0);
-      EXPECT_EQ(v_back.back(), 0.0);
-      EXPECT_EQ(hce::CudaDevice::pin_stats().staged_bytes - b.staged_bytes,
-                2 * m * sizeof(double));
+      const size_t m = sz / sizeof(double);
+      EXPECT_EQ(round_trip(4321, m, 37 + int(sz % 11)), 2 * m * sizeof(double));
     }
   dev->set_copy_threads(4);
 
