@@ -113,8 +113,9 @@ struct Contention {
   bool on() const { return cpu_scale != 1 || up_bw > 0 || down_bw > 0; }
 };
 
-// `copy_threads_beside bw=B [cpu=F] [lat=L worker=V] [first_up=U
-// first_down=D]` (optional; after `bench`, that benchmark's own): the CPU
+// `copy_threads_beside bw=B [cpu=F] [lat=L worker=V [lat_worker=W]]
+// [first_up=U first_down=D]` (optional; after `bench`, that benchmark's
+// own; W: per worker the copy wakes, added to L): the CPU
 // threads auto lends beside the CPU's team to the GPU's copies
 // (region_exec.cpp copy_threads_beside: a one-shot region mapping 64 MiB
 // or more, the CPU and the GPU both working) stage its pageable rows at B
@@ -133,6 +134,7 @@ struct CopyLending {
   double bw = 0;
   double cpu = 0;
   double lat = 0, worker = 0, first_up = 0, first_down = 0;
+  double lat_worker = 0; // per worker a copy wakes, added to lat
   // The seconds of `copies` staged copies of `bytes` together by
   // `workers` workers (0 with no copies).
   double staged(double bytes, int copies, int workers) const;
