@@ -498,7 +498,9 @@ TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
   const int64_t n = 1 << 22; // x and y: 64 MiB, a one-shot region that lends
   // The CPU at 20 ns a row (its chunks' sleep), the sim at 1 us: whether
   // the sim's chunks bound its rate before the CPU is done depends on real
-  // time (sanitizers); each attempt is a cold first execution.
+  // time (under ThreadSanitizer a cold team's first chunk made the CPU look
+  // the slower and retire instead); each attempt is a cold first execution,
+  // every one right, and one that retired the sim is checked.
   bool retired = false;
   g_slow_ns = 20;
   for (int attempt = 0; attempt < 3 && !retired; ++attempt) {
@@ -512,13 +514,14 @@ TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
     s.run_and_check();
     g_slow_thread = {};
     ASSERT_NE(s.stats("sim:0"), nullptr);
-    EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
     EXPECT_EQ(copy_threads_of("sim:0"), 4);
-    EXPECT_FALSE(s.scheduler()->retired(0));
     retired = s.scheduler()->retired(1);
     EXPECT_EQ(s.scheduler()->lending(), !retired);
-    if (retired)
+    if (retired) {
+      EXPECT_FALSE(s.scheduler()->retired(0));
+      EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
       EXPECT_EQ(g_team.load(), 8) << "the team did not take its threads back";
+    }
   }
   g_slow_ns = 2000;
   unsetenv("HCE_PROFILE");
