@@ -54,13 +54,27 @@ bool LoopSim::host_retired() const {
   return false;
 }
 
+bool LoopSim::host_quiet() const {
+  if (host_retired())
+    return true;
+  for (size_t j = 0; j < devs_.size(); ++j)
+    if (host_paused(int(j)))
+      return true;
+  return false;
+}
+
+bool LoopSim::host_paused(int j) const {
+  return devs_[size_t(j)].cost.host && !idle_[size_t(j)] && sched_.paused(j) &&
+         st_[size_t(j)].end <= now_;
+}
+
 bool LoopSim::host_active(int except) const {
   for (size_t j = 0; j < devs_.size(); ++j) {
     const DeviceState &h = st_[j];
     // Past its preparation (its first ask), not done and not waiting: it
     // computes a chunk or is about to ask for one.
     if (int(j) != except && devs_[j].cost.host && !idle_[j] && now_ >= devs_[j].prepare &&
-        !h.done && !h.waiting)
+        !h.done && !h.waiting && !host_paused(int(j)))
       return true;
   }
   return false;
@@ -120,7 +134,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     // not scaled to the GPU alone's staged copies) and, beside a computing
     // CPU team, at the contended bandwidth (whole-copy approximation:
     // decided when the chunk is issued).
-    if (dev.gpu && ctx_.lent_bw > 0 && !host_retired()) {
+    if (dev.gpu && ctx_.lent_bw > 0 && !host_quiet()) {
       // Staged by the threads lent beside the CPU's team: nothing
       // page-locked, the pageable bytes at the pool's rate each way.
       in.registers = out.registers = 0;
@@ -164,7 +178,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     // The copy engines' busy time, which slows the CPU's compute; not the
     // lent threads' copies: the team's per-row cost beside them is
     // measured as a whole (CopyLending::cpu).
-    if (ctx_.lent_bw > 0 && !host_retired())
+    if (ctx_.lent_bw > 0 && !host_quiet())
       return s;
     if (s.up > 0) {
       copies_.push_back({start, start + s.up});

@@ -159,6 +159,10 @@ private:
   // the GPU's copies are then staged as alone, the team's cores freed
   // (region_exec.cpp).
   bool host_retired() const;
+  // Or paused (Scheduler::paused: eft's waits_for_accelerators_alone) with
+  // no chunk in flight: the GPU's copies staged as alone, too.
+  bool host_quiet() const;
+  bool host_paused(int j) const;
   bool host_active(int except) const;
   bool host_woken(int except) const; // a host device works in this execution
   void stretch_hosts(double a, double b);

@@ -304,6 +304,16 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         p.co_speed.push_back(lent > 0 ? double(team - lent) / team : 1.0);
         devs.push_back(d);
       }
+      // region_exec.cpp set_rate_ceiling: where the CPU lends threads, each
+      // GPU's staged copies at kStagedCopyCeiling.
+      const bool lends = std::any_of(p.co_speed.begin(), p.co_speed.end(),
+                                     [](double s) { return s < 1; });
+      const double mapped = mapped_bytes(b, r, e);
+      for (const SimDevice &d : devs)
+        p.rate_ceiling.push_back(lends && d.gpu && mapped > 0 && p.iterations > 0
+                                     ? kStagedCopyCeiling /
+                                           (mapped / double(p.iterations))
+                                     : 0.0);
       ExecutionContext ctx;
       ctx.region = &r;
       ctx.execution = e;

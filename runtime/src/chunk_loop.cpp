@@ -131,7 +131,19 @@ private:
       if (dec.kind == Decision::Run) {
         lend_back_ =
             lend_back_ || (w_.lending_ended && !lent_back_ && !sh_.scheduler->lending());
+        paused_ = false;
         return dec.range;
+      }
+      if (!paused_ && w_.paused && sh_.scheduler->paused(slot_)) {
+        paused_ = true;
+        lock.unlock(); // (a fork: the others' completions go on meanwhile)
+        const double start = now_seconds();
+        w_.paused();
+        if (trace_enabled())
+          trace_event(dev_, "prepare", *sh_.label + " paused: cores handed over", start,
+                      now_seconds());
+        lock.lock();
+        continue;
       }
       sh_.cv.wait(lock);
     }
@@ -282,6 +294,7 @@ private:
   std::string dev_;
   std::atomic<bool> failed_{false};
   bool retired_ = false; // the scheduler retired it early (Scheduler::retired)
+  bool paused_ = false;  // ... or paused it (Scheduler::paused): w_.paused() ran
   // Scheduler::lending() turned false; w_.lending_ended() ran.
   bool lend_back_ = false, lent_back_ = false;
 };

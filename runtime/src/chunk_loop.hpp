@@ -54,6 +54,9 @@ struct ChunkWorker {
   // done, when the scheduler retired it while other devices still had work
   // (Scheduler::retired): hands its cores to the others.  May be empty.
   std::function<void()> retired;
+  // Called (outside the lock, on its thread) when the scheduler pauses it
+  // (Scheduler::paused), once until it runs a chunk again.  May be empty.
+  std::function<void()> paused;
   // On its controller, before its first chunk after the scheduler stopped
   // lending (Scheduler::lending(): the accelerators retired): the host's
   // team takes back the threads it lent their copies.  May be empty.

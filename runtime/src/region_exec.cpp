@@ -93,6 +93,23 @@ void set_co_speed(Runtime &rt, const std::vector<int> &devs,
       params.co_speed[i] = double(cpu->threads() - lent) / double(cpu->threads());
 }
 
+// SchedParams::rate_ceiling: where threads are lent, what each working
+// accelerator's staged copies allow at most -- the region's mapped bytes
+// per iteration at kStagedCopyCeiling (mapped_bytes is an upper bound:
+// the ceiling errs low, and eft pauses the host less).
+void set_rate_ceiling(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
+                      const std::vector<bool> &is_cpu, SchedParams &params) {
+  params.rate_ceiling.assign(devs.size(), 0.0);
+  const bool lent = std::any_of(params.co_speed.begin(), params.co_speed.end(),
+                                [](double s) { return s < 1; });
+  const double bytes = mapped_bytes(r);
+  if (!lent || !(bytes > 0) || r.iterations <= 0)
+    return;
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory())
+      params.rate_ceiling[i] = kStagedCopyCeiling / (bytes / double(r.iterations));
+}
+
 void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
                         const std::vector<bool> &is_cpu,
                         const std::vector<ChunkWorker> &workers, CopyLending lending) {
@@ -699,6 +716,7 @@ int execute_region(const hce_region &r, std::string &why) {
   }
   const CopyLending lending = copy_threads_beside(rt, r, set, plan.sched_name);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
+  set_rate_ceiling(rt, r, devs, site.plan.is_cpu, site.plan.params);
   site.scheduler->begin(*plan.params);
   // Before each device's first chunk, on its controller: an accelerator's
   // per-execution preparation (windows, pinning, broadcast uploads) while
@@ -733,6 +751,11 @@ int execute_region(const hce_region &r, std::string &why) {
         if (prefaulting)
           prefaulting->cpu_retired();
       };
+      // Paused while a cold accelerator measures itself alone (eft): the
+      // team asleep; not the prefaulter, whose faults of fresh output pages
+      // beside the GPU's first download made that take 7-10 ms instead of
+      // 1.1 (call GB).  The team's next fork, if any, wakes it.
+      workers[i].paused = [cpu] { cpu->put_team_to_sleep(); };
       // The accelerators retired (eft: their rows worth less than the
       // threads lent their copies): the team whole again from its next chunk.
       workers[i].lending_ended = [cpu] {

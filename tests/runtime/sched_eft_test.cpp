@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -33,9 +34,12 @@ SimDevice cold_first_chunk(double speed, double cold) {
 // One execution of W iterations in which the host (device 0) lends half its
 // team to the accelerator's copies (SchedParams::co_speed), its coverage
 // checked.
-SimResult run_lending(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W) {
+// `ceiling`: the accelerator's SchedParams::rate_ceiling.
+SimResult run_lending(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
+                      double ceiling = 0) {
   SchedParams params = make_params(W, devs);
   params.co_speed = {0.5, 1};
+  params.rate_ceiling = {0, ceiling};
   SimResult r = simulate(s, params, devs);
   EXPECT_EQ(check_coverage(r, W), "");
   return r;
@@ -796,13 +800,17 @@ TEST(SchedEft, ALendingHostAsFastAsTheOthersDoesNotRetire) {
 // 5 ms for a team's first fork): one chunk alone bounds a host's rate only
 // beyond kHostStall, and from a second chunk on its fastest chunk bounds it.
 // It does not retire: the execution takes about half the GPU alone's time.
+// Nor does it wait for the GPU far under a ceiling on that one chunk's
+// rate (waits_for_accelerators_alone(); it would then retire on it).
 TEST(SchedEft, ALendingHostWhoseProbeStallsDoesNotRetire) {
-  for (const double stall : {4e-3, 5e-3, 6e-3}) {
+  for (const auto &[stall, ceiling] :
+       {std::pair{4e-3, 0.0}, std::pair{5e-3, 0.0}, std::pair{6e-3, 0.0},
+        std::pair{4e-3, 3e9}, std::pair{6e-3, 3e9}}) {
     SCOPED_TRACE(stall);
     const int64_t W = 200000; // the GPU alone 2 s
     auto s = eft();
-    SimResult r =
-        run_lending(*s, {cold_first_chunk(2.4e5, stall), SimDevice::constant(1e5, 0)}, W);
+    SimResult r = run_lending(
+        *s, {cold_first_chunk(2.4e5, stall), SimDevice::constant(1e5, 0)}, W, ceiling);
     EXPECT_FALSE(s->retired(0)) << s->explain();
     EXPECT_GE(double(r.iterations[0]), 0.4 * double(W)) << s->explain();
     EXPECT_LE(r.makespan, 1.1) << s->explain();
@@ -862,6 +870,76 @@ TEST(SchedEft, ALendingHostAboutAsFastAsAColdGpuKeepsItsChunksShort) {
     if (c.device == 0)
       cpu_end = std::max(cpu_end, c.end);
   EXPECT_LT(cpu_end, 0.022) << s->explain(); // (within twice the execution: 0.04)
+}
+
+// Cold blackscholes on the H200 (call FD): a lending host (85 K rows/ms)
+// far under what the GPU's staged copies allow (SchedParams::rate_ceiling,
+// 1.37 M rows/ms) waits while the prepared GPU runs its first chunks after
+// its first alone (its alone rate, 600 K); then it retires.  The host's
+// chunks run only before that: during the GPU's preparation.  (This
+// harness has no contention: what the GPU gains alone is hce-sim's.)
+namespace {
+struct PauseRun {
+  SimResult r;
+  bool retired = false;
+  // Host chunks issued after the GPU's first chunk began and before its
+  // third ended.
+  int host_chunks_while_measured = 0;
+};
+PauseRun run_cold_pause(double host_rate, double gpu_rate_later, double ceiling) {
+  SimDevice gpu = SimDevice::constant(gpu_rate_later, 0);
+  gpu.time_fn = [gpu_rate_later](Range r, int k) {
+    const double n = double(r.size());
+    return k == 0 ? 2.5e-3 + n / 3.3e8 : 4e-4 + n / gpu_rate_later;
+  };
+  const int64_t W = 16777216;
+  const std::vector<SimDevice> devs = {SimDevice::constant(host_rate, 0, true), gpu};
+  SchedParams params = make_params(W, devs);
+  params.co_speed = {0.5, 1};
+  params.rate_ceiling = {0, ceiling};
+  SimOptions opt;
+  opt.start_at = {0, 0.0058}; // the GPU's preparation (the staging pool)
+  auto s = eft();
+  PauseRun out;
+  out.r = simulate(*s, params, devs, opt);
+  EXPECT_EQ(check_coverage(out.r, W), "");
+  out.retired = s->retired(0);
+  double first_start = -1, third_end = -1;
+  int gpu_chunks = 0;
+  for (const SimChunk &c : out.r.chunks)
+    if (c.device == 1 && gpu_chunks++ < 3) {
+      if (first_start < 0)
+        first_start = c.start;
+      third_end = c.end;
+    }
+  for (const SimChunk &c : out.r.chunks)
+    out.host_chunks_while_measured +=
+        c.device == 0 && c.issued > first_start && c.issued < third_end;
+  return out;
+}
+} // namespace
+
+TEST(SchedEft, AHostFarUnderTheCeilingWaitsWhileAColdGpuMeasuresItselfAlone) {
+  const PauseRun with = run_cold_pause(8.5e7, 6e8, 1.37e9);
+  const PauseRun without = run_cold_pause(8.5e7, 6e8, 0);
+  EXPECT_TRUE(with.retired);
+  EXPECT_EQ(with.host_chunks_while_measured, 0);
+  EXPECT_GT(without.host_chunks_while_measured, 0);
+}
+
+// It does not wait where the GPU's second chunk already ran slower than it
+// (the H100's cold blackscholes, hce-sim's 11-27 profile: 98 against the
+// CPU's 180 K rows/ms), nor where its whole team is over half the ceiling
+// (matadd's CPU, 190-270 rows/ms beside the GPU with half its team, 356
+// alone, against ~490 at the ceiling).
+TEST(SchedEft, AHostWorthKeepingDoesNotWaitForTheGpu) {
+  for (const auto &[host, gpu, ceiling] :
+       {std::tuple{1.8e8, 1.2e8, 1.37e9}, std::tuple{1.9e8, 0.75e8, 4.9e8}}) {
+    SCOPED_TRACE(host);
+    const PauseRun run = run_cold_pause(host, gpu, ceiling);
+    EXPECT_FALSE(run.retired);
+    EXPECT_GT(run.host_chunks_while_measured, 0);
+  }
 }
 
 // A GPU's first chunk carries one-time costs (its first launch, the staging

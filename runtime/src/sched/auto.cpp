@@ -81,6 +81,7 @@ public:
   }
   bool retired(int device) const override { return cur_ && cur_->retired(device); }
   bool lending() const override { return !cur_ || cur_->lending(); }
+  bool paused(int device) const override { return cur_ && cur_->paused(device); }
   bool gave_nothing(int device) const override {
     return cur_ && cur_->gave_nothing(device);
   }

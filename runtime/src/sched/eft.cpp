@@ -97,6 +97,9 @@ constexpr int kFirstUnconfirmedReprobe = 16;
 constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
 // retires_beside_copies(): a lending host's rate, relative to the others'.
 constexpr double kLendingWorthRate = 0.5;
+// waits_for_accelerators_alone(): an accelerator's chunks after its first
+// (which carries one-time costs) that a far slower host waits for.
+constexpr int kMeasuredAlone = 2;
 // rate_at_most(): what a host's chunks in its first execution at a site may
 // have spent on one-time costs (a cold team's fork and first touches: the
 // H100's cold lud, one row in 1.9 ms against 10-40 us steady), and the
@@ -140,11 +143,14 @@ public:
                        ? std::min(1.0, params.co_speed[i])
                        : 1;
       d.host = i < int(params.is_host.size()) && params.is_host[i];
+      d.ceiling =
+          i < int(params.rate_ceiling.size()) ? std::max(0.0, params.rate_ceiling[i]) : 0;
       d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
                     ? std::max<int64_t>(0, params.lanes[i])
                     : 0;
       d.active = true;
       d.retired = false;
+      d.paused = false;
       d.inflight.clear();
       d.busy_until = 0;
       d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
@@ -227,6 +233,9 @@ public:
       // slows; an accelerator's not worth the threads the host lends them.
       retire(device);
       return Decision::done();
+    } else if (waits_for_accelerators_alone(device)) {
+      d.paused = true; // (Scheduler::paused: its team sleeps meanwhile)
+      return Decision::wait();
     } else {
       const double share = eft_share(device, R, t);
       if (share < 1) {
@@ -310,6 +319,7 @@ public:
     Range r = take(device, size);
     if (r.empty())
       return Decision::wait(); // all that is left is a late device's probe
+    d.paused = false;
     // Whether the chunk runs beside another device's, in either order.
     bool beside = false;
     for (int j = 0; j < p_; ++j)
@@ -418,6 +428,10 @@ public:
   }
 
   bool lending() const override { return !lent_back_; }
+
+  bool paused(int device) const override {
+    return device >= 0 && device < p_ && dev_[device].paused;
+  }
 
   bool gave_nothing(int device) const override {
     return device >= 0 && device < p_ && device < int(asked_.size()) && asked_[device] &&
@@ -607,11 +621,16 @@ private:
     bool not_faster = false;
     // This execution: retired by retires_beside_copies() (Scheduler::retired).
     bool retired = false;
+    // ... or waiting by waits_for_accelerators_alone() (Scheduler::paused).
+    bool paused = false;
     Model model, seed;
     // SchedParams::co_speed, and the speed `model` is at now: samples,
     // seeds and learnt_model() are at speed 1 (a chunk's seconds times the
     // speed it ran at), `model` is at the execution's (use_co_speed()).
     double co_speed = 1, speed = 1;
+    // SchedParams::rate_ceiling: iterations per second its staged copies
+    // allow at most in this execution (0: unknown).
+    double ceiling = 0;
     // It asked in the last execution and got nothing: the others had taken
     // its block before it came (a GPU whose preparation outlasts the CPU's
     // whole execution: lud on the H100, call AL, learnt nothing in 511
@@ -1037,6 +1056,53 @@ private:
     const double rate = d.host ? rate_at_most(d) : accelerator_rate_at_most(d);
     const double others = others_rate(device, /*probed=*/true);
     return rate > 0 && others > 0 && rate < kLendingWorthRate * others;
+  }
+
+  // A lending host under kLendingWorthRate of what the accelerators' staged
+  // copies allow (their rate_ceiling) waits while each cold accelerator,
+  // prepared, runs its first kMeasuredAlone chunks after its first: beside
+  // the host's team they measure the contended rate (the H200's cold
+  // blackscholes: the GPU's first three chunks at ~130 K rows/ms beside the
+  // team, 600 K once alone, call FD), which made the host look worth
+  // keeping for 15-19 ms of co-execution that ran both devices slower than
+  // the GPU alone.  Measured alone, the GPU's rate retires the host at its
+  // next ask (retires_beside_copies()) or the host goes on.  Never while an
+  // accelerator prepares (the host's chunks are free then), nor on a seed
+  // (a warm run knows the rates), nor where the host's whole team could be
+  // worth keeping at the ceiling (matadd's CPU, 190-270 rows/ms beside the
+  // GPU with half its team, 356 alone, against ~490 at 48 GB/s; by its
+  // halved team's rate it waited in some runs, call GA: 1.07x as long).
+  // What waiting costs where the host
+  // turns out worth it: its rows for those chunks' time -- not once one
+  // of them (not its first) ran slower than the host (the H100's cold
+  // blackscholes, hce-sim's 11-27 profile: the GPU's second chunk at 98 K
+  // rows/ms, the CPU's 180 K; waiting for its third cost 5.7 ms of the
+  // CPU's, 0.735 -> 0.707 of the GPU alone).
+  bool waits_for_accelerators_alone(int device) const {
+    const Dev &d = dev_[device];
+    // Two chunks at least: one may have stalled (a cold team's first fork;
+    // the host would then retire on that one chunk's rate).
+    if (!d.host || !lends_ || d.exec_chunks < 2)
+      return false;
+    const double rate = rate_at_most(d);
+    if (!(rate > 0))
+      return false;
+    double ceiling = 0;
+    bool measuring = false;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j == device || !o.active || o.host)
+        continue;
+      if (!(o.ceiling > 0) || !asked_[size_t(j)])
+        return false; // preparing, or no ceiling to weigh the host against
+      if (o.exec_best_rate > 0 && o.exec_best_rate < rate)
+        return false; // a chunk of it (not its first) already slower
+      ceiling += o.ceiling;
+      const bool cold = !o.seed.known() && (o.first_exec < 0 || o.first_exec == exec_);
+      measuring = measuring || (cold && o.exec_chunks < 1 + kMeasuredAlone);
+    }
+    // The whole team's rate (its threads lent back) against the ceiling.
+    return measuring && rate / d.co_speed < kLendingWorthRate * ceiling;
   }
 
   // What an accelerator's rate is at most, by its chunks of this execution

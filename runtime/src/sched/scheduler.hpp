@@ -62,6 +62,12 @@ struct SchedParams {
   // execution predicted 31.8 ms from the whole team's chunks, 43.8 taken
   // with 8 of 15 threads).
   std::vector<double> co_speed;
+  // Per-device iterations per second an accelerator's staged copies allow
+  // at most in a lending execution (0: unknown, or not lending): the
+  // region's mapped bytes per iteration against the fastest staged copies
+  // measured (region_exec.cpp set_staged_ceiling).  eft pauses a host far
+  // under it while a cold accelerator measures itself alone.
+  std::vector<double> rate_ceiling;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
@@ -105,6 +111,12 @@ public:
   // accelerators' copies).  The runtime hands its cores to the others
   // (region_exec.cpp).  Called under the loop's lock.
   virtual bool retired(int device) const { return false; }
+  // During an execution, once next(device) said Wait: the scheduler holds
+  // `device` back until others have measured themselves without it (eft:
+  // a lending host far slower than a cold accelerator's copies could be);
+  // its next Run, if any, ends that.  The runtime hands its cores to the
+  // others meanwhile, as for retired().  Called under the loop's lock.
+  virtual bool paused(int device) const { return false; }
   // During an execution: whether a host still lends threads to the
   // accelerators' copies (SchedParams::co_speed < 1).  false once the
   // accelerators retired (eft): the runtime gives the host's team its
