@@ -1072,12 +1072,11 @@ private:
   // worth keeping at the ceiling (matadd's CPU, 190-270 rows/ms beside the
   // GPU with half its team, 356 alone, against ~490 at 48 GB/s; by its
   // halved team's rate it waited in some runs, call GA: 1.07x as long).
-  // What waiting costs where the host
-  // turns out worth it: its rows for those chunks' time -- not once one
-  // of them (not its first) ran slower than the host (the H100's cold
-  // blackscholes, hce-sim's 11-27 profile: the GPU's second chunk at 98 K
-  // rows/ms, the CPU's 180 K; waiting for its third cost 5.7 ms of the
-  // CPU's, 0.735 -> 0.707 of the GPU alone).
+  // What waiting costs where the host turns out worth it: its rows for
+  // those chunks' time -- not once one of them (not its first) ran slower
+  // than the host (the H100's cold blackscholes, hce-sim's 11-27 profile:
+  // the GPU's second chunk at 98 K rows/ms, the CPU's 180 K; waiting for its
+  // third cost 5.7 ms of the CPU's, 0.735 -> 0.707 of the GPU alone).
   bool waits_for_accelerators_alone(int device) const {
     const Dev &d = dev_[device];
     // Two chunks at least: one may have stalled (a cold team's first fork;
