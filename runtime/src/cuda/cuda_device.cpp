@@ -800,71 +800,47 @@ bool CudaDevice::staged_download(char *host, const char *dev, size_t bytes,
 
 bool CudaDevice::upload_async(void *dev_dst, const void *host_src, size_t bytes,
                               std::string &why) {
-  if (bytes == 0)
-    return true;
-  CurrentDevice cur(ordinal());
-  if (!check(cur.rc(), "cudaSetDevice", why))
-    return false;
-  if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region)
-    return driver_copy(true, static_cast<char *>(dev_dst),
-                       const_cast<char *>(static_cast<const char *>(host_src)), bytes,
-                       why);
-  std::vector<Piece> pieces;
-  if (StagingPool *pool = pool_for(static_cast<const char *>(host_src), bytes, pieces))
-    return pooled_copy(*pool, true, static_cast<char *>(dev_dst),
-                       const_cast<char *>(static_cast<const char *>(host_src)), pieces,
-                       Stream::Upload, why);
-  // Only the copy's own pages are pinned here: registering costs more per
-  // byte than the copy itself (~43 ms/GiB against ~18 ms/GiB), so a
-  // one-shot region must not pin what it does not move.  Arrays that stay
-  // on the device (data regions) are pinned whole by prepare_host, unless
-  // the free cores stage them (stages_instead_of_pinning).
-  std::pair<uintptr_t, uintptr_t> hint{0, 0};
-  pins_->pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, hint.first, hint.second,
-                pieces);
-  char *dst = static_cast<char *>(dev_dst);
-  const char *src = static_cast<const char *>(host_src);
-  for (const Piece &p : pieces) {
-    if (p.pinned || policy_ == PinPolicy::Off) {
-      if (!check(cudaMemcpyAsync(dst + p.offset, src + p.offset, p.bytes,
-                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
-                 "cudaMemcpyAsync (upload)", why))
-        return false;
-    } else if (!staged_upload(dst + p.offset, src + p.offset, p.bytes, why)) {
-      return false;
-    }
-  }
-  return true;
+  return copy_async(true, static_cast<char *>(dev_dst),
+                    const_cast<char *>(static_cast<const char *>(host_src)), bytes, why);
 }
 
 bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t bytes,
                                 std::string &why) {
+  return copy_async(false, const_cast<char *>(static_cast<const char *>(dev_src)),
+                    static_cast<char *>(host_dst), bytes, why);
+}
+
+// Either way (`up`: host -> device), the same path: the driver's copy for a
+// small one, the staging pool where it stages, else the copy's own pages
+// pinned -- registering costs more per byte than the copy itself (~43 ms/GiB
+// against ~18 ms/GiB), so a one-shot region must not pin what it does not
+// move.  Arrays that stay on the device (data regions) are pinned whole by
+// prepare_host, unless the free cores stage them (stages_instead_of_pinning).
+bool CudaDevice::copy_async(bool up, char *dev, char *host, size_t bytes,
+                            std::string &why) {
   if (bytes == 0)
     return true;
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))
     return false;
   if (bytes <= kSmallCopyBytes && policy_ == PinPolicy::Region)
-    return driver_copy(false, const_cast<char *>(static_cast<const char *>(dev_src)),
-                       static_cast<char *>(host_dst), bytes, why);
+    return driver_copy(up, dev, host, bytes, why);
+  const Stream s = up ? Stream::Upload : Stream::Download;
   std::vector<Piece> pieces;
-  if (StagingPool *pool = pool_for(static_cast<const char *>(host_dst), bytes, pieces))
-    return pooled_copy(*pool, false,
-                       const_cast<char *>(static_cast<const char *>(dev_src)),
-                       static_cast<char *>(host_dst), pieces, Stream::Download, why);
-  // Only the copy's own pages are pinned here (see upload_async).
+  if (StagingPool *pool = pool_for(host, bytes, pieces))
+    return pooled_copy(*pool, up, dev, host, pieces, s, why);
   std::pair<uintptr_t, uintptr_t> hint{0, 0};
-  pins_->pieces(uintptr_t(host_dst), uintptr_t(host_dst) + bytes, hint.first, hint.second,
+  pins_->pieces(uintptr_t(host), uintptr_t(host) + bytes, hint.first, hint.second,
                 pieces);
-  char *dst = static_cast<char *>(host_dst);
-  const char *src = static_cast<const char *>(dev_src);
   for (const Piece &p : pieces) {
+    char *d = dev + p.offset, *h = host + p.offset;
     if (p.pinned || policy_ == PinPolicy::Off) {
-      if (!check(cudaMemcpyAsync(dst + p.offset, src + p.offset, p.bytes,
-                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
-                 "cudaMemcpyAsync (download)", why))
+      if (!check(up ? cudaMemcpyAsync(d, h, p.bytes, cudaMemcpyHostToDevice, stream(s))
+                    : cudaMemcpyAsync(h, d, p.bytes, cudaMemcpyDeviceToHost, stream(s)),
+                 up ? "cudaMemcpyAsync (upload)" : "cudaMemcpyAsync (download)", why))
         return false;
-    } else if (!staged_download(dst + p.offset, src + p.offset, p.bytes, why)) {
+    } else if (!(up ? staged_upload(d, h, p.bytes, why)
+                    : staged_download(h, d, p.bytes, why))) {
       return false;
     }
   }
@@ -1045,66 +1021,53 @@ bool CudaDevice::upload_blocks(void *dev_dst, const void *host_src, size_t width
                                size_t pitch, size_t count, std::string &why) {
   if (count <= 1 || width == pitch)
     return upload(dev_dst, host_src, pitch * (count - 1) + width, why);
-  CurrentDevice cur(ordinal());
-  if (!check(cur.rc(), "cudaSetDevice", why))
-    return false;
-  char *dst = static_cast<char *>(dev_dst);
-  const char *src = static_cast<const char *>(host_src);
-  const size_t span = pitch * (count - 1) + width;
-  std::vector<Piece> pieces;
-  span_pieces(src, span, width * count, pieces);
-  bool ok;
-  if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
-    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
-                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
-               "cudaMemcpy2DAsync (upload)", why);
-  } else if (pieces.size() == 1 && width * count <= kPageableBlockBytes &&
-             policy_ == PinPolicy::Region) {
-    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
-                                 cudaMemcpyHostToDevice, stream(Stream::Upload)),
-               "cudaMemcpy2DAsync (pageable upload)", why);
-    pins_->add_pageable(width * count);
-  } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
-    ok = staged_upload_blocks(dst, src, width, pitch, count, why);
-  } else { // rows across registrations, or wider than a slot: row by row
-    ok = true;
-    for (size_t b = 0; ok && b < count; ++b)
-      ok = upload_async(dst + b * pitch, src + b * pitch, width, why);
-  }
-  return ok && landed(Stream::Upload, why);
+  return copy_blocks(true, static_cast<char *>(dev_dst),
+                     const_cast<char *>(static_cast<const char *>(host_src)), width,
+                     pitch, count, why);
 }
 
 bool CudaDevice::download_blocks(void *host_dst, const void *dev_src, size_t width,
                                  size_t pitch, size_t count, std::string &why) {
   if (count <= 1 || width == pitch)
     return download(host_dst, dev_src, pitch * (count - 1) + width, why);
+  return copy_blocks(false, const_cast<char *>(static_cast<const char *>(dev_src)),
+                     static_cast<char *>(host_dst), width, pitch, count, why);
+}
+
+// `count` rows of `width` bytes, `pitch` apart on both sides, either way.
+bool CudaDevice::copy_blocks(bool up, char *dev, char *host, size_t width, size_t pitch,
+                             size_t count, std::string &why) {
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))
     return false;
-  char *dst = static_cast<char *>(host_dst);
-  const char *src = static_cast<const char *>(dev_src);
+  const Stream s = up ? Stream::Upload : Stream::Download;
   const size_t span = pitch * (count - 1) + width;
   std::vector<Piece> pieces;
-  span_pieces(dst, span, width * count, pieces);
+  span_pieces(host, span, width * count, pieces);
+  auto copy_2d = [&](const char *what) {
+    return check(up ? cudaMemcpy2DAsync(dev, pitch, host, pitch, width, count,
+                                        cudaMemcpyHostToDevice, stream(s))
+                    : cudaMemcpy2DAsync(host, pitch, dev, pitch, width, count,
+                                        cudaMemcpyDeviceToHost, stream(s)),
+                 what, why);
+  };
   bool ok;
   if (pieces.size() == 1 && (pieces[0].pinned || policy_ == PinPolicy::Off)) {
-    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
-                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
-               "cudaMemcpy2DAsync (download)", why);
+    ok = copy_2d(up ? "cudaMemcpy2DAsync (upload)" : "cudaMemcpy2DAsync (download)");
   } else if (pieces.size() == 1 && width * count <= kPageableBlockBytes &&
              policy_ == PinPolicy::Region) {
-    ok = check(cudaMemcpy2DAsync(dst, pitch, src, pitch, width, count,
-                                 cudaMemcpyDeviceToHost, stream(Stream::Download)),
-               "cudaMemcpy2DAsync (pageable download)", why);
+    ok = copy_2d(up ? "cudaMemcpy2DAsync (pageable upload)"
+                    : "cudaMemcpy2DAsync (pageable download)");
     pins_->add_pageable(width * count);
   } else if (pieces.size() == 1 && ensure_staging(why) && width <= stage_bytes_) {
-    ok = staged_download_blocks(dst, src, width, pitch, count, why);
-  } else {
+    ok = up ? staged_upload_blocks(dev, host, width, pitch, count, why)
+            : staged_download_blocks(host, dev, width, pitch, count, why);
+  } else { // rows across registrations, or wider than a slot: row by row
     ok = true;
     for (size_t b = 0; ok && b < count; ++b)
-      ok = download_async(dst + b * pitch, src + b * pitch, width, why);
+      ok = copy_async(up, dev + b * pitch, host + b * pitch, width, why);
   }
-  return ok && landed(Stream::Download, why);
+  return ok && landed(s, why);
 }
 
 bool CudaDevice::upload(void *dev_dst, const void *host_src, size_t bytes,

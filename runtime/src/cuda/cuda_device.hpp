@@ -201,6 +201,11 @@ private:
     bool pinned;
   };
   bool driver_copy(bool up, char *dev, char *host, size_t bytes, std::string &why);
+  // upload_async / download_async (`up`: host -> device).
+  bool copy_async(bool up, char *dev, char *host, size_t bytes, std::string &why);
+  // upload_blocks / download_blocks of more than one strided row.
+  bool copy_blocks(bool up, char *dev, char *host, size_t width, size_t pitch,
+                   size_t count, std::string &why);
   // The pieces of a strided copy's span [host, host + span) of which `moved`
   // bytes move: registering the span first only if they fill half of it.
   void span_pieces(const char *host, size_t span, size_t moved,
