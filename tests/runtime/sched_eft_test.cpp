@@ -927,6 +927,47 @@ TEST(SchedEft, AHostFarUnderTheCeilingWaitsWhileAColdGpuMeasuresItselfAlone) {
   EXPECT_GT(without.host_chunks_while_measured, 0);
 }
 
+// The GPU fails while the host waits for it (the runtime drops it, its
+// chunk in flight re-run on the CPU): the host stops waiting and does the
+// rest -- no deadlock, every iteration once.
+TEST(SchedEft, AHostWaitingForAGpuThatFailsGoesOn) {
+  SimDevice gpu = SimDevice::constant(6e8, 0);
+  gpu.time_fn = [](Range r, int k) {
+    const double n = double(r.size());
+    return k == 0 ? 2.5e-3 + n / 3.3e8 : 4e-4 + n / 6e8;
+  };
+  const int64_t W = 16777216;
+  const std::vector<SimDevice> devs = {SimDevice::constant(8.5e7, 0, true), gpu};
+  SchedParams params = make_params(W, devs);
+  params.co_speed = {0.5, 1};
+  params.rate_ceiling = {0, 1.37e9};
+  // The host pauses once the prepared GPU asks (5.8 ms) and its own chunk
+  // ends; the GPU's second chunk runs at ~8.5 ms.
+  SimOptions opt;
+  opt.start_at = {0, 0.0058};
+  opt.drops = {{1, 0.0085}};
+  auto s = eft();
+  SimResult r = simulate(*s, params, devs, opt);
+  ASSERT_EQ(check_coverage(r, W), "") << s->explain();
+  // It did wait: no host chunk was issued between the GPU's first chunk
+  // and the failure.
+  double gpu_first = -1;
+  for (const SimChunk &c : r.chunks)
+    if (c.device == 1 && gpu_first < 0)
+      gpu_first = c.start;
+  ASSERT_GT(gpu_first, 0);
+  int host_while_waiting = 0;
+  for (const SimChunk &c : r.chunks)
+    host_while_waiting += c.device == 0 && c.issued > gpu_first && c.issued < 0.0085;
+  EXPECT_EQ(host_while_waiting, 0) << s->explain();
+  EXPECT_FALSE(s->paused(0));
+  EXPECT_FALSE(r.rerun.empty()) << "no GPU chunk was in flight at the failure";
+  int64_t host = 0;
+  for (const SimChunk &c : r.chunks)
+    host += c.device == 0 && c.completed ? c.range.size() : 0;
+  EXPECT_GT(host, W / 2) << s->explain();
+}
+
 // It does not wait where the GPU's second chunk already ran slower than it
 // (the H100's cold blackscholes, hce-sim's 11-27 profile: 98 against the
 // CPU's 180 K rows/ms), nor where its whole team is over half the ceiling
