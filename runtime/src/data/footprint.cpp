@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace hce {
@@ -101,6 +102,19 @@ std::ostringstream complaint(const char *name) {
   return os;
 }
 
+// The elements iterations [lb, ub) touch, [lo, hi), exact in 128-bit
+// arithmetic (ub > lb, a shape with len > 0 and blocks >= 1).
+std::pair<i128, i128> exact_hull(const MapShape &sh, int64_t lb, int64_t ub) {
+  const i128 s_first = static_cast<i128>(sh.scale) * lb;
+  const i128 s_last = static_cast<i128>(sh.scale) * (ub - 1);
+  const i128 b_last = sh.blocks > 1 ? static_cast<i128>(sh.stride) * (sh.blocks - 1)
+                                    : static_cast<i128>(0);
+  return {static_cast<i128>(sh.offset) + std::min(s_first, s_last) +
+              std::min<i128>(0, b_last),
+          static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
+              std::max<i128>(0, b_last) + sh.len};
+}
+
 } // namespace
 
 MapShape shape_of(const hce_map &m) {
@@ -116,14 +130,7 @@ MapShape shape_of(const hce_map &m) {
 Interval footprint_hull(const MapShape &sh, int64_t lb, int64_t ub) {
   if (ub <= lb || sh.len <= 0 || sh.blocks <= 0)
     return {0, 0};
-  i128 s_first = static_cast<i128>(sh.scale) * lb;
-  i128 s_last = static_cast<i128>(sh.scale) * (ub - 1);
-  i128 b_last = sh.blocks > 1 ? static_cast<i128>(sh.stride) * (sh.blocks - 1)
-                              : static_cast<i128>(0);
-  i128 lo = static_cast<i128>(sh.offset) + std::min(s_first, s_last) +
-            std::min<i128>(0, b_last);
-  i128 hi = static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
-            std::max<i128>(0, b_last) + sh.len;
+  const auto [lo, hi] = exact_hull(sh, lb, ub);
   return {saturate(lo), saturate(hi)};
 }
 
@@ -301,15 +308,7 @@ std::string check_footprint(const MapShape &sh, int64_t iterations, int64_t exte
   }
   if (iterations == 0 || sh.len == 0)
     return "";
-  // Exact bounds in 128-bit arithmetic.
-  i128 s_first = 0;
-  i128 s_last = static_cast<i128>(sh.scale) * (iterations - 1);
-  i128 b_last = sh.blocks > 1 ? static_cast<i128>(sh.stride) * (sh.blocks - 1)
-                              : static_cast<i128>(0);
-  i128 lo = static_cast<i128>(sh.offset) + std::min(s_first, s_last) +
-            std::min<i128>(0, b_last);
-  i128 hi = static_cast<i128>(sh.offset) + std::max(s_first, s_last) +
-            std::max<i128>(0, b_last) + sh.len;
+  const auto [lo, hi] = exact_hull(sh, 0, iterations);
   if (lo < kMin || hi > kMax) {
     std::ostringstream os = complaint(name);
     os << "element indices overflow 64 bits (scale " << sh.scale << ", offset "
