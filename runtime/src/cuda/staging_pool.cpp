@@ -38,6 +38,14 @@ std::unique_ptr<StagingPool> StagingPool::create(int ordinal, int threads,
     why = "no host memory for the staging slots of cuda:" + std::to_string(ordinal);
     return nullptr;
   }
+  // Streams and events by this thread, whose device is current: made by
+  // each worker as its first CUDA calls, eight workers took 3.2-6.3 ms
+  // (median 3.5) in a fresh process on the H200, here 2.7-4.0 (median 3.2;
+  // call IA, hce_bench_staging_pool, six processes each).  The pool is
+  // made in every cold run's first large copy (4-7 ms, calls GA, XA).
+  for (Worker &w : pool->workers_)
+    if (!pool->make_worker_events(w, why))
+      return nullptr; // the destructor frees what was made
   pool->starting_ = int(pool->workers_.size());
   for (size_t i = 0; i < pool->workers_.size(); ++i)
     pool->workers_[i].thread = std::thread(&StagingPool::run, pool.get(), int(i));
@@ -59,17 +67,23 @@ std::unique_ptr<StagingPool> StagingPool::create(int ordinal, int threads,
   return pool;
 }
 
-bool StagingPool::make_worker(Worker &w, std::string &why) {
-  if (!ok(cudaSetDevice(ordinal_), "cudaSetDevice", ordinal_, why) ||
-      !ok(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking),
+bool StagingPool::make_worker_events(Worker &w, std::string &why) {
+  if (!ok(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking),
           "cudaStreamCreateWithFlags", ordinal_, why) ||
       !ok(cudaEventCreateWithFlags(&w.last, cudaEventDisableTiming),
           "cudaEventCreateWithFlags", ordinal_, why))
     return false;
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < 2; ++k)
     if (!ok(cudaEventCreateWithFlags(&w.done[k], cudaEventDisableTiming),
             "cudaEventCreateWithFlags", ordinal_, why))
       return false;
+  return true;
+}
+
+bool StagingPool::make_worker(Worker &w, std::string &why) {
+  if (!ok(cudaSetDevice(ordinal_), "cudaSetDevice", ordinal_, why))
+    return false;
+  for (int k = 0; k < 2; ++k) {
     w.slot[k] = arena_ + (size_t(&w - workers_.data()) * 2 + size_t(k)) * slot_bytes_;
     std::memset(w.slot[k], 0, slot_bytes_); // its pages faulted in here, in parallel
   }

@@ -93,6 +93,9 @@ private:
   StagingPool(int ordinal, size_t slot_bytes)
       : ordinal_(ordinal), slot_bytes_(slot_bytes) {}
   // On worker `index`'s thread: its stream, events and slots.
+  // The worker's stream and events, by the creating thread.
+  bool make_worker_events(Worker &w, std::string &why);
+  // On the worker's thread: its device current, its slots faulted in.
   bool make_worker(Worker &w, std::string &why);
   bool copy(bool up, char *dev, char *host, size_t bytes, int use, cudaStream_t stream,
             std::string &why);
