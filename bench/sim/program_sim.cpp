@@ -84,7 +84,9 @@ int lent_copy_threads(const Machine &m, const Config &cfg, const Bench &b,
   for (const Use &u : r.uses)
     for (const Array &a : b.arrays)
       if (a.name == u.array && a.resident)
-        return 0; // in a data region: its arrays are pinned once
+        return 0; // in a data region: its arrays are pinned once (the
+                  // runtime's lending where the GPU would register 192 MiB
+                  // or more, lends_in_data_region, is not modelled)
   const int lent = std::min(kAutoCopyThreadsBeside, cpu_threads / 2);
   return lent >= 2 && lent < cpu_threads ? lent : 0;
 }

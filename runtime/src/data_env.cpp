@@ -816,6 +816,46 @@ void DataEnv::drop_privates(std::vector<PrivateCopy> &privates) {
   privates.clear();
 }
 
+bool DataEnv::spans_to_pin(int device, const hce_region &region,
+                           const std::vector<ArrayUse> &uses,
+                           std::vector<Device::HostSpan> &spans) const {
+  // Not an array the region only reads that this device and the host both
+  // hold over all the region can touch: no copy of it can run in this
+  // execution.  Warm kmeans (call ZD, H200): switched from the GPU alone to
+  // co-execution, the GPU registered its 128 MiB of points, resident since
+  // the first execution, beside the CPU's team (4.9-6.8 ms).
+  auto never_copied = [&](const ArrayUse &u) {
+    for (int m : u.maps)
+      if (writes(region.maps[m].kind))
+        return false;
+    return u.a->res.valid(device + 1).contains(u.limit.lo, u.limit.hi) &&
+           u.a->res.valid(kHost).contains(u.limit.lo, u.limit.hi);
+  };
+  bool pinnable = false;
+  for (const ArrayUse &u : uses)
+    if (!u.diff && u.limit.hi > u.limit.lo && u.a->data_refs > 0 && !u.a->rows) {
+      pinnable = true;
+      if (!never_copied(u))
+        spans.push_back({u.a->host + u.limit.lo * int64_t(u.a->elem_size),
+                         size_t(u.limit.hi - u.limit.lo) * u.a->elem_size});
+    }
+  return pinnable;
+}
+
+size_t DataEnv::would_pin(int device, const hce_region &region) {
+  Device &dev = *devices_[size_t(device)];
+  if (dev.uses_host_memory() || region.iterations == 0)
+    return 0;
+  std::vector<Device::HostSpan> spans;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+    array_uses(region, Range{0, 0}, uses);
+    spans_to_pin(device, region, uses, spans);
+  }
+  return spans.empty() ? 0 : dev.unpinned_bytes(spans);
+}
+
 void DataEnv::prepare(int device, const hce_region &region, TransferCounts &counts,
                       const Device::Wanted &wanted) {
   Device &dev = *devices_[device];
@@ -832,27 +872,8 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
   // devices' chunks need: on the H100 jacobi2d's first CPU chunk waited
   // 11-39 ms for the GPU to pin A and B (call GF).  The arrays and their
   // host memory outlive the region.
-  // Not an array the region only reads that this device and the host both
-  // hold over all the region can touch: no copy of it can run in this
-  // execution.  Warm kmeans (call ZD, H200): switched from the GPU alone to
-  // co-execution, the GPU registered its 128 MiB of points, resident since
-  // the first execution, beside the CPU's team (4.9-6.8 ms).
-  auto never_copied = [&](const ArrayUse &u) {
-    for (int m : u.maps)
-      if (writes(region.maps[m].kind))
-        return false;
-    return u.a->res.valid(device + 1).contains(u.limit.lo, u.limit.hi) &&
-           u.a->res.valid(kHost).contains(u.limit.lo, u.limit.hi);
-  };
   std::vector<Device::HostSpan> to_pin;
-  bool pinnable = false; // a data region's array: pinned, not staged as one-shot
-  for (const ArrayUse &u : uses)
-    if (!u.diff && u.limit.hi > u.limit.lo && u.a->data_refs > 0 && !u.a->rows) {
-      pinnable = true;
-      if (!never_copied(u))
-        to_pin.push_back({u.a->host + u.limit.lo * int64_t(u.a->elem_size),
-                          size_t(u.limit.hi - u.limit.lo) * u.a->elem_size});
-    }
+  const bool pinnable = spans_to_pin(device, region, uses, to_pin);
   if (!to_pin.empty()) {
     lock.unlock();
     dev.prepare_hosts(to_pin, wanted);

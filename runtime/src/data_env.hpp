@@ -113,6 +113,10 @@ public:
   void prepare(
       int device, const hce_region &region, TransferCounts &counts,
       const Device::Wanted &wanted = [] { return true; });
+  // What `device`'s preparation for `region` would pin now (prepare(): its
+  // data-region arrays, as Device::unpinned_bytes counts them); after
+  // begin_region.
+  size_t would_pin(int device, const hce_region &region);
   // Forgets everything `device` holds (after a failure): its valid data that
   // exists nowhere else is lost, so it must first be fetched; returns false
   // if that fails too.
@@ -185,6 +189,13 @@ private:
   void array_uses(const hce_region &region, Range range, std::vector<ArrayUse> &uses,
                   bool written_only = false);
 
+  // The host spans of the data-region arrays in `uses` (array_uses over
+  // the whole region) that `device`'s preparation pins: not those it only
+  // reads and holds, with the host, over all the region can touch.  Whether
+  // any array of `uses` belongs to a data region.  Under the lock.
+  bool spans_to_pin(int device, const hce_region &region,
+                    const std::vector<ArrayUse> &uses,
+                    std::vector<Device::HostSpan> &spans) const;
   // The array `map` names, made on first use (then advise_written() for a
   // map that writes, over `iterations`).
   Array &array_for(const hce_map &map, int64_t iterations,

@@ -138,6 +138,12 @@ public:
     for (const HostSpan &s : spans)
       prepare_host(s.host, s.bytes, wanted);
   }
+  // Of `spans`, the bytes a preparation would register now and copies could
+  // stage instead, given threads to stage with (CudaDevice: its pages not
+  // registered yet, of each span of its staging pool's size); 0 where
+  // preparing pins nothing.  region_exec lends copy threads in a data
+  // region by it.
+  virtual size_t unpinned_bytes(const std::vector<HostSpan> &spans) { return 0; }
   // Host threads the device's copies may use in the coming execution, the
   // one that runs its chunks included (region_exec: the CPU's cores when
   // its team does no work in the execution, shared among the accelerators

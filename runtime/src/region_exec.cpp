@@ -56,6 +56,7 @@ std::string region_name(const hce_region &r) {
 struct CopyLending {
   int each = 0;          // threads per working accelerator
   bool half_cpu = false; // at most half the CPU's threads in all
+  bool data_region = false; // lends_in_data_region() said so
 };
 
 // The threads each of `accelerators` working accelerators takes from the
@@ -110,9 +111,10 @@ void set_rate_ceiling(Runtime &rt, const hce_region &r, const std::vector<int> &
       params.rate_ceiling[i] = kStagedCopyCeiling / (bytes / double(r.iterations));
 }
 
-void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
-                        const std::vector<bool> &is_cpu,
-                        const std::vector<ChunkWorker> &workers, CopyLending lending) {
+// Returns the threads lent beside the CPU's working team (0: none).
+int share_copy_threads(Runtime &rt, const std::vector<int> &devs,
+                       const std::vector<bool> &is_cpu,
+                       const std::vector<ChunkWorker> &workers, CopyLending lending) {
   bool cpu_works = false, has_cpu = false;
   int accelerators = 0;
   for (size_t i = 0; i < devs.size(); ++i) {
@@ -132,18 +134,56 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
   if (has_cpu)
     cpu->reserve_for_copies(beside * accelerators);
   if (accelerators == 0)
-    return;
+    return 0;
   const int threads =
       cpu_works ? std::max(1, beside) : std::max(1, cpu->all_threads() / accelerators);
   for (size_t i = 0; i < devs.size(); ++i)
     if (!workers[i].idle && !is_cpu[i])
       rt.devices()[size_t(devs[i])]->set_copy_threads(threads);
+  return beside * accelerators;
+}
+
+// A data region's arrays beside a working CPU team: ski rental once more
+// (CudaDevice::stages_instead_of_pinning rents an array while its copies
+// have threads to stage with).  Copy threads are lent while the bytes the
+// accelerators' preparations would register, U, are kLendRegisterBytes or
+// more and the lending so far cost less than registering them would: the
+// walls of this site's lending executions, of which the team lost
+// kLentTeamShare, under U at kRegisterSecondsPerByte.  Beyond that the
+// arrays are registered beside the team, as before.
+// Cold jacobi2d on the H200 (call HB): the GPU registered A and B, 256 MiB
+// in 32 MiB pieces of 2.1-2.8 ms, over three executions that the CPU ran
+// alone meanwhile, where the GPU alone staged A in its first (8.6 ms).
+// Lending, the GPU stages its rows and eft retires the CPU in the second
+// execution: cold auto 0.72-0.78x as long as without (calls IA-IC, 9-16
+// paired rounds), heat3d 0.93-0.97x.  Not below kLendRegisterBytes: cg's
+// spmv (U ~132 MiB) took 1.36-1.57x as long lending, its staged copies
+// beside the working team at ~10 GB/s against ~50 registered, and eft then
+// ran spmv on the CPU; kmeans (~132 MiB) 1.03-1.07x.  Gated at 192 MiB
+// (call IC): jacobi2d 0.73x, heat3d 0.93x, cg 1.05x, kmeans 0.98x, fdtd2d
+// 1.01x, bfs 0.96x.  Stopping the lending once a lent execution after the
+// first kept the CPU working to its end did worse (jacobi2d 1.30x, cg 1.56x:
+// the rented arrays were then registered beside the team after all).
+constexpr double kLendRegisterBytes = 192.0 * (1 << 20);
+constexpr double kRegisterSecondsPerByte = 80e-3 / double(1 << 30); // H200, HB
+constexpr double kLentTeamShare = 0.5; // kAutoCopyThreadsBeside's half_cpu
+
+bool lends_in_data_region(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
+                          const std::vector<bool> &is_cpu, const SiteState &site) {
+  const double mapped = mapped_bytes(r), spent = site.lent_wall * kLentTeamShare;
+  if (mapped < kLendRegisterBytes || !(spent < mapped * kRegisterSecondsPerByte))
+    return false; // not even every mapped byte would be enough, or worth more
+  double unpinned = 0;
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory())
+      unpinned += double(rt.data().would_pin(devs[i], r));
+  return unpinned >= kLendRegisterBytes && spent < unpinned * kRegisterSecondsPerByte;
 }
 
 // Copy threads lent beside the CPU's team (share_copy_threads), only where
 // they would stage much: a one-shot region mapping kQuietHostBytes or more
-// (a data region's arrays are pinned once; mcpi's reduction copies
-// nothing).  By default under the schedulers that measure the CPU's
+// (mcpi's reduction copies nothing), a data region's arrays while
+// lends_in_data_region().  By default under the schedulers that measure the CPU's
 // smaller team as it runs: on the H200 (calls RC, RD) 8 threads made warm
 // auto 0.89x (blackscholes) and 0.83x (matadd) as long, cold blackscholes
 // 0.72x, cold matadd 1.09x, cold gemm 1.04x.  Under fdets and hguided
@@ -155,13 +195,22 @@ void share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // chunks), logfit (1.01x, 1.09x).  The default is shared: at most half
 // the CPU's threads in all, whatever the number of GPUs.
 CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
-                                std::string_view schedule) {
-  if (rt.data().in_data_region(r) || mapped_bytes(r) < kQuietHostBytes)
+                                std::string_view schedule, const std::vector<int> &devs,
+                                const SiteState &site) {
+  if (mapped_bytes(r) < kQuietHostBytes)
     return {};
+  const bool auto_lends = schedule == "auto" || schedule == "eft" ||
+                          schedule == "fdets" || schedule == "hguided";
+  if (rt.data().in_data_region(r)) {
+    if (!lends_in_data_region(rt, r, devs, site.plan.is_cpu, site))
+      return {};
+    if (set.copy_threads_beside)
+      return {*set.copy_threads_beside, false, true};
+    return auto_lends ? CopyLending{kAutoCopyThreadsBeside, true, true} : CopyLending{};
+  }
   if (set.copy_threads_beside)
     return {*set.copy_threads_beside, false};
-  if (schedule != "auto" && schedule != "eft" && schedule != "fdets" &&
-      schedule != "hguided")
+  if (!auto_lends)
     return {};
   return {kAutoCopyThreadsBeside, true};
 }
@@ -714,7 +763,8 @@ int execute_region(const hce_region &r, std::string &why) {
         !workers[i].pipelined && !rt.devices()[devs[i]]->uses_host_memory() &&
         pipelines_when_compute_bound(rt, r, plan.co, plan.sched_name);
   }
-  const CopyLending lending = copy_threads_beside(rt, r, set, plan.sched_name);
+  const CopyLending lending =
+      copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   set_rate_ceiling(rt, r, devs, site.plan.is_cpu, site.plan.params);
   site.scheduler->begin(*plan.params);
@@ -725,7 +775,9 @@ int execute_region(const hce_region &r, std::string &why) {
   // scheduler gives nothing (it is not woken).
   for (size_t i = 0; i < devs.size(); ++i)
     workers[i].idle = site.scheduler->idle(int(i));
-  share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending);
+  const bool lent_in_data_region =
+      share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending) > 0 &&
+      lending.data_region;
   bool cpu_works = false;
   for (size_t i = 0; i < devs.size(); ++i)
     cpu_works = cpu_works || (site.plan.is_cpu[i] && !workers[i].idle);
@@ -811,6 +863,8 @@ int execute_region(const hce_region &r, std::string &why) {
   if (!data.end_region(r, why))
     return fail(why);
   const double wall = now_seconds() - t0;
+  if (lent_in_data_region)
+    site.lent_wall += wall; // (lends_in_data_region)
   // The mode's cost is the whole execution's: the data placed before the
   // loop and put back after it are part of what a mode costs.
   site.scheduler->ended(wall, one_time_seconds(rt) - once0);

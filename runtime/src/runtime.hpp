@@ -35,6 +35,9 @@ struct SiteState {
   RegionStats stats;
   // HCE_MIN_SHARE: the devices' measured rates, and those left out.
   SlowDevices slow;
+  // The walls of its executions in a data region that lent copy threads
+  // beside the CPU's team (region_exec.cpp lends_in_data_region).
+  double lent_wall = 0;
   // stats.choice, the scheduler's account of its last execution, is
   // formatted when it is read (named_stats(), the trace) and at executions
   // 1, 2, 4, 8 ... (fold_stats, for the signal path): formatting it every

@@ -242,6 +242,18 @@ void SimDevice::prepare_host(const void *host, size_t bytes, const Wanted &wante
   }
 }
 
+size_t SimDevice::unpinned_bytes(const std::vector<HostSpan> &spans) {
+  if (!(params_.pin > 0))
+    return 0;
+  std::lock_guard<std::mutex> lock(pinned_mutex_);
+  size_t unpinned = 0;
+  for (const HostSpan &s : spans) {
+    auto it = pinned_.find({s.host, s.bytes});
+    unpinned += s.bytes - (it == pinned_.end() ? 0 : std::min(it->second, s.bytes));
+  }
+  return unpinned;
+}
+
 double SimDevice::one_time_seconds() const { return double(one_time_ns_.load()) * 1e-9; }
 
 size_t SimDevice::pinned_bytes() {

@@ -76,6 +76,8 @@ public:
   // pins_started(), the preparations that pinned something).
   void prepare_host(const void *host, size_t bytes, const Wanted &wanted) override;
   int pins_started() const { return pins_started_.load(); }
+  // What prepare_host() has yet to pin of `spans` (0 without `pin`).
+  size_t unpinned_bytes(const std::vector<HostSpan> &spans) override;
   double one_time_seconds() const override; // the pinning's sleeps
   size_t pinned_bytes(); // pinned so far, every span (tests)
   bool upload(void *dev_dst, const void *host_src, size_t bytes,

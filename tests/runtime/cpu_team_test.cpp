@@ -598,4 +598,53 @@ TEST_F(CpuTeam, AcceleratorsWithoutACpuTeamShareItsCores) {
   EXPECT_EQ(copy_threads_of("sim:0"), 4);
 }
 
+// A data region's arrays beside a working CPU team (call HB, the H200's
+// cold jacobi2d: the GPU registered A and B, 256 MiB, over three
+// executions that the CPU ran alone meanwhile): copy threads are lent, for
+// the accelerator to stage instead, while its preparation would register
+// 192 MiB or more and the lending so far cost less than that registration
+// would (region_exec.cpp lends_in_data_region).  Here sim:0 registers at
+// 16 s/GiB, a 32 MiB piece in 0.5 s: the first execution lends and lasts
+// that long, far more than registering 256 MiB on the H200 (~20 ms), and
+// the second lends no more though 192 MiB or more are unregistered (where
+// the CPU's half is quick enough to leave one piece registered).  Nothing to
+// register (pin:0), or under 192 MiB (x and y of 64 MiB): nothing lent.
+TEST_F(CpuTeam, ADataRegionLendsWhileRegisteringItsArraysCostsMore) {
+  omp_set_num_threads(9); // 8 for the CPU, 4 of them lent
+  struct Case {
+    const char *pin;
+    int64_t n;
+    std::vector<int> lent; // copy threads in the two executions
+  };
+  for (const Case &c : {Case{"16", 1 << 24, {4, 1}}, Case{"0", 1 << 24, {1, 1}},
+                        Case{"16", 1 << 23, {1, 1}}}) {
+    hce_test::use_devices("cpu,sim:0", std::string("sim:0=bw:1e12,lat:0,pin:") + c.pin);
+    Scale s(c.n, "hguided"); // chunks to whichever asks: both work
+    hce_map whole[2] = {s.maps[0], s.maps[1]};
+    for (hce_map &m : whole) {
+      m.scale = 0;
+      m.len = c.n;
+    }
+    ASSERT_EQ(hce_data_begin(2, whole), 0);
+    auto *sim = dynamic_cast<hce::SimDevice *>(hce::Runtime::get().devices()[1].get());
+    ASSERT_NE(sim, nullptr);
+    std::vector<int> lent;
+    size_t pinned_before_second = 0;
+    for (int e = 0; e < 2; ++e) {
+      if (e == 1)
+        pinned_before_second = sim->pinned_bytes();
+      ASSERT_EQ(hce_co_exec(&s.region), 0);
+      ASSERT_GT(s.stats("cpu")->last_iterations, 0);
+      lent.push_back(copy_threads_of("sim:0"));
+    }
+    ASSERT_EQ(hce_data_end(), 0);
+    for (size_t i = 0; i < s.x.size(); ++i)
+      ASSERT_EQ(s.y[i], 2 * s.x[i]) << "element " << i;
+    EXPECT_EQ(lent, c.lent) << "pin:" << c.pin << ", " << (c.n >> 17) << " MiB in all";
+    if (c.lent[0] > 1 && hce_test::timing_checks()) // the budget, not the size
+      EXPECT_LE(pinned_before_second, size_t(64) << 20);
+    hce_finalize();
+  }
+}
+
 } // namespace

@@ -109,6 +109,7 @@ public:
   // are worth it (see stages_instead_of_pinning).
   void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) override;
   void prepare_copies(size_t bytes) override;
+  size_t unpinned_bytes(const std::vector<HostSpan> &spans) override;
   // Registering data regions' arrays (prepare_host), making the staging
   // pool and buffers.
   double one_time_seconds() const override {
@@ -239,7 +240,9 @@ private:
   // pin it (see the definition), and the bytes the pool staged of each such
   // array.
   bool stages_instead_of_pinning(const void *host, size_t bytes);
-  void add_rent(const char *host, size_t bytes);
+  // Counts `bytes` staged from `host` against the rented arrays they fall
+  // in; whether they fall in one.
+  bool add_rent(const char *host, size_t bytes);
   static constexpr size_t kPoolMinBytes = size_t(4) << 20;
   static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
 
