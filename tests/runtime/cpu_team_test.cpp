@@ -618,9 +618,12 @@ TEST_F(CpuTeam, ADataRegionLendsWhileRegisteringItsArraysCostsMore) {
     const char *beside;    // HCE_COPY_THREADS_BESIDE, or nullptr
     std::vector<int> lent; // copy threads in each execution
   };
+  // The lending case last: a team of 4, hce_finalize, then one of 8 left
+  // LeakSanitizer 4 blocks of libomp's own (5760 bytes, no HCE frame), as
+  // in AutoLendsHalfTheCpuThreadsToCopiesByDefault.
   for (const Case &c :
-       {Case{"16", 1 << 24, nullptr, {4, 1}}, Case{"0", 1 << 24, nullptr, {1}},
-        Case{"16", 1 << 23, nullptr, {1}}, Case{"16", 1 << 24, "0", {1}}}) {
+       {Case{"0", 1 << 24, nullptr, {1}}, Case{"16", 1 << 23, nullptr, {1}},
+        Case{"16", 1 << 24, "0", {1}}, Case{"16", 1 << 24, nullptr, {4, 1}}}) {
     if (c.beside)
       setenv("HCE_COPY_THREADS_BESIDE", c.beside, 1);
     hce_test::use_devices("cpu,sim:0", std::string("sim:0=bw:1e12,lat:0,pin:") + c.pin);
