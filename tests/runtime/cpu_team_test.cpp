@@ -519,7 +519,10 @@ TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
     EXPECT_EQ(s.scheduler()->lending(), !retired);
     if (retired) {
       EXPECT_FALSE(s.scheduler()->retired(0));
-      EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
+      // Real time again: under ThreadSanitizer, beside another test of 9
+      // threads on two cores, the CPU did 1.83 M rows and the sim 2.37 M.
+      if (hce_test::timing_checks())
+        EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
       EXPECT_EQ(g_team.load(), 8) << "the team did not take its threads back";
     }
   }
