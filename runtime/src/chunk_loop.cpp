@@ -42,6 +42,7 @@ struct InFlight {
   Range range;
   int slot = 0;
   double upload = 0, compute = 0; // seconds spent in each stage
+  double first_upload = 0;        // of `upload`: ChunkWorker::first_upload_share
 };
 
 // A blocking FIFO between two stages.
@@ -179,15 +180,20 @@ private:
     if (sh_.iterations >= 0 && sh_.result.completed.total_length() >= sh_.iterations)
       sh_.all_complete.store(true, std::memory_order_relaxed);
     // In a pipeline the stages overlap: a chunk costs its slowest stage.
-    double seconds = w_.pipelined ? std::max({c.upload, c.compute, download})
-                                  : c.upload + c.compute + download;
+    const auto cost = [&](double upload) {
+      return w_.pipelined ? std::max({upload, c.compute, download})
+                          : upload + c.compute + download;
+    };
+    const double seconds = cost(c.upload);
     w_.iterations += c.range.size();
     w_.chunks += 1;
     w_.busy += seconds;
     w_.compute_busy += c.compute;
     w_.chunk_times.push_back({c.range.size(), seconds});
     w_.finish = end - sh_.t0;
-    sh_.scheduler->complete(slot_, c.range, seconds);
+    sh_.scheduler->complete(
+        slot_, c.range,
+        sh_.scheduler->steady_chunk_costs() ? cost(c.upload - c.first_upload) : seconds);
     sh_.cv.notify_all();
   }
 
@@ -208,6 +214,14 @@ private:
     return true;
   }
 
+  bool upload_stage(InFlight &c) {
+    if (!stage(w_.upload, "upload", c, c.upload))
+      return false;
+    if (w_.first_upload_share)
+      c.first_upload = c.upload * std::clamp(w_.first_upload_share(c.slot), 0.0, 1.0);
+    return true;
+  }
+
   // Returns true to go on in the pipeline (pipeline_when_compute_bound).
   bool run_sequential() {
     std::optional<Range> range = next_chunk();
@@ -218,7 +232,7 @@ private:
       }
       InFlight c{*range, 0};
       double down = 0;
-      if (!stage(w_.upload, "upload", c, c.upload))
+      if (!upload_stage(c))
         break;
       if (!stage(w_.compute, "compute", c, c.compute) ||
           !stage(w_.download, "download", c, down)) {
@@ -276,7 +290,7 @@ private:
         break;
       }
       InFlight c{*range, k % kPipelineDepth};
-      if (!stage(w_.upload, "upload", c, c.upload)) {
+      if (!upload_stage(c)) {
         free_slots.release();
         break;
       }

@@ -40,6 +40,11 @@ struct ChunkWorker {
   Stage upload, compute, download;
   // A chunk that passed `upload` but will not complete.
   std::function<void(int slot)> abandon;
+  // After `upload`: the share of its time that moved data into the device
+  // for good (a data region's elements it never held: first_to_device).
+  // The scheduler's steady cost of the chunk leaves that time out
+  // (Scheduler::steady_chunk_costs).  May be empty (none).
+  std::function<double(int slot)> first_upload_share;
   // The scheduler plans to give this device nothing in this execution:
   // its controller is not woken at all (it is dropped from the scheduler).
   bool idle = false;

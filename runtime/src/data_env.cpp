@@ -730,6 +730,12 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       unpin_all(hold.pins);
       return false;
     }
+    if (a.data_refs > 0) {
+      IntervalSet first = missing;
+      first.subtract(w.received);
+      counts.first_to_device += uint64_t(first.total_length()) * a.elem_size;
+      w.received.unite(missing);
+    }
     // Marked valid only once the copy has landed: until then another device
     // that needs these elements on the host must not fetch them from here.
     uploads.push_back({&a, device, std::move(missing), true});

@@ -36,6 +36,10 @@ struct TransferCounts {
   uint64_t from_device = 0;
   uint64_t peer = 0; // device to device (peer copies), counted at the receiver
   uint64_t avoided = 0;
+  // Of to_device: elements of a data region's array that reached the device
+  // for the first time (Window::received).  They stay there: a model of the
+  // device's steady cost leaves their copies out (chunk_loop.cpp).
+  uint64_t first_to_device = 0;
 };
 
 // The communication optimisation (the papers' "with CO" / "without CO").
@@ -138,6 +142,10 @@ private:
     int64_t lo = 0, hi = 0; // elements held
     int pins = 0;           // chunks in flight / copies using the buffer
     DeviceRowTable table;   // row-pointer arrays: the device's row table
+    // Elements uploaded into it while a data region held the array: a
+    // later upload of them is a refresh (another device wrote them, the
+    // program updated them), not the one-time move into the device.
+    IntervalSet received;
   };
   // One copy between the host and a device window (or, with src_device
   // set, from another device's window straight into `device`'s), planned

@@ -30,6 +30,7 @@ void RegionDeviceWork::bind(ChunkWorker &w) {
     return download(range, k, why);
   };
   w.abandon = [this](int k) { abandon(k); };
+  w.first_upload_share = [this](int k) { return first_upload_share(k); };
   w.on_failure = [this] { return rescue(); };
 }
 
@@ -37,13 +38,23 @@ bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
   s.red = reduction_slots(r_);
   s.in_pieces = false;
-  if (data_.acquire(device_, r_, range, s.ptrs, s.hold, bytes_, why))
+  // (One upload stage at a time per device: the deltas are this chunk's.)
+  const uint64_t up0 = bytes_.to_device, first0 = bytes_.first_to_device;
+  const auto first_share = [&] {
+    const uint64_t up = bytes_.to_device - up0;
+    s.first_share = up ? double(bytes_.first_to_device - first0) / double(up) : 0;
+  };
+  if (data_.acquire(device_, r_, range, s.ptrs, s.hold, bytes_, why)) {
+    first_share();
     return true;
+  }
   if (!out_of_memory(why) || range.size() < 2)
     return false;
   s.in_pieces = true;
   why.clear();
-  return run_in_pieces(range, s, why);
+  const bool ok = run_in_pieces(range, s, why);
+  s.first_share = 0; // (the stage computed too: not a copy's time alone)
+  return ok;
 }
 
 // A chunk whose data does not fit in the device's memory runs as

@@ -28,6 +28,9 @@ public:
   bool compute(Range range, int slot, std::string &why);
   bool download(Range range, int slot, std::string &why);
   void abandon(int slot);
+  // Of the slot's last upload stage, the share (by bytes) that moved a data
+  // region's elements into the device for the first time.
+  double first_upload_share(int slot) const { return slots_[size_t(slot)].first_share; }
   // Per-execution preparation on the device's controller (accelerators).
   void prepare(const Device::Wanted &wanted);
   // After a failure: gives the device's data back to the host; "" or a
@@ -46,6 +49,7 @@ private:
     // The chunk's data does not fit in the device's memory: it ran as
     // consecutive pieces that do, in the upload stage.
     bool in_pieces = false;
+    double first_share = 0; // first_upload_share()
   };
   bool run_in_pieces(Range range, Slot &s, std::string &why);
 

@@ -445,3 +445,71 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
   if (hce_test::timing_checks())
     EXPECT_LT(first, 1.6) << "the first execution waited for the pinning to end";
 }
+
+// What a chunk moves into a device for the first time while a data region
+// holds the array (TransferCounts::first_to_device) is what eft's models
+// leave out as one-time work (chunk_loop.cpp): counted once per element and
+// device, not when the program updated the host's copy since, and not
+// outside a data region, where every execution uploads again.
+TEST(DataRegion, AFirstUploadIntoADataRegionIsCountedOnce) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t m = 64, n = 8;
+  const uint64_t row = uint64_t(n) * sizeof(double);
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 31);
+  hce_map in = hce_test::row_map("a", a.data(), HCE_MAP_TO, n);
+  hce_region r{};
+  void *site = nullptr;
+  r.name = "first_uploads";
+  r.schedule = "static";
+  r.iterations = m;
+  r.num_maps = 1;
+  r.maps = &in;
+  r.cpu = [](int64_t, int64_t, void *const *, const void *, void *) {};
+  r.site = &site;
+  hce::DataEnv &data = hce::Runtime::get().data();
+  const int sim = 1;
+  // Acquires rows [lb, ub) on sim:0 and lets them go; returns the counts.
+  auto chunk = [&](int64_t lb, int64_t ub) {
+    std::string why;
+    std::vector<void *> ptrs;
+    hce::DataEnv::ChunkHold hold;
+    hce::TransferCounts counts;
+    EXPECT_TRUE(data.begin_region(r, why)) << why;
+    EXPECT_TRUE(data.acquire(sim, r, hce::Range{lb, ub}, ptrs, hold, counts, why)) << why;
+    EXPECT_TRUE(data.release(sim, r, hce::Range{lb, ub}, hce::CoMode::Incremental, hold,
+                             counts, why))
+        << why;
+    EXPECT_TRUE(data.end_region(r, why)) << why;
+    return counts;
+  };
+  // One-shot: the array leaves sim:0 at the region's end, and comes again.
+  for (int e = 0; e < 2; ++e) {
+    hce::TransferCounts c = chunk(0, 8);
+    EXPECT_EQ(c.to_device, 8 * row) << "execution " << e;
+    EXPECT_EQ(c.first_to_device, 0u) << "execution " << e;
+  }
+  hce_map whole = in;
+  whole.scale = 0;
+  whole.len = m * n;
+  whole.kind = HCE_MAP_TOFROM;
+  ASSERT_EQ(hce_data_begin(1, &whole), 0);
+  hce::TransferCounts c = chunk(0, 8);
+  EXPECT_EQ(c.to_device, 8 * row);
+  EXPECT_EQ(c.first_to_device, 8 * row) << "the rows' first way in";
+  c = chunk(0, 8);
+  EXPECT_EQ(c.to_device, 0u) << "resident";
+  c = chunk(4, 12); // rows 8..11 are new
+  EXPECT_EQ(c.to_device, 4 * row);
+  EXPECT_EQ(c.first_to_device, 4 * row);
+  // The program changed rows 0..7 on the host: sim:0 refreshes them, again
+  // at every such update -- not one-time work.
+  for (int64_t k = 0; k < 8 * n; ++k)
+    a[size_t(k)] += 1;
+  hce_map updated = whole;
+  updated.len = 8 * n;
+  ASSERT_EQ(hce_update(1, &updated, 1), 0);
+  c = chunk(0, 8);
+  EXPECT_EQ(c.to_device, 8 * row);
+  EXPECT_EQ(c.first_to_device, 0u) << "a refresh counted as a first upload";
+  ASSERT_EQ(hce_data_end(), 0);
+}

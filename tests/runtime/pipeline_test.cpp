@@ -70,7 +70,10 @@ struct Rows {
 // pipeline mechanics from any scheduler's chunk-size policy.
 class FixedChunks final : public hce::Scheduler {
 public:
-  explicit FixedChunks(int64_t chunk) : chunk_(chunk) {}
+  explicit FixedChunks(int64_t chunk, bool steady = false)
+      : chunk_(chunk), steady_(steady) {}
+  bool steady_chunk_costs() const override { return steady_; }
+  std::vector<double> seen; // complete()'s seconds
   std::string_view name() const override { return "fixed"; }
   void begin(const hce::SchedParams &p) override {
     w_ = p.iterations;
@@ -83,17 +86,22 @@ public:
     next_ = std::min(w_, next_ + chunk_);
     return hce::Decision::run(lb, next_);
   }
-  void complete(int, hce::Range, double) override {}
+  void complete(int, hce::Range, double seconds) override { seen.push_back(seconds); }
   void drop(int) override { next_ = w_; }
 
 private:
   int64_t chunk_, w_ = 0, next_ = 0;
+  bool steady_;
 };
 
-// Runs `w` (its stages set) on sim:0 alone, one iteration per chunk.
-hce::ChunkLoopResult run_one_per_chunk(int64_t iterations, hce::ChunkWorker w) {
+// Runs `w` (its stages set) on sim:0 alone, one iteration per chunk, under
+// `sched` when given.
+hce::ChunkLoopResult run_one_per_chunk(int64_t iterations, hce::ChunkWorker w,
+                                       FixedChunks *given = nullptr,
+                                       std::vector<hce::ChunkWorker> *ran = nullptr) {
   hce_test::use_devices("sim:0");
-  FixedChunks sched(1);
+  FixedChunks own(1);
+  FixedChunks &sched = given ? *given : own;
   hce::SchedParams p;
   p.iterations = iterations;
   p.num_devices = 1;
@@ -102,7 +110,11 @@ hce::ChunkLoopResult run_one_per_chunk(int64_t iterations, hce::ChunkWorker w) {
   std::vector<hce::ChunkWorker> workers{std::move(w)};
   workers[0].device = 1; // sim:0 (device 0 is always the CPU)
   workers[0].abandon = [](int) {};
-  return hce::run_chunk_loop(hce::Runtime::get(), sched, workers, "fixed");
+  hce::ChunkLoopResult res =
+      hce::run_chunk_loop(hce::Runtime::get(), sched, workers, "fixed");
+  if (ran)
+    *ran = std::move(workers);
+  return res;
 }
 
 // Seconds to run 12 chunks whose three stages each take 3 ms.
@@ -187,6 +199,42 @@ TEST(Pipeline, ASequentialWorkerPipelinesOnceComputeBound) {
     run_switching(3, 1, 3, t, &done);
     EXPECT_EQ(done, 8);
     EXPECT_EQ(overlaps(t), 0);
+  }
+}
+
+// A chunk's first uploads of a data region's elements (three quarters of
+// its 40 ms upload here) are one-time work: a scheduler that models steady
+// costs (eft) is told the chunk's time without them, the others (the
+// papers' schedulers) the whole of it, as the worker's own times say.
+TEST(ChunkLoop, AChunksFirstUploadsAreLeftOutOfItsSteadyCost) {
+  for (bool steady : {false, true}) {
+    SCOPED_TRACE(steady ? "steady costs" : "whole chunks");
+    hce::ChunkWorker w;
+    w.upload = [](hce::Range, int, std::string &) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(40));
+      return true;
+    };
+    w.compute = [](hce::Range, int, std::string &) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      return true;
+    };
+    w.download = [](hce::Range, int, std::string &) { return true; };
+    w.first_upload_share = [](int) { return 0.75; };
+    FixedChunks sched(1, steady);
+    std::vector<hce::ChunkWorker> ran;
+    EXPECT_EQ(run_one_per_chunk(2, std::move(w), &sched, &ran).completed.total_length(),
+              2);
+    ASSERT_EQ(ran.size(), 1u);
+    ASSERT_EQ(ran[0].chunk_times.size(), 2u);
+    ASSERT_EQ(sched.seen.size(), 2u);
+    for (size_t k = 0; k < 2; ++k) {
+      const double whole = ran[0].chunk_times[k].second;
+      EXPECT_GE(whole, 0.042) << "chunk " << k;
+      if (steady) // less 0.75 of an upload of 40 ms or more
+        EXPECT_LE(sched.seen[k], whole - 0.030) << "chunk " << k;
+      else
+        EXPECT_DOUBLE_EQ(sched.seen[k], whole) << "chunk " << k;
+    }
   }
 }
 

@@ -70,6 +70,7 @@ public:
     if (cur_)
       cur_->complete(device, range, seconds);
   }
+  bool steady_chunk_costs() const override { return cur_ && cur_->steady_chunk_costs(); }
   void drop(int device) override {
     if (cur_)
       cur_->drop(device);

@@ -92,6 +92,11 @@ public:
   virtual void begin(const SchedParams &params) = 0;
   virtual Decision next(int device) = 0;
   virtual void complete(int device, Range range, double seconds) = 0;
+  // Whether complete()'s seconds leave out a chunk's first uploads of a
+  // data region's elements (ChunkWorker::first_upload_share): what the
+  // device's chunks cost once its data is there.  The papers' schedulers
+  // see the whole chunk, as their algorithms measure it.
+  virtual bool steady_chunk_costs() const { return false; }
   virtual void drop(int device) = 0;
   // The partition ratios the scheduler would use now (for stats and for the
   // incremental-transfer planner); empty if it has none.
