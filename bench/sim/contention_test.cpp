@@ -356,6 +356,36 @@ int main() {
     Residency rres(resident);
     check(rres.acquire(resident.regions[0], 0, {0, 100}, true).registers == 0,
           "reg: data-region arrays are never registered per copy");
+    // First uploads of a data region's rows (Moves::first_up, left out of
+    // eft's models): once per row; not a refresh after the CPU wrote it,
+    // and never outside a data region.
+    {
+      Bench fb = bench(true);
+      Region w = fb.regions[0]; // the CPU writes A
+      w.name = "w";
+      Use wa;
+      wa.array = "A";
+      wa.write = true;
+      w.uses = {wa};
+      fb.regions.push_back(w);
+      Residency fres(fb);
+      const Region &fr = fb.regions[0];
+      const Moves f1 = fres.acquire(fr, 0, {0, 100}, true);
+      check(near(f1.first_up, 100e6) && near(f1.up_bytes, 100e6),
+            "first: A's rows' first upload (" + std::to_string(f1.first_up) + ")");
+      const Moves f2 = fres.acquire(fr, 0, {50, 150}, true);
+      check(near(f2.first_up, 50e6) && near(f2.up_bytes, 50e6),
+            "first: only the new rows (" + std::to_string(f2.first_up) + ")");
+      fres.release(fb.regions[1], 0, {0, 100}, false);
+      const Moves f3 = fres.acquire(fr, 1, {0, 100}, true);
+      check(near(f3.up_bytes, 100e6) && f3.first_up == 0,
+            "first: a refresh of rows the CPU wrote (" + std::to_string(f3.first_up) +
+                ")");
+      Bench pb = bench(false);
+      Residency pfres(pb);
+      check(pfres.acquire(pb.regions[0], 0, {0, 100}, true).first_up == 0,
+            "first: none outside a data region");
+    }
     Bench plain = bench(false);
     Residency pres(plain);
     const Moves p1 = pres.acquire(plain.regions[0], 0, {0, 100}, true);

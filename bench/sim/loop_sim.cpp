@@ -164,6 +164,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
       s.down = out.seconds(*ctx_.link, ctx_.link_scale);
     }
     s.bytes = in.bytes() + out.bytes();
+    if (in.first_up > 0 && in.up_bytes > 0)
+      s.first_up = s.up * std::min(1.0, in.first_up / in.up_bytes);
     // A copying stage's bookkeeping around its batch (ExecutionContext::chunk_copy).
     if (co_ && ctx_.chunk_copy > 0) {
       if (in.up_copies + in.down_copies > 0)
@@ -235,7 +237,7 @@ double LoopSim::run() {
       continue; // a stretched host chunk's old events
     now_ = e.t;
     if (e.kind == Complete) {
-      sched_.complete(e.dev, e.range, e.seconds);
+      sched_.complete(e.dev, e.range, e.steady >= 0 ? e.steady : e.seconds);
       devices[size_t(e.dev)].chunk_times.push_back({e.range.size(), e.seconds});
       end = std::max(end, e.t);
       const bool was_complete = completed_ >= iterations_;
@@ -301,7 +303,8 @@ void LoopSim::ask(int d) {
       s.end = now_ + total;
       s.total = total;
     }
-    q_.push({now_ + total, Complete, d, dec.range, total, gen});
+    q_.push(
+        {now_ + total, Complete, d, dec.range, total, gen, steady(total - st.first_up)});
     q_.push({now_ + total + host_gap(), Ask, d, {}, 0, gen});
     return;
   }
@@ -312,7 +315,8 @@ void LoopSim::ask(int d) {
   s.comp_free = c1;
   s.down_free = d1;
   s.completions.push_back(d1);
-  q_.push({d1, Complete, d, dec.range, std::max({st.up, st.comp, st.down})});
+  q_.push({d1, Complete, d, dec.range, std::max({st.up, st.comp, st.down}), 0,
+           steady(std::max({st.up - st.first_up, st.comp, st.down}))});
   // The next upload starts when the upload stream and a slot are free.
   double next = u1;
   if (s.completions.size() >= 3) {

@@ -129,6 +129,9 @@ private:
     // by a later copy (stretch_hosts) pushes new ones and the old are
     // skipped.  0: never skipped.
     long gen = 0;
+    // What the scheduler is told, when not `seconds`: the chunk less its
+    // first uploads (Stages::first_up), for a steady-cost scheduler.
+    double steady = -1;
     bool operator>(const Event &o) const { return t != o.t ? t > o.t : kind > o.kind; }
   };
   struct DeviceState {
@@ -144,6 +147,7 @@ private:
   };
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
+    double first_up = 0; // of `up`: Moves::first_up's share of its bytes
   };
 
   void ask(int d);
@@ -169,6 +173,10 @@ private:
   // A sequential controller's hand-off after each chunk, untimed
   // (ExecutionContext::chunk_host; only while two or more devices work).
   double host_gap() const { return co_ ? ctx_.chunk_host : 0; }
+  // Event::steady for a chunk whose steady cost is `s` (-1: none kept).
+  double steady(double s) const {
+    return sched_.steady_chunk_costs() ? std::max(0.0, s) : -1;
+  }
 
   Scheduler &sched_;
   std::vector<SimDevice> devs_;

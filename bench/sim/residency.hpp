@@ -57,6 +57,10 @@ struct Moves {
   // the link's `pinned` bandwidth where it has one (unscaled: measured on
   // the machine).
   double up_pinned = 0, down_pinned = 0;
+  // Of up_bytes, a data region's rows the GPU never held before (the
+  // runtime's TransferCounts::first_to_device): eft's models leave their
+  // share of the upload out (Scheduler::steady_chunk_costs).
+  double first_up = 0;
   double seconds(const Link &l, double scale) const {
     const double upp = l.pin_up_bw > 0 ? up_pinned : 0;
     const double downp = l.pin_down_bw > 0 ? down_pinned : 0;
@@ -127,6 +131,7 @@ private:
     IntervalSet registered; // pageable rows page-locked in this execution
     bool pinned = false;    // a data region's array page-locked whole (pin)
     double pinned_bytes = 0; // registered so far of it (pin, unpin_last)
+    IntervalSet received;    // a data region's rows the GPU ever uploaded
   };
   // The GPU copies `rows` of `s`'s array: for a pageable array, the rows
   // not registered yet in this execution are (Moves::registers).
