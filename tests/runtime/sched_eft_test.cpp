@@ -584,6 +584,68 @@ TEST(SchedEft, AModelFromOneColdExecutionIsProbedAgain) {
   EXPECT_LT(c, 2e-6) << "the CPU's model kept its cold first chunk";
 }
 
+// A host probed again whose model gives it almost nothing (the H200's
+// jacobi2d: the CPU 50x slower per row than the GPU) does not make the
+// others grow their chunks beside its probe once its model is from a later
+// execution than its first: the GPU takes its whole share in one chunk, as
+// it does alone (call JC: three or four GPU chunks, 0.23-0.53 ms against
+// 0.13).  Its first probe again, of a model from its first execution only
+// (one-time costs may be in it, by any factor), still has the GPU grow.
+TEST(SchedEft, AProbeAgainOfAHostWithAlmostNoShareCostsItsProbe) {
+  std::vector<SimDevice> devs = {cold_first_chunk(2e5, 2e-3),
+                                 SimDevice::constant(1e7, 10e-6)};
+  const int64_t W = 4096; // the CPU alone 20 ms, the GPU 0.42 ms
+  auto s = eft();
+  std::vector<int> probes_again; // executions (the 2nd and the 8th)
+  for (int e = 0; e < 20; ++e) {
+    SimResult r = simulate(*s, make_params(W, devs), devs);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    if (s->explain().find("probing again") == std::string::npos)
+      continue;
+    probes_again.push_back(e);
+    EXPECT_EQ(r.iterations[0] > 0, true)
+        << "execution " << e << ": the CPU did not probe";
+    if (probes_again.size() == 1)
+      EXPECT_GT(r.sizes(1).size(), 1u) << "execution " << e << ": " << s->explain();
+    else
+      EXPECT_EQ(r.sizes(1).size(), 1u) << "execution " << e << ": " << s->explain();
+  }
+  EXPECT_EQ(probes_again, (std::vector<int>{1, 7})) << s->explain();
+}
+
+// A host whose first chunks were mostly its fork (the H200's cold jacobi2d,
+// sweep_BA: 3 rows in 13.8 us, 7 in 14.0) has a model whose rate is the
+// difference of two near-equal times, here 20x its steady rate.  Its chunks
+// grow by size from there, not by the time that rate predicts: by time the
+// CPU took its whole block, 2037 rows in 2.3 ms, while the GPU, its probe
+// done, had nothing left to take (call PA).
+TEST(SchedEft, AHostWhoseChunksWereMostlyItsForkGrowsBySize) {
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [](Range r, int) {
+    return r.size() < 16 ? 13.65e-6 + double(r.size()) * 0.05e-6 // cached rows
+                         : 10e-6 + double(r.size()) * 1.1e-6;
+  };
+  SimDevice gpu; // a first launch, then 30 ns a row
+  gpu.time_fn = [](Range r, int k) {
+    return k == 0 ? 72e-6 : 12e-6 + double(r.size()) * 0.03e-6;
+  };
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  SimOptions opt;
+  opt.start_at = {0, 35e-6};
+  auto s = eft();
+  const int64_t W = 4094;
+  SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_EQ(check_coverage(r, W), "");
+  int64_t largest = 0;
+  for (int64_t n : r.sizes(0)) {
+    if (largest > 0)
+      EXPECT_LE(n, 4 * largest) << "a CPU chunk grew by its fork-made rate";
+    largest = std::max(largest, n);
+  }
+  EXPECT_LE(r.makespan, 0.35e-3) << s->explain(); // the GPU alone: ~0.2 ms
+}
+
 // A machine slow for its first milliseconds: the CPU's chunks of the first
 // two executions take 50x their time (the H100 machine of 2026-11-24's call
 // D: lud's first CPU executions 5 and 1.8 ms, the third 0.1 ms).  One

@@ -41,7 +41,10 @@
 //    slower than the others costs little; while any device is still to be
 //    probed, the others keep growing their chunks rather than taking their
 //    whole share, none predicted to take longer than the execution so far
-//    (while_others_probe()).
+//    (while_others_probe()) -- not beside a host probed again that its
+//    model from later executions gives almost nothing (others_unprobed()).
+//    A host whose chunks were mostly its fork grows by size, not by the
+//    time its model predicts (rate_unmeasured()).
 //  * Lanes (SchedParams::lanes, Device::lanes): a chunk of fewer iterations
 //    costs as much -- the CPU's team, a 1-D CUDA kernel's block on every
 //    multiprocessor.  A device whose lanes end before the others could
@@ -279,6 +282,14 @@ public:
         size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
         if (!confident && d.largest > 0)
           size = std::min(size, growth_limit(d));
+        // Probed again, it grows from what it ran in this execution, not
+        // from its earlier chunks: the others may have taken their whole
+        // shares by its old model (others_unprobed()), and one chunk of its
+        // block by a model of one probe could hold the execution (hce-sim,
+        // the H100 profile of 11-24-j: cold bfs's CPU took its half, 5.8 ms
+        // against 3.1).
+        if (d.reprobe && d.exec_chunks > 0)
+          size = std::min(size, kGrowth * std::max<int64_t>(1, d.exec_done));
         // So, on the host, within twice the execution so far while another
         // device's model is unconfirmed in a cold execution (others_cold),
         // whichever of the two it makes look faster: on the H200 a GPU
@@ -909,7 +920,7 @@ private:
   int64_t growth_limit(const Dev &d) const {
     int64_t by_size = kGrowth * d.largest;
     double budget = kGrowth * d.longest - d.model.o;
-    if (budget <= 0 || d.model.c <= 0)
+    if (budget <= 0 || d.model.c <= 0 || rate_unmeasured(d))
       return by_size;
     double by_time = budget / d.model.c;
     return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
@@ -926,10 +937,25 @@ private:
   int64_t while_others_probe(const Dev &d, double t, double times = 1) const {
     if (!d.model.known())
       return std::numeric_limits<int64_t>::max();
+    if (rate_unmeasured(d))
+      return kGrowth * d.largest;
     const double by_time = (times * (t - exec_begin_) - d.model.o) / d.model.c;
     if (by_time >= 9e18)
       return std::numeric_limits<int64_t>::max();
     return std::max(d.largest, int64_t(std::max(0.0, by_time)));
+  }
+
+  // A host whose chunks so far were mostly its fork: its longest spent less
+  // on its iterations than the model's overhead, so the model's rate is a
+  // difference of two near-equal times (the H200's cold jacobi2d,
+  // sweep_BA: 3 rows in 13.8 us, 7 in 14.0, a rate of 20 M rows/s against
+  // ~1 M).  Its chunks then grow by size, not by the time that rate
+  // predicts: by time the CPU took its whole block, 2037 rows, 2.3 ms,
+  // while the GPU, its probe done, waited (call PA).  (Not an accelerator:
+  // a kernel that does not fill the GPU costs the same whatever its size,
+  // and growing by time gives it the rest in one chunk, growth_limit().)
+  bool rate_unmeasured(const Dev &d) const {
+    return d.host && d.model.known() && d.longest - d.model.o < d.model.o;
   }
 
   double now() const { return params_.clock ? params_.clock() : now_seconds(); }
@@ -986,11 +1012,31 @@ private:
            arms_[0].n == 0;
   }
 
-  // Whether an active device other than `device` has no model yet.
+  // Whether an active device other than `device` is still to be probed.
+  // Not a host probed again whose model is from later executions than its
+  // first at the site (a young or unconfirmed model, not cold_only()) and
+  // gives it under kSmallShare of the loop: even kFasterThanModel times
+  // faster it would take under a quarter, so the others take their whole
+  // shares and a probe again costs its probe, not the execution.  (Growing
+  // by kGrowth beside it, the H200's GPU ran jacobi2d's and heat3d's
+  // executions that probed the CPU again in three or four chunks against
+  // one alone: 0.23-0.53 ms against 0.13, call JC.)  A model from the first
+  // execution only may be off by any factor (one-time costs: hce-sim's cold
+  // bfs on the H100 profile of 11-24-j, the GPU's; the H100's cold lud, the
+  // CPU's, 10^4), and one that gives its device more may well take over
+  // the loop when it proves faster (the same profile's cold kmeans, the CPU
+  // 23% by its model, took its whole half beside a GPU that had committed
+  // to its own: 12.9 ms against 6.2).
   bool others_unprobed(int device) const {
-    for (int j = 0; j < p_; ++j)
-      if (j != device && dev_[j].active && needs_probe(dev_[j]))
+    constexpr double kSmallShare = 1.0 / 16;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[j];
+      if (j == device || !o.active || !needs_probe(o))
+        continue;
+      if (!o.host || !o.model.known() || cold_only(o) ||
+          split(double(W_), zeros())[j] >= kSmallShare * double(W_))
         return true;
+    }
     return false;
   }
 
