@@ -20,6 +20,21 @@ srcs=("$repo"/bench/sim/{hce_sim,sim_profile,residency,loop_sim,program_sim}.cpp
       "$rt"/src/sched/*.cpp "$rt"/src/profile/profile_store.cpp
       "$rt"/src/profile/profile_plan.cpp "$rt"/src/data/interval_set.cpp
       "$rt"/src/log.cpp)
+# What later commits gave the simulator to share (a commit before them has
+# none): settings.hpp's data_region_lending_pays (session 48) is
+# the rule of that commit's lends_in_data_region, or never before it.
+if ! grep -q data_region_lending_pays "$rt/src/settings.hpp"; then
+  if grep -q kLendRegisterBytes "$rt/src/region_exec.cpp"; then
+    rule='const double spent = lent_wall * 0.5, k = 192.0 * (1 << 20), s = 80e-3 / double(1 << 30);
+  return mapped >= k && unpinned >= k && spent < mapped * s && spent < unpinned * s;'
+  else
+    rule='(void)mapped, (void)unpinned, (void)lent_wall;
+  return false;'
+  fi
+  sed -i '$d' "$rt/src/settings.hpp" # the namespace's closing line
+  printf 'inline bool data_region_lending_pays(double mapped, double unpinned, double lent_wall) {\n  %s\n}\n} // namespace hce\n' \
+    "$rule" >> "$rt/src/settings.hpp"
+fi
 # Files that later commits added (a commit before them has none).
 for f in slow_devices.cpp; do
   [ -f "$rt/src/$f" ] && srcs+=("$rt/src/$f")

@@ -34,8 +34,9 @@
 // And the copy threads auto lends beside the CPU's team (CopyLending,
 // `copy_threads_beside`): the GPU's pageable copies at the lent bandwidth,
 // uncontended and unregistered, the CPU's team smaller; only under auto or
-// eft, on a one-shot region mapping 64 MiB or more.  Exit 0 on success;
-// every failed check is printed.
+// eft, on a one-shot region mapping 64 MiB or more, or in a data region
+// while registering its arrays would cost more (lends_in_data_region).
+// Exit 0 on success; every failed check is printed.
 #include "device.hpp"
 #include "loop_sim.hpp"
 #include "program_sim.hpp"
@@ -680,6 +681,74 @@ int main() {
     const Bench dr = iterative();
     check(run_program(on, dr, eft, "").seconds == run_program(off, dr, eft, "").seconds,
           "lent: not on a data region's arrays");
+  }
+
+  // Copy threads lent in a data region (lends_in_data_region): while the
+  // GPU would register 192 MiB or more of the region's arrays and the
+  // lending executions' walls, half of them, stay under what registering
+  // them would cost (settings.hpp data_region_lending_pays), the CPU's team
+  // is 8 threads smaller and the arrays are staged, not pinned; then they
+  // are pinned beside the whole team, and lending does not come back.
+  // Never for a region mapping less.
+  {
+    Bench dr = iterative(); // A, B and C: 600 MB, in a data region
+    dr.regions[0].cost.at("cpu").threads = 16;
+    dr.regions[0].cost.at("gpu").comp = {0, 1e-4}; // as fast: both keep working
+    dr.regions[0].executions = 40;
+    dr.link.pin_reg_bw = 20e9;
+    Machine off, on;
+    on.lending = {20e9, 0};
+    const Config hg{"hguided", "hguided", {"cpu", "gpu"}, false, true};
+    const RunResult h0 = run_program(off, dr, hg, ""), h1 = run_program(on, dr, hg, "");
+    // The CPU's cost per row: 1e-4 s times 16/15 beside the GPU, 15/8 more
+    // with 7 threads lent (half of 15).
+    auto per_row = [](const ExecutionLog &x) {
+      return x.devices.size() == 2 && x.devices[0].iterations > 0
+                 ? x.devices[0].compute_busy / double(x.devices[0].iterations)
+                 : 0.0;
+    };
+    const double whole = 1e-4 * 16 / 15, lent = whole * 15 / 8;
+    check(h0.log.size() == 40 && h1.log.size() == 40, "data region: 40 executions");
+    int lent_execs = 0, stopped_at = -1;
+    bool came_back = false;
+    for (size_t e = 0; e < h1.log.size() && e < h0.log.size(); ++e) {
+      const bool l = std::fabs(per_row(h1.log[e]) - lent) < 1e-9 * lent;
+      check(l || std::fabs(per_row(h1.log[e]) - whole) < 1e-9 * whole,
+            "data region: execution " + std::to_string(e) + "'s CPU row " +
+                std::to_string(per_row(h1.log[e])));
+      check(std::fabs(per_row(h0.log[e]) - whole) < 1e-9 * whole,
+            "data region: without lending the whole team, execution " +
+                std::to_string(e));
+      lent_execs += l;
+      if (!l && stopped_at < 0)
+        stopped_at = int(e);
+      came_back = came_back || (l && stopped_at >= 0);
+    }
+    check(lent_execs > 0 && per_row(h1.log[0]) > whole * 1.5,
+          "data region: the first lends");
+    check(stopped_at > 0,
+          "data region: lending stops once it cost what registering would");
+    check(!came_back, "data region: lending does not come back");
+    // The lent executions' walls, half of them, under 600 MB at 80 ms/GiB;
+    // one more would not have been.
+    double walls = 0;
+    for (int e = 0; e < stopped_at; ++e)
+      walls += h1.log[size_t(e)].wall;
+    const double budget = 600e6 * 80e-3 / double(1 << 30);
+    check(walls * 0.5 >= budget &&
+              (walls - h1.log[size_t(stopped_at - 1)].wall) * 0.5 < budget,
+          "data region: lent " + std::to_string(walls) + " s against a budget of " +
+              std::to_string(2 * budget));
+    check(h1.log[0].wall < h0.log[0].wall,
+          "data region: the first execution stages rather than pinning 600 MB (" +
+              std::to_string(h0.log[0].wall) + " -> " + std::to_string(h1.log[0].wall) +
+              " s)");
+    Bench small = dr; // 3 x 60 MB: under 192 MiB
+    for (Array &a : small.arrays)
+      a.rowbytes = 3e5;
+    check(run_program(on, small, hg, "").seconds ==
+              run_program(off, small, hg, "").seconds,
+          "data region: no lending under 192 MiB");
   }
 
   // The staging pool's creation (Machine::staging_pool): in the GPU's

@@ -66,40 +66,55 @@ double mapped_bytes(const Bench &b, const Region &r, int e) {
   return bytes;
 }
 
+// Whether one of the arrays `r` maps is in a data region (DataEnv::in_data_region).
+bool in_data_region(const Bench &b, const Region &r) {
+  for (const Use &u : r.uses)
+    for (const Array &a : b.arrays)
+      if (a.name == u.array && a.resident)
+        return true;
+  return false;
+}
+
 // region_exec.cpp copy_threads_beside and share_copy_threads: the CPU
 // threads lent to the GPU's copies, 0 if none.  Under auto, eft, fdets and hguided, on a
 // one-shot region mapping kQuietHostBytes or more in which the CPU and the
 // GPU both work: kAutoCopyThreadsBeside, at most half the CPU's team.  A
 // profile's `copy_threads_under` (Machine::lend_under) names the schedulers
 // its measured runtime lent under instead (before 127d285: auto and eft).
+// In a data region, only while `data_region_lends` (lends_in_data_region).
 int lent_copy_threads(const Machine &m, const Config &cfg, const Bench &b,
                       const Region &r, int e, int cpu_threads, bool cpu_works,
-                      bool gpu_works) {
+                      bool gpu_works, bool data_region_lends) {
   const std::vector<std::string> current = {"auto", "eft", "fdets", "hguided"};
   const std::vector<std::string> &under = m.lend_under.empty() ? current : m.lend_under;
   if (std::find(under.begin(), under.end(), cfg.schedule) == under.end())
     return 0;
   if (!cpu_works || !gpu_works || mapped_bytes(b, r, e) < kQuietHostBytes)
     return 0;
-  for (const Use &u : r.uses)
-    for (const Array &a : b.arrays)
-      if (a.name == u.array && a.resident)
-        return 0; // in a data region: its arrays are pinned once (the
-                  // runtime's lending where the GPU would register 192 MiB
-                  // or more, lends_in_data_region, is not modelled)
+  if (in_data_region(b, r) && !data_region_lends)
+    return 0; // its arrays are pinned once, beside the team
   const int lent = std::min(kAutoCopyThreadsBeside, cpu_threads / 2);
   return lent >= 2 && lent < cpu_threads ? lent : 0;
+}
+
+// region_exec.cpp lends_in_data_region: a data region's execution lends
+// copy threads while the GPU would register kLendRegisterBytes or more of
+// its arrays and the site's lending executions so far (`lent_wall`) cost
+// less than registering them (settings.hpp data_region_lending_pays).  The
+// GPU then stages its copies through the pool instead of pinning.
+bool lends_in_data_region(const Bench &b, const Region &r, int e, Residency *residency,
+                          double lent_wall) {
+  if (!residency || !in_data_region(b, r))
+    return false;
+  const double mapped = mapped_bytes(b, r, e);
+  return data_region_lending_pays(mapped, residency->unpinned(r, e), lent_wall);
 }
 
 // A one-shot region (no array in a data region) mapping kQuietHostBytes or
 // more: the GPU's preparation makes the staging pool for its copies when it
 // has copy threads (cuda_device.cpp prepare_copies, kPoolMakeBytes).
 bool one_shot_staged(const Bench &b, const Region &r, int e) {
-  for (const Use &u : r.uses)
-    for (const Array &a : b.arrays)
-      if (a.name == u.array && a.resident)
-        return false;
-  return mapped_bytes(b, r, e) >= kQuietHostBytes;
+  return !in_data_region(b, r) && mapped_bytes(b, r, e) >= kQuietHostBytes;
 }
 
 // profile::seed (profile_hook.cpp, 0927089) on the sim's store: a cost
@@ -244,6 +259,9 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   std::vector<std::string> sched_names(b.regions.size());
   const double min_share = Settings{}.min_share;
   std::vector<bool> gpu_prepared(b.regions.size(), false);
+  // Per region: the walls of its executions that lent copy threads in a
+  // data region (region_exec.cpp SiteState::lent_wall).
+  std::vector<double> lent_wall(b.regions.size(), 0.0);
   std::vector<bool> gpu_launched(b.regions.size(), false);
   bool cpu_forked = false; // the CPU's OpenMP team exists (Machine::cpu_team)
   bool pool_made = false;  // the GPU's staging pool exists (Machine::staging_pool)
@@ -277,6 +295,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           seed(*scheds[ri], r, names, *store);
       }
       Scheduler &s = *scheds[ri];
+      const bool data_region_lends =
+          lends_in_data_region(b, r, e, residency.get(), lent_wall[ri]);
       std::vector<SimDevice> devs;
       SchedParams p;
       p.iterations = r.iterations(e);
@@ -301,7 +321,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         const int lent =
             d.cost.host && names.size() > 1
                 ? lent_copy_threads(m, cfg, b, r, e, team, /*cpu_works=*/true,
-                                    /*gpu_works=*/true)
+                                    /*gpu_works=*/true, data_region_lends)
                 : 0;
         p.co_speed.push_back(lent > 0 ? double(team - lent) / team : 1.0);
         devs.push_back(d);
@@ -346,7 +366,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         for (const SimDevice &d : devs)
           if (d.cost.host)
             lent = lent_copy_threads(m, cfg, b, r, e, d.cost.threads - 1, cpu_works,
-                                     gpu_works);
+                                     gpu_works, data_region_lends);
       if (lent > 0)
         loop.lend_copy_threads(lending, lent);
       double one_time = 0; // Device::one_time_seconds(): registering, the pool
@@ -390,10 +410,13 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           // The staging pool (Machine::staging_pool): prepare_copies makes
           // it, once per process, for a one-shot region mapping
           // kQuietHostBytes or more while the GPU has copy threads: alone
-          // (no CPU chunk: every core), or lent beside the CPU's team.
-          // Beside a team that lends none the GPU registers instead.
+          // (no CPU chunk: every core), or lent beside the CPU's team; and
+          // for a data region's execution that lends (lends_in_data_region:
+          // its arrays are staged, not pinned).  Beside a team that lends
+          // none the GPU registers instead.
+          const bool staged_in_data_region = lent > 0 && data_region_lends;
           if (!pool_made && m.staging_pool > 0 && (lent > 0 || !cpu_works) &&
-              one_shot_staged(b, r, e)) {
+              (one_shot_staged(b, r, e) || staged_in_data_region)) {
             d.prepare += m.staging_pool;
             one_time += m.staging_pool;
             pool_made = true;
@@ -403,7 +426,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           bool cpu_works = false;
           for (size_t j = 0; j < devs.size(); ++j)
             cpu_works = cpu_works || (devs[j].cost.host && !idle[j]);
-          if (residency && cpu_works) {
+          if (residency && cpu_works && !staged_in_data_region) {
             const double pinned_now = residency->pin(r, e);
             if (b.link.pin_reg_bw > 0) {
               d.reg = pinned_now / b.link.pin_reg_bw;
@@ -415,8 +438,9 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           if (first_prepare) {
             double first = d.cost.prepare_first * d.cost.scale;
             // Registering beside the CPU's team, the GPU makes no staging
-            // pool (Machine::prepare_registering).
-            if (d.reg > 0 && m.prepare_registering >= 0)
+            // pool (Machine::prepare_registering); staging beside it, the
+            // pool is its own line above.
+            if ((d.reg > 0 || staged_in_data_region) && m.prepare_registering >= 0)
               first = std::min(first, m.prepare_registering);
             d.prepare += first;
           }
@@ -442,6 +466,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       // (Scheduler::ended, 82b5b9d), here the loop's and the runtime's
       // fixed cost of the execution (no data placement outside the loop is
       // modelled).
+      if (lent > 0 && data_region_lends)
+        lent_wall[ri] += wall;
       ended(s, wall, one_time);
       // region_exec.cpp fold_stats: the devices' rates, from a site's
       // second execution on.

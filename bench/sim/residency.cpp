@@ -142,6 +142,14 @@ double Residency::pin(const Region &r, int e) {
   return bytes;
 }
 
+double Residency::unpinned(const Region &r, int e) {
+  double bytes = 0;
+  for (const Use &u : r.uses)
+    if (State *s = state(r, e, u); s && s->array->resident && !s->pinned)
+      bytes += double(s->array->rows) * s->array->rowbytes - s->pinned_bytes;
+  return bytes;
+}
+
 void Residency::unpin_last(double bytes) {
   for (auto it = last_pinned_.rbegin(); it != last_pinned_.rend() && bytes > 0; ++it) {
     const double take = std::min(bytes, it->second);

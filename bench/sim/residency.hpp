@@ -111,6 +111,9 @@ public:
   // so for the rest of the run (Moves::up_pinned).  Returns the bytes of
   // the arrays it pinned now (those not pinned before: Link::pin_reg_bw).
   double pin(const Region &r, int e);
+  // The bytes pin() would page-lock now (DataEnv::would_pin): the
+  // region's data-region arrays not pinned whole yet.
+  double unpinned(const Region &r, int e);
   // The last pin()'s registration stopped `bytes` short (its execution had
   // every iteration complete first: Device::prepare_host's pieces): those
   // bytes, the last arrays' last, are pinned by a later pin().

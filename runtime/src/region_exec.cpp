@@ -164,20 +164,17 @@ int share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // 1.01x, bfs 0.96x.  Stopping the lending once a lent execution after the
 // first kept the CPU working to its end did worse (jacobi2d 1.30x, cg 1.56x:
 // the rented arrays were then registered beside the team after all).
-constexpr double kLendRegisterBytes = 192.0 * (1 << 20);
-constexpr double kRegisterSecondsPerByte = 80e-3 / double(1 << 30); // H200, HB
-constexpr double kLentTeamShare = 0.5; // kAutoCopyThreadsBeside's half_cpu
-
+// (settings.hpp data_region_lending_pays: the rule and its constants.)
 bool lends_in_data_region(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
                           const std::vector<bool> &is_cpu, const SiteState &site) {
-  const double mapped = mapped_bytes(r), spent = site.lent_wall * kLentTeamShare;
-  if (mapped < kLendRegisterBytes || !(spent < mapped * kRegisterSecondsPerByte))
+  const double mapped = mapped_bytes(r);
+  if (!data_region_lending_pays(mapped, mapped, site.lent_wall))
     return false; // not even every mapped byte would be enough, or worth more
   double unpinned = 0;
   for (size_t i = 0; i < devs.size(); ++i)
     if (!is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory())
       unpinned += double(rt.data().would_pin(devs[i], r));
-  return unpinned >= kLendRegisterBytes && spent < unpinned * kRegisterSecondsPerByte;
+  return data_region_lending_pays(mapped, unpinned, site.lent_wall);
 }
 
 // Copy threads lent beside the CPU's team (share_copy_threads), only where

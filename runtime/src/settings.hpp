@@ -72,6 +72,24 @@ inline constexpr int kAutoCopyThreadsBeside = 8;
 // execution's mapped bytes no faster (SchedParams::rate_ceiling).
 inline constexpr double kStagedCopyCeiling = 48e9;
 
+// A data region's arrays beside a working CPU team (region_exec.cpp
+// lends_in_data_region, which gives the reasons and the calls): copy threads
+// are lent while the bytes the accelerators' preparations would register,
+// `unpinned`, are kLendRegisterBytes or more and the site's lending so far
+// (the walls of its lending executions, `lent_wall`, of which the team lost
+// kLentTeamShare) cost less than registering them would at
+// kRegisterSecondsPerByte.  `mapped`: the region's mapped bytes, an upper
+// bound on `unpinned`.  hce-sim decides by the same rule.
+inline constexpr double kLendRegisterBytes = 192.0 * (1 << 20);
+inline constexpr double kRegisterSecondsPerByte = 80e-3 / double(1 << 30); // H200, HB
+inline constexpr double kLentTeamShare = 0.5; // kAutoCopyThreadsBeside's half_cpu
+inline bool data_region_lending_pays(double mapped, double unpinned, double lent_wall) {
+  const double spent = lent_wall * kLentTeamShare;
+  return mapped >= kLendRegisterBytes && unpinned >= kLendRegisterBytes &&
+         spent < mapped * kRegisterSecondsPerByte &&
+         spent < unpinned * kRegisterSecondsPerByte;
+}
+
 struct Settings {
   std::optional<std::string> schedule; // HCE_SCHEDULE: overrides schedule()
   std::optional<CoMode> co;            // HCE_CO: overrides co()
