@@ -82,12 +82,14 @@ bool in_data_region(const Bench &b, const Region &r) {
 // profile's `copy_threads_under` (Machine::lend_under) names the schedulers
 // its measured runtime lent under instead (before 127d285: auto and eft).
 // In a data region, only while `data_region_lends` (lends_in_data_region).
-int lent_copy_threads(const Machine &m, const Config &cfg, const Bench &b,
+// `schedule`: the scheduler the runtime makes (schedule_of: fdets in a data
+// region with CO is fdets_inc, which lends none).
+int lent_copy_threads(const Machine &m, const std::string &schedule, const Bench &b,
                       const Region &r, int e, int cpu_threads, bool cpu_works,
                       bool gpu_works, bool data_region_lends) {
   const std::vector<std::string> current = {"auto", "eft", "fdets", "hguided"};
   const std::vector<std::string> &under = m.lend_under.empty() ? current : m.lend_under;
-  if (std::find(under.begin(), under.end(), cfg.schedule) == under.end())
+  if (std::find(under.begin(), under.end(), schedule) == under.end())
     return 0;
   if (!cpu_works || !gpu_works || mapped_bytes(b, r, e) < kQuietHostBytes)
     return 0;
@@ -320,7 +322,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         // works and the CPU lends threads to the GPU's copies.
         const int lent =
             d.cost.host && names.size() > 1
-                ? lent_copy_threads(m, cfg, b, r, e, team, /*cpu_works=*/true,
+                ? lent_copy_threads(m, sched_name, b, r, e, team, /*cpu_works=*/true,
                                     /*gpu_works=*/true, data_region_lends)
                 : 0;
         p.co_speed.push_back(lent > 0 ? double(team - lent) / team : 1.0);
@@ -365,8 +367,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       if (lending.bw > 0)
         for (const SimDevice &d : devs)
           if (d.cost.host)
-            lent = lent_copy_threads(m, cfg, b, r, e, d.cost.threads - 1, cpu_works,
-                                     gpu_works, data_region_lends);
+            lent = lent_copy_threads(m, sched_name, b, r, e, d.cost.threads - 1,
+                                     cpu_works, gpu_works, data_region_lends);
       if (lent > 0)
         loop.lend_copy_threads(lending, lent);
       double one_time = 0; // Device::one_time_seconds(): registering, the pool
