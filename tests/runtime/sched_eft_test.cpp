@@ -1600,6 +1600,33 @@ TEST(SchedEft, AnAcceleratorWhoseLanesCoverTheLoopIsProbedWithItsBlock) {
   }
 }
 
+// ... but one that asks before any host has started (cold nbody on the
+// H200: the GPU's controller asked at 0.96 ms, the CPU's after creating its
+// team at 1.5 ms) takes all but the hosts' learning ranges: its kernel costs
+// the same for any chunk, and the rest of the CPU's half, which the CPU
+// could not reach before it completed, was a second kernel (hce-sim: forces'
+// first execution 10.4 ms against 5.8 alone; cold nbody 0.73 -> 1.03 of the
+// GPU alone on the H200 profiles).  Here the GPU's kernel takes 4.6 ms for
+// any chunk of its lanes (W = 16384 under 33792), the CPU 8.5 us a body.
+TEST(SchedEft, AnAcceleratorWhoseLanesCoverTheLoopTakesItAllBeforeAnyHostStarts) {
+  SimDevice cpu = SimDevice::constant(1 / 8.5e-6, 0, true);
+  cpu.lanes = 15;
+  SimDevice gpu;
+  gpu.time_fn = [](Range, int) { return 4.6e-3; };
+  gpu.lanes = 33792;
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  const int64_t W = 16384;
+  SimOptions opt;
+  opt.start_at = {1.5e-3, 0.96e-3};
+  auto s = eft();
+  SimResult first = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_EQ(check_coverage(first, W), "");
+  ASSERT_EQ(first.sizes(1).size(), 1u) << s->explain();
+  EXPECT_GE(first.sizes(1).front(), W - std::max<int64_t>(W / 64, 4 * 15));
+  EXPECT_LE(first.makespan, 1.05 * (0.96e-3 + 4.6e-3)) << s->explain();
+  EXPECT_GT(first.iterations[0], 0) << "the CPU keeps its range to learn from";
+}
+
 // A runner-up never measured is measured once the best arm is: its
 // prediction may come from chunks that paid one-time costs (the H100's cold
 // cg in hce-sim: spmv's GPU alone predicted 1.38 ms from chunks that moved

@@ -124,6 +124,8 @@ constexpr double kHostBoundingProbe = 2 * kHostOneTime;
 // stall shows as one chunk far slower than the other.
 constexpr double kHostStall = 5e-3;
 
+// host_learning_range(): a host's share of W kept for its first chunks.
+constexpr int64_t kHostLearningShare = 64;
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
 public:
@@ -225,6 +227,7 @@ public:
     if (d.host && lends_)
       retire_filling_accelerators();
     int64_t size;
+    bool leave_learning = false; // take(): hosts keep host_learning_range()
     if (alone_probe_ >= 0) {
       // Everybody waits for the alone probe, which runs by itself.
       if (device != alone_probe_ || !d.inflight.empty())
@@ -240,6 +243,13 @@ public:
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
       size = probe_size(d);
+      // An accelerator whose lanes cover the loop, asking before any host
+      // has started: all but the hosts' learning ranges (take()) in one
+      // kernel, which costs what its block would (lanes_probe_takes_all()).
+      if (lanes_probe_takes_all(device)) {
+        size = R;
+        leave_learning = true;
+      }
     } else if (const int64_t fill = fill_before_retiring(device, t); fill > 0) {
       size = fill;
     } else if (retires_beside_copies(device)) {
@@ -257,7 +267,11 @@ public:
         const bool planned = d.assigned == 0 && !d.block.empty();
         if (!planned && !earliest_for_one(device, t))
           return Decision::wait();
-        size = 1;
+        // Fewer iterations than its lanes cost as much: a host with a team
+        // of 15 took nbody's bodies one at a time, 136 us each, where 15
+        // cost the same (hce-sim, a lanes probe that left the CPU a
+        // remainder it was earliest for one by one: 46 ms).
+        size = std::max<int64_t>(1, d.lanes);
       } else {
         // While another device is still to be probed, the share leaves it
         // out (no model) and may be all that is left: a device keeps growing
@@ -338,7 +352,7 @@ public:
       }
     }
     size = std::clamp<int64_t>(size, 1, R);
-    Range r = take(device, size);
+    Range r = take(device, size, leave_learning);
     if (r.empty())
       return Decision::wait(); // all that is left is a late device's probe
     d.paused = false;
@@ -1723,7 +1737,9 @@ private:
 
   // `size` iterations for `device`: from the head of its own block, else
   // from the tail of the block that would take its owner longest.
-  Range take(int device, int64_t size) {
+  // With `leave_learning`, a host that has not started keeps its learning
+  // range (lanes_probe_takes_all()).
+  Range take(int device, int64_t size, bool leave_learning = false) {
     Range &own = dev_[device].block;
     if (!own.empty()) {
       Range r{own.lb, std::min(own.ub, own.lb + size)};
@@ -1734,7 +1750,12 @@ private:
       if (r.size() < size && own.empty())
         for (int j = 0; j < p_; ++j)
           if (Range &b = dev_[j].block; j != device && !b.empty() && b.ub == r.lb) {
-            const int64_t extra = std::min(size - r.size(), b.size() - kept_for(j));
+            const int64_t keep =
+                leave_learning && dev_[size_t(j)].host
+                    ? std::max(kept_for(j),
+                               std::min(b.size(), host_learning_range(dev_[j])))
+                    : kept_for(j);
+            const int64_t extra = std::min(size - r.size(), b.size() - keep);
             if (extra > 0) {
               b.ub -= extra;
               r.lb = b.ub;
@@ -1775,6 +1796,35 @@ private:
     return d.starved && d.active && d.assigned == 0 && needs_probe(d)
                ? std::min(d.block.size(), probe_size(d))
                : 0;
+  }
+
+  // What a host that has not started keeps of its block for its first
+  // chunks: W/64, at least four times its lanes (enough sizes to fit a
+  // model that is not its lanes' alone: without it hce-sim's cold lud fell
+  // to 0.17 of the CPU alone, its CPU left with lanes-sized chunks).
+  int64_t host_learning_range(const Dev &d) const {
+    return std::max<int64_t>(W_ / kHostLearningShare, 4 * std::max<int64_t>(1, d.lanes));
+  }
+
+  // An accelerator's probe takes all but the hosts' learning ranges
+  // (take()'s leave_learning) when its lanes cover the loop and no host has asked for
+  // work yet, no device having a model: its one kernel costs what its block
+  // would, and the hosts could not take more before it completes without
+  // leaving it a second kernel.  hce-sim (the H200 profiles of 11-30 and
+  // 12-01): cold nbody's forces ran its 16384 bodies in two GPU kernels of
+  // 4.6 ms (its block, then the 7297 the CPU had not reached), 0.73 of the
+  // GPU alone; in one, 1.03.  Not once a host has started: then the split
+  // is a hedge against a false claim of lanes (see probe_size()).
+  bool lanes_probe_takes_all(int device) const {
+    const Dev &d = dev_[size_t(device)];
+    if (d.host || d.lanes < W_)
+      return false;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[size_t(j)];
+      if (o.model.known() || (o.host && asked_[size_t(j)]))
+        return false;
+    }
+    return true;
   }
 
   // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
