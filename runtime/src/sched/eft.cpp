@@ -124,6 +124,8 @@ constexpr double kHostBoundingProbe = 2 * kHostOneTime;
 // stall shows as one chunk far slower than the other.
 constexpr double kHostStall = 5e-3;
 
+// lanes_untested: the first execution that tests an accelerator's lanes.
+constexpr int kFirstLanesTest = 8;
 // host_learning_range(): a host's share of W kept for its first chunks.
 constexpr int64_t kHostLearningShare = 64;
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
@@ -180,6 +182,12 @@ public:
       d.exec_best_rate = 0;
       d.exec_counted_busy = 0;
       d.fill_host = -1;
+      // A lanes' claim one chunk size backs: tested at the 8th, 32nd ...
+      // execution (a false one made the device take the whole loop in
+      // every execution, 1.33x the balanced time, SchedEft.AFalseClaim...).
+      d.lanes_test = d.lanes_untested && exec_ >= d.next_lanes_test;
+      if (d.lanes_test)
+        d.next_lanes_test = 4 * exec_;
     }
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
@@ -249,6 +257,7 @@ public:
       if (lanes_probe_takes_all(device)) {
         size = R;
         leave_learning = true;
+        d.lanes_untested = true;
       }
     } else if (const int64_t fill = fill_before_retiring(device, t); fill > 0) {
       size = fill;
@@ -351,6 +360,8 @@ public:
         size = std::max(size, d.lanes);
       }
     }
+    if (d.lanes_test && d.exec_chunks == 0 && d.inflight.empty())
+      size = std::min(size, std::max<int64_t>(1, W_ / 3)); // (lanes_untested)
     size = std::clamp<int64_t>(size, 1, R);
     Range r = take(device, size, leave_learning);
     if (r.empty())
@@ -431,6 +442,8 @@ public:
     // Kept as the whole team would have taken them (Dev::speed).
     const double kept = seconds * speed;
     d.samples.add(range.size(), kept, exec_, d.first_exec);
+    if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
+      d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
     if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
       d.lanes = 0;
@@ -674,6 +687,11 @@ private:
     // While it has no model, thieves leave it its probe (kept_for()).
     bool starved = false;
     bool lanes_disproved = false; // see lanes_disproved()
+    // Its lanes took the loop before any host started (lanes_probe_takes_all)
+    // and no chunk of another size has tested them since: its first chunk
+    // of the next_lanes_test-th execution is a third of the loop (lanes_test).
+    bool lanes_untested = false, lanes_test = false;
+    int next_lanes_test = kFirstLanesTest;
     Samples samples;              // every chunk: the model for co-execution
     // The chunks during which no other device had one in flight, and their
     // model: what the device costs alone.  On the H100 the CPU's chunks
