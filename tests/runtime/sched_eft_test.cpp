@@ -1600,6 +1600,66 @@ TEST(SchedEft, AnAcceleratorWhoseLanesCoverTheLoopIsProbedWithItsBlock) {
   }
 }
 
+// ... but one that asks before any host has started (cold nbody on the
+// H200: the GPU's controller asked at 0.96 ms, the CPU's after creating its
+// team at 1.5 ms) takes all but the hosts' learning ranges: its kernel costs
+// the same for any chunk, and the rest of the CPU's half, which the CPU
+// could not reach before it completed, was a second kernel (hce-sim: forces'
+// first execution 10.4 ms against 5.8 alone; cold nbody 0.73 -> 1.03 of the
+// GPU alone on the H200 profiles).  Here the GPU's kernel takes 4.6 ms for
+// any chunk of its lanes (W = 16384 under 33792), the CPU 8.5 us a body.
+TEST(SchedEft, AnAcceleratorWhoseLanesCoverTheLoopTakesItAllBeforeAnyHostStarts) {
+  SimDevice cpu = SimDevice::constant(1 / 8.5e-6, 0, true);
+  cpu.lanes = 15;
+  SimDevice gpu;
+  gpu.time_fn = [](Range, int) { return 4.6e-3; };
+  gpu.lanes = 33792;
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  const int64_t W = 16384;
+  SimOptions opt;
+  opt.start_at = {1.5e-3, 0.96e-3};
+  auto s = eft();
+  SimResult first = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_EQ(check_coverage(first, W), "");
+  ASSERT_EQ(first.sizes(1).size(), 1u) << s->explain();
+  EXPECT_GE(first.sizes(1).front(), W - std::max<int64_t>(W / 64, 4 * 15));
+  EXPECT_LE(first.makespan, 1.05 * (0.96e-3 + 4.6e-3)) << s->explain();
+  EXPECT_GT(first.iterations[0], 0) << "the CPU keeps its range to learn from";
+}
+
+// What the rule above costs where the claim of lanes is false: this GPU
+// (3x the CPU, its time growing with every iteration, lanes claimed = W)
+// asks before the CPU's late controller and runs all but the CPU's
+// learning range in its first chunk: the first execution is bounded by the
+// GPU's time for the loop (1.33x the balanced time, as the hedge's
+// rejected variant measured).  By its lanes-only model of one chunk size
+// it then takes the whole loop in every execution (1.33x), until the 8th
+// tests the claim with a first chunk of a third of the loop
+// (lanes_untested), which balances it from then on.  (Without the test:
+// 1.33x for good.)
+TEST(SchedEft, AFalseClaimOfLanesBeforeAnyHostStartsIsTestedAtTheEighthExecution) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e6, 0, true),
+                                 SimDevice::constant(3e6, 1e-5)};
+  const int64_t W = 300000;
+  devs[1].lanes = W;
+  SimOptions opt;
+  opt.start_at = {1.3e-3, 0};
+  auto s = eft();
+  SimResult first = simulate(*s, make_params(W, devs), devs, opt);
+  ASSERT_EQ(check_coverage(first, W), "");
+  EXPECT_GE(first.sizes(1).front(), W - W / 64) << s->explain();
+  EXPECT_LE(first.makespan, 1e-5 + double(W) / 3e6 + 1e-4) << s->explain();
+  const double balanced = 1.3e-3 + (double(W) - 1.3e-3 * 3e6) / 4e6;
+  for (int e = 1; e < 14; ++e) {
+    SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "");
+    if (e == 7) // the 8th execution
+      EXPECT_LE(r.sizes(1).front(), W / 3) << s->explain();
+    if (e >= 7)
+      EXPECT_LE(r.makespan, 1.1 * balanced) << "execution " << e << ": " << s->explain();
+  }
+}
+
 // A runner-up never measured is measured once the best arm is: its
 // prediction may come from chunks that paid one-time costs (the H100's cold
 // cg in hce-sim: spmv's GPU alone predicted 1.38 ms from chunks that moved

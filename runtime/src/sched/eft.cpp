@@ -124,6 +124,10 @@ constexpr double kHostBoundingProbe = 2 * kHostOneTime;
 // stall shows as one chunk far slower than the other.
 constexpr double kHostStall = 5e-3;
 
+// lanes_untested: the first execution that tests an accelerator's lanes.
+constexpr int kFirstLanesTest = 8;
+// host_learning_range(): a host's share of W kept for its first chunks.
+constexpr int64_t kHostLearningShare = 64;
 // Per-chunk overhead assumed until two chunk sizes tell it apart.
 class EftScheduler final : public Scheduler, public Seedable {
 public:
@@ -178,6 +182,12 @@ public:
       d.exec_best_rate = 0;
       d.exec_counted_busy = 0;
       d.fill_host = -1;
+      // A lanes' claim one chunk size backs: tested at the 8th, 32nd ...
+      // execution (a false one made the device take the whole loop in
+      // every execution, 1.33x the balanced time, SchedEft.AFalseClaim...).
+      d.lanes_test = d.lanes_untested && exec_ >= d.next_lanes_test;
+      if (d.lanes_test)
+        d.next_lanes_test = 4 * exec_;
     }
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
@@ -225,6 +235,7 @@ public:
     if (d.host && lends_)
       retire_filling_accelerators();
     int64_t size;
+    bool leave_learning = false; // take(): hosts keep host_learning_range()
     if (alone_probe_ >= 0) {
       // Everybody waits for the alone probe, which runs by itself.
       if (device != alone_probe_ || !d.inflight.empty())
@@ -240,6 +251,14 @@ public:
         return Decision::wait(); // one probe at a time
       // A probe of fewer iterations than the device has lanes costs as much.
       size = probe_size(d);
+      // An accelerator whose lanes cover the loop, asking before any host
+      // has started: all but the hosts' learning ranges (take()) in one
+      // kernel, which costs what its block would (lanes_probe_takes_all()).
+      if (lanes_probe_takes_all(device)) {
+        size = R;
+        leave_learning = true;
+        d.lanes_untested = true;
+      }
     } else if (const int64_t fill = fill_before_retiring(device, t); fill > 0) {
       size = fill;
     } else if (retires_beside_copies(device)) {
@@ -257,7 +276,11 @@ public:
         const bool planned = d.assigned == 0 && !d.block.empty();
         if (!planned && !earliest_for_one(device, t))
           return Decision::wait();
-        size = 1;
+        // Fewer iterations than its lanes cost as much: a host with a team
+        // of 15 took nbody's bodies one at a time, 136 us each, where 15
+        // cost the same (hce-sim, a lanes probe that left the CPU a
+        // remainder it was earliest for one by one: 46 ms).
+        size = std::max<int64_t>(1, d.lanes);
       } else {
         // While another device is still to be probed, the share leaves it
         // out (no model) and may be all that is left: a device keeps growing
@@ -337,8 +360,10 @@ public:
         size = std::max(size, d.lanes);
       }
     }
+    if (d.lanes_test && d.exec_chunks == 0 && d.inflight.empty())
+      size = std::min(size, std::max<int64_t>(1, W_ / 3)); // (lanes_untested)
     size = std::clamp<int64_t>(size, 1, R);
-    Range r = take(device, size);
+    Range r = take(device, size, leave_learning);
     if (r.empty())
       return Decision::wait(); // all that is left is a late device's probe
     d.paused = false;
@@ -417,6 +442,8 @@ public:
     // Kept as the whole team would have taken them (Dev::speed).
     const double kept = seconds * speed;
     d.samples.add(range.size(), kept, exec_, d.first_exec);
+    if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
+      d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
     if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
       d.lanes = 0;
@@ -660,6 +687,11 @@ private:
     // While it has no model, thieves leave it its probe (kept_for()).
     bool starved = false;
     bool lanes_disproved = false; // see lanes_disproved()
+    // Its lanes took the loop before any host started (lanes_probe_takes_all)
+    // and no chunk of another size has tested them since: its first chunk
+    // of the next_lanes_test-th execution is a third of the loop (lanes_test).
+    bool lanes_untested = false, lanes_test = false;
+    int next_lanes_test = kFirstLanesTest;
     Samples samples;              // every chunk: the model for co-execution
     // The chunks during which no other device had one in flight, and their
     // model: what the device costs alone.  On the H100 the CPU's chunks
@@ -1723,7 +1755,9 @@ private:
 
   // `size` iterations for `device`: from the head of its own block, else
   // from the tail of the block that would take its owner longest.
-  Range take(int device, int64_t size) {
+  // With `leave_learning`, a host that has not started keeps its learning
+  // range (lanes_probe_takes_all()).
+  Range take(int device, int64_t size, bool leave_learning = false) {
     Range &own = dev_[device].block;
     if (!own.empty()) {
       Range r{own.lb, std::min(own.ub, own.lb + size)};
@@ -1734,7 +1768,12 @@ private:
       if (r.size() < size && own.empty())
         for (int j = 0; j < p_; ++j)
           if (Range &b = dev_[j].block; j != device && !b.empty() && b.ub == r.lb) {
-            const int64_t extra = std::min(size - r.size(), b.size() - kept_for(j));
+            const int64_t keep =
+                leave_learning && dev_[size_t(j)].host
+                    ? std::max(kept_for(j),
+                               std::min(b.size(), host_learning_range(dev_[j])))
+                    : kept_for(j);
+            const int64_t extra = std::min(size - r.size(), b.size() - keep);
             if (extra > 0) {
               b.ub -= extra;
               r.lb = b.ub;
@@ -1775,6 +1814,35 @@ private:
     return d.starved && d.active && d.assigned == 0 && needs_probe(d)
                ? std::min(d.block.size(), probe_size(d))
                : 0;
+  }
+
+  // What a host that has not started keeps of its block for its first
+  // chunks: W/64, at least four times its lanes (enough sizes to fit a
+  // model that is not its lanes' alone: without it hce-sim's cold lud fell
+  // to 0.17 of the CPU alone, its CPU left with lanes-sized chunks).
+  int64_t host_learning_range(const Dev &d) const {
+    return std::max<int64_t>(W_ / kHostLearningShare, 4 * std::max<int64_t>(1, d.lanes));
+  }
+
+  // An accelerator's probe takes all but the hosts' learning ranges
+  // (take()'s leave_learning) when its lanes cover the loop and no host has asked for
+  // work yet, no device having a model: its one kernel costs what its block
+  // would, and the hosts could not take more before it completes without
+  // leaving it a second kernel.  hce-sim (the H200 profiles of 11-30 and
+  // 12-01): cold nbody's forces ran its 16384 bodies in two GPU kernels of
+  // 4.6 ms (its block, then the 7297 the CPU had not reached), 0.73 of the
+  // GPU alone; in one, 1.03.  Not once a host has started: then the split
+  // is a hedge against a false claim of lanes (see probe_size()).
+  bool lanes_probe_takes_all(int device) const {
+    const Dev &d = dev_[size_t(device)];
+    if (d.host || d.lanes < W_)
+      return false;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[size_t(j)];
+      if (o.model.known() || (o.host && asked_[size_t(j)]))
+        return false;
+    }
+    return true;
   }
 
   // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
