@@ -303,6 +303,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       SchedParams p;
       p.iterations = r.iterations(e);
       p.num_devices = int(names.size());
+      p.data_region = in_data_region(b, r);
       for (const std::string &name : names) {
         SimDevice d;
         d.cost = r.cost.at(name);

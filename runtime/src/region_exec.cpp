@@ -764,6 +764,7 @@ int execute_region(const hce_region &r, std::string &why) {
       copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   set_rate_ceiling(rt, r, devs, site.plan.is_cpu, site.plan.params);
+  site.plan.params.data_region = rt.data().in_data_region(r);
   site.scheduler->begin(*plan.params);
   // Before each device's first chunk, on its controller: an accelerator's
   // per-execution preparation (windows, pinning, broadcast uploads) while

@@ -989,6 +989,63 @@ TEST(SchedEft, AHostFarUnderTheCeilingWaitsWhileAColdGpuMeasuresItselfAlone) {
   EXPECT_GT(without.host_chunks_while_measured, 0);
 }
 
+// A data region's lending execution (cold heat3d on the H200, call QF's
+// traces): every row the host computes is an output the GPU uploads before
+// it reads it in the next execution, so the cold GPU, prepared after 3.5 ms
+// (its staging pool), takes all that is left in its first chunk -- one
+// upload, not a probe and chunks growing from it.  The host keeps what it
+// ran while the GPU prepared.  Not outside a data region (the host's rows
+// are final there), nor where the host lends no threads (the GPU registers
+// instead).
+namespace {
+struct DataRegionRun {
+  int64_t host_rows_before_gpu = 0; // issued before the GPU's first chunk
+  int64_t gpu_first = 0;            // the GPU's first chunk's rows
+  int gpu_chunks = 0;
+};
+DataRegionRun run_cold_data_region(bool data_region, double host_co_speed) {
+  const int64_t W = 4094;
+  SimDevice gpu = SimDevice::constant(1 / 3e-8, 0);
+  gpu.time_fn = [](Range r, int k) { // its cold chunks upload their rows
+    return (k == 0 ? 2e-4 : 4e-5) + double(r.size()) * 3e-7;
+  };
+  const std::vector<SimDevice> devs = {SimDevice::constant(1 / 1.5e-6, 5e-6, true), gpu};
+  SchedParams params = make_params(W, devs);
+  params.co_speed = {host_co_speed, 1};
+  params.data_region = data_region;
+  SimOptions opt;
+  opt.start_at = {0, 0.0035};
+  auto s = eft();
+  const SimResult r = simulate(*s, params, devs, opt);
+  EXPECT_EQ(check_coverage(r, W), "") << s->explain();
+  double gpu_first = -1;
+  DataRegionRun out;
+  for (const SimChunk &c : r.chunks)
+    if (c.device == 1 && out.gpu_chunks++ == 0) {
+      gpu_first = c.issued;
+      out.gpu_first = c.range.size();
+    }
+  for (const SimChunk &c : r.chunks)
+    if (c.device == 0 && c.issued < gpu_first)
+      out.host_rows_before_gpu += c.range.size();
+  return out;
+}
+} // namespace
+
+TEST(SchedEft, AColdGpuTakesAllThatIsLeftInItsFirstChunkInALendingDataRegion) {
+  const DataRegionRun region = run_cold_data_region(true, 0.5);
+  const DataRegionRun one_shot = run_cold_data_region(false, 0.5);
+  const DataRegionRun registers = run_cold_data_region(true, 1);
+  // The host ran beside the GPU's preparation, then the GPU took the rest.
+  EXPECT_GE(region.host_rows_before_gpu, 4094 / 64);
+  EXPECT_EQ(region.gpu_first, 4094 - region.host_rows_before_gpu);
+  EXPECT_EQ(region.gpu_chunks, 1);
+  // Elsewhere its first chunk is a probe.
+  EXPECT_LT(one_shot.gpu_first, (4094 - one_shot.host_rows_before_gpu) / 4);
+  EXPECT_GT(one_shot.gpu_chunks, 1);
+  EXPECT_LT(registers.gpu_first, (4094 - registers.host_rows_before_gpu) / 4);
+}
+
 // The GPU fails while the host waits for it (the runtime drops it, its
 // chunk in flight re-run on the CPU): the host stops waiting and does the
 // rest -- no deadlock, every iteration once.

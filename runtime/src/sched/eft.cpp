@@ -138,6 +138,7 @@ public:
     params_ = params;
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
+    data_region_ = params.data_region;
     if (static_cast<int>(dev_.size()) != p_) {
       // A different device set: the models belong to other devices.  Seeds
       // survive (they are per device name).  A different trip count keeps
@@ -235,7 +236,7 @@ public:
     if (d.host && lends_)
       retire_filling_accelerators();
     int64_t size;
-    bool leave_learning = false; // take(): hosts keep host_learning_range()
+    bool leave_learning = false; // take(): hosts keep the rest of host_learning_range()
     if (alone_probe_ >= 0) {
       // Everybody waits for the alone probe, which runs by itself.
       if (device != alone_probe_ || !d.inflight.empty())
@@ -258,6 +259,9 @@ public:
         size = R;
         leave_learning = true;
         d.lanes_untested = true;
+      } else if (first_upload_takes_all(device)) {
+        size = R;
+        leave_learning = true;
       }
     } else if (const int64_t fill = fill_before_retiring(device, t); fill > 0) {
       size = fill;
@@ -1771,7 +1775,9 @@ private:
             const int64_t keep =
                 leave_learning && dev_[size_t(j)].host
                     ? std::max(kept_for(j),
-                               std::min(b.size(), host_learning_range(dev_[j])))
+                               std::min(b.size(), std::max<int64_t>(
+                                                      0, host_learning_range(dev_[j]) -
+                                                             dev_[j].assigned)))
                     : kept_for(j);
             const int64_t extra = std::min(size - r.size(), b.size() - keep);
             if (extra > 0) {
@@ -1845,6 +1851,34 @@ private:
     return true;
   }
 
+  // A cold accelerator's first chunk in a data region's lending execution
+  // (lends_: its arrays staged through host threads, which
+  // lends_in_data_region() allows from 192 MiB) takes all that the hosts
+  // have not, but for the rest of their learning ranges.  Every row it
+  // leaves them is an output it uploads before reading it in the next
+  // execution, as many bytes as the inputs it would have uploaded to compute
+  // the row itself: its uploads do not shrink, they come in more copies.  The
+  // hosts keep what they ran while it prepared (its staging pool, 3-6 ms);
+  // making them wait instead (branch eft-data-region-wait, call QB) was
+  // neutral on the H200 and cost hce-sim's H100 11-24 profile, whose GPU
+  // registers for 17 ms, 0.984 -> 0.955 on cold heat3d.  Call QH (H200, 12
+  // paired rounds against main): cold jacobi2d 0.92x as long, heat3d 1.00x
+  // (its medians 20.6 against 21.7 ms).  Only for the one accelerator:
+  // several would share the uploads.  A wrong guess (a kernel slower than
+  // the hosts) costs this one execution; from the next the models split it.
+  bool first_upload_takes_all(int device) const {
+    const Dev &d = dev_[size_t(device)];
+    if (d.host || !data_region_ || !lends_ || d.seed.known() || d.exec_chunks > 0 ||
+        (d.first_exec >= 0 && d.first_exec != exec_))
+      return false;
+    for (int j = 0; j < p_; ++j) {
+      const Dev &o = dev_[size_t(j)];
+      if (j != device && o.active && !o.host)
+        return false;
+    }
+    return true;
+  }
+
   // A probe: W/1024 iterations, at least the device's lanes (fewer cost as
   // much), at most W/(2p) -- or its lanes up to W/p, its block from equal
   // ratios: a probe of half as many would cost as much (the H100's nbody:
@@ -1863,6 +1897,7 @@ private:
 
   SchedParams params_;
   bool lends_ = false; // lends() at begin()
+  bool data_region_ = false; // SchedParams::data_region
   // This execution's accelerators retired and the host's team took back
   // the threads it lent them (lending()).
   bool lent_back_ = false;

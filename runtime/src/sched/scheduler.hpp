@@ -68,6 +68,10 @@ struct SchedParams {
   // measured (region_exec.cpp set_staged_ceiling).  eft pauses a host far
   // under it while a cold accelerator measures itself alone.
   std::vector<double> rate_ceiling;
+  // Whether the region runs in a data region: its arrays stay on the
+  // accelerators between executions, so a host's rows are outputs an
+  // accelerator uploads before it reads them in a later execution.
+  bool data_region = false;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
