@@ -1745,3 +1745,30 @@ TEST(SchedEft, ARunnerUpNeverMeasuredIsTriedOnceTheBestIsMeasured) {
     EXPECT_LE(runs[size_t(k)].makespan, 0.002)
         << "execution " << k << ": " << s->explain();
 }
+
+// A GPU kernel whose time is its latency (the H200's cold gemm, call QI:
+// chunks of 2, 8 and 39 rows took 0.59, 0.50 and 0.53 ms): once a chunk
+// took no longer than one of half its rows or fewer, the next grows 16x,
+// not 4x, and the GPU runs fewer latency-bound kernels.
+TEST(SchedEft, AGpuWhoseChunksTakeTheirKernelsLatencyGrowsFaster) {
+  const int64_t W = 2048;
+  SimDevice gpu = SimDevice::constant(1 / 3e-6, 0);
+  gpu.time_fn = [](Range r, int k) { // 0.5 ms whatever the rows, the first 0.6
+    return (k == 0 ? 6e-4 : 5e-4) + double(r.size()) * 3e-6;
+  };
+  const std::vector<SimDevice> devs = {SimDevice::constant(1 / 2.2e-3, 5e-6, true), gpu};
+  SchedParams params = make_params(W, devs);
+  SimOptions opt;
+  opt.start_at = {0, 0.005};
+  auto s = eft();
+  const SimResult r = simulate(*s, params, devs, opt);
+  EXPECT_EQ(check_coverage(r, W), "") << s->explain();
+  std::vector<int64_t> sizes;
+  for (const SimChunk &c : r.chunks)
+    if (c.device == 1)
+      sizes.push_back(c.range.size());
+  ASSERT_GE(sizes.size(), 3u) << s->explain();
+  // Its second chunk took no longer than its first: the third is 16x it.
+  EXPECT_GE(sizes[2], 16 * sizes[1]) << sizes[0] << " " << sizes[1] << " " << sizes[2];
+  EXPECT_LE(sizes.size(), 6u);
+}

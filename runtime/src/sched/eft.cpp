@@ -954,13 +954,35 @@ private:
   // whatever their size (a kernel that does not fill the GPU) gets the rest
   // in one chunk instead of growing 16, 64, 256 ...
   int64_t growth_limit(const Dev &d) const {
-    int64_t by_size = kGrowth * d.largest;
+    int64_t by_size = (flat(d) ? kGrowth * kGrowth : kGrowth) * d.largest;
     double budget = kGrowth * d.longest - d.model.o;
     if (budget <= 0 || d.model.c <= 0 || rate_unmeasured(d))
       return by_size;
     double by_time = budget / d.model.c;
     return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
                            : std::max(by_size, int64_t(by_time));
+  }
+
+  // An accelerator whose largest chunk took no longer than one of at most
+  // half its iterations: its chunks' time is a kernel's latency, not their
+  // iterations, so their rate is not measured yet and a chunk grows
+  // kGrowth^2 rather than kGrowth.  The H200's cold gemm (call QI): chunks
+  // of 2, 8 and 39 rows took 0.59, 0.50 and 0.53 ms (each thread's k loop
+  // of 2048 is the kernel), and growing from 8 by kGrowth cost five such
+  // kernels, 2.7 ms for 127 rows, where one of 325 took 1.4 ms.
+  bool flat(const Dev &d) const {
+    if (d.host)
+      return false;
+    const std::pair<int64_t, double> *big = nullptr;
+    for (const auto &s : d.samples.v)
+      if (!big || s.first > big->first)
+        big = &s;
+    if (!big)
+      return false;
+    for (const auto &s : d.samples.v)
+      if (2 * s.first <= big->first && big->second <= s.second)
+        return true;
+    return false;
   }
 
   // While another device is still to be probed, a chunk is predicted to
