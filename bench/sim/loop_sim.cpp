@@ -115,7 +115,9 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   const double row = ctx_.region ? ctx_.region->row_scale(ctx_.execution) : 1;
   const Contention &con = ctx_.contention;
   bool up_paged = false, down_paged = false;
-  s.comp = (c.comp.o + c.comp.c * row * double(std::max(n, lanes))) * c.scale;
+  // A kernel in waves: a part wave costs a whole one.
+  const int64_t waved = !c.host && c.wave > 0 ? (n + c.wave - 1) / c.wave * c.wave : n;
+  s.comp = (c.comp.o + c.comp.c * row * double(std::max(waved, lanes))) * c.scale;
   if (c.host && dev.lent_slowdown > 1 && !sched_.lending())
     s.comp /= dev.lent_slowdown;      // the lent threads back in its team
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel

@@ -319,6 +319,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         p.is_host.push_back(d.cost.host);
         p.lanes.push_back(d.cost.host ? (d.cost.flat ? 1 : std::max(0, team))
                                       : d.cost.kernel_lanes);
+        p.waves.push_back(d.cost.host ? 0 : d.cost.kernel_wave);
         // region_exec.cpp set_co_speed: the team left when every device
         // works and the CPU lends threads to the GPU's copies.
         const int lent =

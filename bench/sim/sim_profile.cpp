@@ -248,6 +248,8 @@ Machine read_profile(const std::string &path) {
         c.down = parse_stage(kv["down"]);
         c.lanes = int64_t(num(kv, "lanes", 0));
         c.kernel_lanes = int64_t(num(kv, "kernel_lanes", 0));
+        c.wave = int64_t(num(kv, "wave", 0));
+        c.kernel_wave = int64_t(num(kv, "kernel_wave", 0));
         c.prepare = num(kv, "prepare", 0);
         c.prepare_first = num(kv, "prepare_first", 0);
         c.first_launch = num(kv, "first_launch", 0);

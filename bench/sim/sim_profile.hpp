@@ -37,6 +37,11 @@ struct DeviceCost {
   // block times the multiprocessors, CudaDevice::lanes), where `lanes` is
   // what the chunks cost.
   int64_t kernel_lanes = 0;
+  // The GPU: its kernel runs a chunk in waves of `wave` iterations (every
+  // multiprocessor full), so a chunk costs what the whole waves it needs
+  // do; `kernel_wave` is the wave the runtime reports to the scheduler
+  // (CudaDevice::wave, SchedParams::waves).  0: none.
+  int64_t wave = 0, kernel_wave = 0;
   // The CPU device's OpenMP team alone; beside a working accelerator one
   // core goes to the accelerator's controller thread (docs/design.md).
   int threads = 0;

@@ -51,6 +51,10 @@ public:
   // this size (it leaves some of the device's parallel units idle): the
   // scheduler's lanes (SchedParams::lanes).  0: unknown.
   virtual int64_t lanes(const hce_region &region) const { return 0; }
+  // The region's iterations the device runs in one wave (every parallel
+  // unit as full as it can be at once): a chunk of 1.2 waves costs as much
+  // as one of 2 (SchedParams::waves).  0: unknown.
+  virtual int64_t wave(const hce_region &region) const { return 0; }
   // Called once on the device's controller thread before any work.
   virtual void on_controller_start() {}
   // Whether the thread that runs a chunk loop can run this device's chunks

@@ -557,6 +557,7 @@ bool make_schedule_plan(Runtime &rt, const hce_region &r, const Settings &set,
     params.is_host.push_back(dev.uses_host_memory());
     const auto *cpu = dynamic_cast<const CpuDevice *>(&dev);
     params.lanes.push_back(dev.lanes(r));
+    params.waves.push_back(dev.wave(r));
     params.lookahead =
         params.lookahead || (sp.co == CoMode::Pipelined && !dev.uses_host_memory());
     sp.is_cpu.push_back(cpu != nullptr);

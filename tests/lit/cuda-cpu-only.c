@@ -76,6 +76,7 @@ void fine(int n, double *v) {
 // HOST-NEXT: {{^}}#ifdef HCE_HAVE_CUDA_VARIANTS
 // HOST-NEXT: {{^}}  __hce_r.cuda = __hce_cuda_4_{{[0-9a-f]+}};
 // HOST-NEXT: {{^}}  __hce_r.cuda_block_iterations = 256;
+// HOST-NEXT: {{^}}  __hce_r.cuda_wave = __hce_cuda_wave_4_{{[0-9a-f]+}};
 // HOST-NEXT: {{^}}#endif
 // HOST-NEXT: {{^}}#ifdef HCE_HAVE_OMP_VARIANTS
 // HOST-NEXT: {{^}}  __hce_r.omp = __hce_omp_4_{{[0-9a-f]+}};

@@ -133,12 +133,15 @@ int main(void) {
 // HOST: {{^}}#ifdef HCE_HAVE_CUDA_VARIANTS
 // HOST-NEXT: {{^}}int __hce_cuda_0_[[SUF:[0-9a-f]+]](int64_t __hce_lb, int64_t __hce_ub, void *const *__hce_ptrs,
 // HOST-NEXT: {{^}}    const void *__hce_args, void *__hce_red, void *__hce_stream);
+// HOST-NEXT: {{^}}int64_t __hce_cuda_wave_0_[[SUF]](const void *__hce_args, int __hce_sms);
 // HOST-NEXT: {{^}}#endif
 // HOST: {{^}}  __hce_r.cpu = __hce_cpu_0;
 // HOST-NEXT: {{^}}#ifdef HCE_HAVE_CUDA_VARIANTS
 // A 1-D kernel (one iteration per thread) tells the runtime its block.
 // HOST-NEXT: {{^}}  __hce_r.cuda = __hce_cuda_0_[[SUF]];
 // HOST-NEXT: {{^}}  __hce_r.cuda_block_iterations = 256;
+// And its wave, from the occupancy calculator.
+// HOST-NEXT: {{^}}  __hce_r.cuda_wave = __hce_cuda_wave_0_[[SUF]];
 // HOST-NEXT: {{^}}#endif
 
 // EXEC: cuda-variant ok

@@ -16,6 +16,10 @@ void carried(int M, int N, double *A) {
 // CHECK-NEXT: __global__
 // CHECK: {{^}}  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK: {{^}}  __hce_kernel_0<<<(unsigned)__hce_blocks, __hce_threads, 0, __hce_s>>>(
+// Its wave (hce_region::cuda_wave): resident blocks of one iteration a thread.
+// CHECK: {{^}}extern "C" int64_t __hce_cuda_wave_0_{{[0-9a-f]+}}(const void *__hce_args, int __hce_sms) {
+// CHECK: {{^}}  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&__hce_per_sm, __hce_kernel_0, (int)__hce_threads, 0) != cudaSuccess) {
+// CHECK: {{^}}  return (int64_t)__hce_per_sm * __hce_sms * __hce_threads;
 
 void same_element(int M, int N, const double *A, double *r) {
 #pragma hce co_exec map(to: A[i*N:N]) map(tofrom: r[i:1])

@@ -148,6 +148,14 @@ int main(void) {
 // CHECK: {{^}}    __hce_by = __hce_threads / __hce_bx;
 // CHECK: {{^}}  const dim3 __hce_grid((unsigned)__hce_blocks, (unsigned)__hce_gy), __hce_block(__hce_bx, __hce_by);
 // CHECK: {{^}}  __hce_kernel_0<<<__hce_grid, __hce_block, 0, __hce_s>>>(
+// Its wave for the runtime (hce_region::cuda_wave): the kernel's resident
+// blocks per multiprocessor times the rows a block runs, from the
+// launcher's own row shape.
+// CHECK: {{^}}extern "C" int64_t __hce_cuda_wave_0_{{[0-9a-f]+}}(const void *__hce_args, int __hce_sms) {
+// CHECK: {{^}}    __hce_by = __hce_threads / __hce_bx;
+// CHECK: {{^}}  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&__hce_per_sm, __hce_kernel_0, (int)__hce_threads, 0) != cudaSuccess) {
+// CHECK: {{^}}  return (int64_t)__hce_per_sm * __hce_sms * __hce_bx * __hce_by /
+// CHECK-NEXT: {{^}}         ((int64_t)__hce_bx * __hce_gy);
 
 // CHECK: /* Kernel shape: rows. One outer iteration per block row, the inner loop 'j' (line 34) {{.*}} provably carries no dependence. */
 // CHECK: {{^}}    {
@@ -174,8 +182,11 @@ int main(void) {
 // CHECK: /* Kernel shape: rows. {{.*}}: independence of the inner iterations asserted by '#pragma omp simd' on the inner loop. */
 // CHECK: {{^}}      for (int j = (int)((0) + (int64_t)(blockIdx.y * blockDim.x + threadIdx.x) * 2); j < (N); j += (int)((int64_t)(gridDim.y * blockDim.x) * 2))
 
-// A rows kernel fills the GPU from one row: no block size in the descriptor.
+// A rows kernel fills the GPU from one row: no block size in the descriptor,
+// its wave function instead.
 // RUN: FileCheck %s --check-prefix=HOST --input-file %t.c
+// HOST: {{^}}int64_t __hce_cuda_wave_0_{{[0-9a-f]+}}(const void *__hce_args, int __hce_sms);
 // HOST-NOT: {{^}}  __hce_r.cuda_block_iterations
-// HOST: {{^}}  __hce_r.cuda =
+// HOST: {{^}}  __hce_r.cuda = __hce_cuda_0_{{[0-9a-f]+}};
+// HOST-NEXT: {{^}}  __hce_r.cuda_wave = __hce_cuda_wave_0_{{[0-9a-f]+}};
 // HOST-NOT: {{^}}  __hce_r.cuda_block_iterations

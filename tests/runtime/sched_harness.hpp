@@ -39,6 +39,7 @@ struct SimDevice {
   double overhead = 0; // seconds added to every chunk
   bool host = false;   // SchedParams::is_host
   int64_t lanes = 0;   // SchedParams::lanes
+  int64_t wave = 0;    // SchedParams::waves
   // Seconds added to a chunk that runs while another device runs one (the
   // H100's CPU chunks beside the GPU's pinning and copies: 1-17 ms).
   double beside = 0;
@@ -138,6 +139,7 @@ inline SchedParams make_params(int64_t W, const std::vector<SimDevice> &devs,
   for (const SimDevice &d : devs) {
     p.is_host.push_back(d.host);
     p.lanes.push_back(d.lanes);
+    p.waves.push_back(d.wave);
   }
   p.lookahead = lookahead;
   return p;

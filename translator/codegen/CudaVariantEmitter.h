@@ -56,6 +56,8 @@ public:
   std::string companionHeader(const std::vector<const Region *> &With) const override;
   /// The launcher's external name.
   std::string launcherName(const Region &R) const;
+  /// The wave function's external name (hce_region::cuda_wave).
+  std::string waveName(const Region &R) const;
   /// Chooses the kernel shape of region \p R (built from \p In), from the
   /// AST; call before companion(). Regions never planned get the 1-D shape.
   void planRegion(const RegionInput &In, const Region &R, clang::ASTContext &Ctx,

@@ -177,6 +177,16 @@ typedef struct hce_region {
                             multiprocessors leaves some idle and takes as
                             long as one of that size; 0: unknown (a kernel
                             that spreads the inner loop over threads) */
+  int64_t (*cuda_wave)(const void *args, int multiprocessors);
+  /* the outer iterations of one wave of the CUDA
+     variant's kernel: every one of `multiprocessors`
+     holding as many of its blocks as it can at once
+     (the occupancy calculator); a chunk of 1.2 waves
+     takes as long as one of 2.  Called with the
+     device current, on the captured scalars; returns
+     0 when unknown.  NULL: unknown.  Generated code
+     and libhce come from one release (the runtime
+     reads this field). */
 } hce_region;
 
 /* Co-executes the region on the selected devices.  Returns 0 on success;

@@ -409,6 +409,17 @@ bool CudaDevice::check(int rc, const char *call, std::string &why) const {
   return false;
 }
 
+int64_t CudaDevice::wave(const hce_region &region) const {
+  if (!region.cuda_wave || multiprocessors_ <= 0)
+    return 0;
+  CurrentDevice cur(ordinal()); // the occupancy calculator asks the current one
+  if (cur.rc() != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return std::max<int64_t>(0, region.cuda_wave(region.args, multiprocessors_));
+}
+
 bool CudaDevice::init(const Settings &settings, std::string &why) {
   CurrentDevice cur(ordinal());
   if (!check(cur.rc(), "cudaSetDevice", why))

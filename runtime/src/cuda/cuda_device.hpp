@@ -92,6 +92,9 @@ public:
   int64_t lanes(const hce_region &region) const override {
     return int64_t(std::max(0, region.cuda_block_iterations)) * multiprocessors_;
   }
+  // The kernel's occupancy on this GPU, from the generated code
+  // (hce_region::cuda_wave).
+  int64_t wave(const hce_region &region) const override;
   void on_controller_start() override;
   // Any thread can drive the GPU (every call makes its device current for
   // the call, CurrentDevice): when no CPU chunk needs the calling thread it

@@ -53,6 +53,10 @@ struct SchedParams {
   // much as one of this many.  The CPU's team size: its variant may
   // parallelise only the outer loop, so one iteration runs on one thread.
   std::vector<int64_t> lanes;
+  // Per-device waves (0 = unknown): an accelerator's kernel runs its
+  // iterations in waves of this many (every multiprocessor full), so a
+  // chunk of 1.2 waves takes as long as one of 2 (Device::wave).
+  std::vector<int64_t> waves;
   // Per-device speed when every device co-executes, relative to its speed
   // alone or beside the others otherwise (empty or 1: the same): under 1
   // for the CPU where the runtime lends part of its team to the
