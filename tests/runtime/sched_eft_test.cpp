@@ -1813,3 +1813,45 @@ TEST(SchedEft, AnAcceleratorsChunksOfAWaveOrMoreAreWholeWaves) {
         << "cpu " << cpu_row << ": with " << with << ", without " << without;
   }
 }
+
+// A device that found its block taken keeps its probe (kept_for) -- and
+// while it prepares, once the others have run all but that probe, they only
+// wait for it: eft says so (waits_only_for), so that its preparation stops
+// at its next piece (on the H200 cold cg's spmv waited 5.0 ms after the
+// CPU's last chunk for the GPU's registrations, call JA).  Not once it has
+// asked, nor while another device's chunk is under way.
+TEST(SchedEft, TheOthersWaitOnlyForALateDevicesKeptProbe) {
+  const int64_t W = 1000;
+  double t = 0;
+  SchedParams params =
+      make_params(W, {SimDevice::constant(1e6, 0, true), SimDevice::constant(1e8, 0)});
+  params.clock = [&t] { return t; };
+  auto s = eft();
+  // Execution 0: the CPU runs everything before the GPU asks.
+  s->begin(params);
+  for (Decision d = s->next(0); d.kind == Decision::Run; d = s->next(0)) {
+    t += 1e-6 * double(d.range.size());
+    s->complete(0, d.range, 1e-6 * double(d.range.size()));
+  }
+  EXPECT_EQ(s->next(1).kind, Decision::Done);
+  s->ended(t, 0);
+  // Execution 1: the CPU runs all but the GPU's probe, then waits for it.
+  t += 1e-3;
+  s->begin(params);
+  Decision d = s->next(0);
+  ASSERT_EQ(d.kind, Decision::Run);
+  EXPECT_FALSE(s->waits_only_for(1)) << "the CPU's chunk is under way";
+  for (;;) {
+    t += 1e-6 * double(d.range.size());
+    s->complete(0, d.range, 1e-6 * double(d.range.size()));
+    d = s->next(0);
+    if (d.kind != Decision::Run)
+      break;
+  }
+  ASSERT_EQ(d.kind, Decision::Wait) << s->explain();
+  EXPECT_TRUE(s->waits_only_for(1)) << s->explain();
+  EXPECT_FALSE(s->waits_only_for(0));
+  const Decision probe = s->next(1);
+  ASSERT_EQ(probe.kind, Decision::Run);
+  EXPECT_FALSE(s->waits_only_for(1)) << "it has asked";
+}
