@@ -212,15 +212,12 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   return s;
 }
 
-void LoopSim::cut_registrations(bool all_done) {
+void LoopSim::cut_registrations() {
   for (size_t d = 0; d < devs_.size(); ++d) {
     const SimDevice &dev = devs_[d];
     DeviceState &s = st_[d];
-    if (idle_[d] || s.asked || s.reg_cut || dev.reg <= 0 || now_ >= dev.reg)
+    if (idle_[d] || s.asked || dev.reg <= 0 || now_ >= dev.reg)
       continue;
-    if (!all_done && !sched_.waits_only_for(int(d)))
-      continue;
-    s.reg_cut = true;
     // Checked before each piece: the one under way ends.
     const double piece = dev.reg_piece > 0 ? dev.reg_piece : dev.reg;
     const double stop = std::min(dev.reg, std::ceil(now_ / piece) * piece);
@@ -248,9 +245,7 @@ double LoopSim::run() {
       const bool was_complete = completed_ >= iterations_;
       completed_ += e.range.size();
       if (!was_complete && completed_ >= iterations_)
-        cut_registrations(true);
-      else if (completed_ < iterations_)
-        cut_registrations(false);
+        cut_registrations();
       for (size_t d = 0; d < st_.size(); ++d)
         if (st_[d].waiting) {
           st_[d].waiting = false;

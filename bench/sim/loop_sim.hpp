@@ -144,7 +144,6 @@ private:
     Range range;
     bool asked = false;    // its preparation is over
     double reg_undone = 0; // registration cut short (SimDevice::reg)
-    bool reg_cut = false;
   };
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
@@ -193,9 +192,7 @@ private:
   long steps_ = 0;
   int64_t iterations_ = 0, completed_ = 0;
   // Every iteration is complete: registrations stop at their next piece.
-  // `all_done`: every iteration complete; otherwise only the devices the
-  // others wait for (Scheduler::waits_only_for).
-  void cut_registrations(bool all_done);
+  void cut_registrations();
 };
 
 } // namespace hce::sim

@@ -87,15 +87,7 @@ public:
   void run() {
     if (w_.prologue) {
       const double start = now_seconds();
-      // Its preparation goes on while the execution has work for it: not
-      // once every iteration is done, nor while the others only wait for
-      // it (Scheduler::waits_only_for).
-      w_.prologue([this] {
-        if (sh_.all_complete.load(std::memory_order_relaxed))
-          return false;
-        std::lock_guard<std::mutex> lock(sh_.mutex);
-        return !sh_.scheduler->waits_only_for(slot_);
-      });
+      w_.prologue([this] { return !sh_.all_complete.load(std::memory_order_relaxed); });
       // The CPU's team made, a GPU's windows, pool and registrations: a
       // cold execution's first milliseconds (call OC) showed only as the gap
       // before a device's first chunk.

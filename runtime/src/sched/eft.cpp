@@ -482,23 +482,6 @@ public:
   }
 
   bool lending() const override { return !lent_back_; }
-  // What is left is the probe kept for a device that found its block taken
-  // in the last execution (kept_for()) while it prepares: on the H200 cold
-  // cg's spmv waited 5.0 ms after the CPU's last chunk for the GPU to
-  // register 108 MiB in its second execution before it ran its 33792-row
-  // probe (call JA's traces).  Its registrations stop at the next piece;
-  // they go on in the next executions, beside the others' chunks.
-  bool waits_only_for(int device) const override {
-    if (device < 0 || device >= p_ || asked_[size_t(device)])
-      return false;
-    const int64_t kept = kept_for(device);
-    if (kept <= 0 || unassigned() > kept)
-      return false;
-    for (int j = 0; j < p_; ++j)
-      if (j != device && !dev_[size_t(j)].inflight.empty())
-        return false;
-    return true;
-  }
 
   bool paused(int device) const override {
     return device >= 0 && device < p_ && dev_[device].paused;

@@ -118,11 +118,6 @@ public:
   // it before it asked).  A scheduling outcome like idle(), reported as
   // left_out in HCE_STATS; a device that never asked is not covered.
   virtual bool gave_nothing(int device) const { return false; }
-  // During an execution: every iteration left is kept for `device`, which
-  // has not asked yet, and no other device has a chunk under way -- the
-  // others wait for it, so its preparation stops at its next piece (the
-  // rest goes on in a later execution; chunk_loop.cpp's `wanted`).
-  virtual bool waits_only_for(int device) const { return false; }
   // During an execution, once next(device) said Done: the scheduler retired
   // `device` while the others still had work (eft: a host lending copy
   // threads whose rows are worth less than what its team costs the
