@@ -884,6 +884,12 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     lock.unlock();
     dev.prepare_hosts(to_pin, wanted);
     lock.lock();
+    // The others did the execution's work meanwhile: no chunk of this
+    // device needs its windows or broadcast rows now, and a later
+    // preparation makes them (cold cg's first spmv ended 0.47 ms after the
+    // GPU's last registration, uploading p, call RB).
+    if (!wanted())
+      return;
   } else if (!pinnable) {
     size_t copied = 0; // pageable rows a one-shot region may copy
     for (const ArrayUse &u : uses)

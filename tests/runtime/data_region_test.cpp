@@ -423,12 +423,14 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
   int executions = 0;
   double first = 0;
   size_t pinned_first = 0;
+  size_t allocated_first = 0;
   while (executions < 40 && (executions < 2 || sim->pinned_bytes() < total)) {
     const double start = hce::now_seconds();
     ASSERT_EQ(hce_co_exec(&r), 0);
     if (executions++ == 0) {
       first = hce::now_seconds() - start;
       pinned_first = sim->pinned_bytes();
+      allocated_first = sim->bytes_allocated();
     }
   }
   ASSERT_EQ(hce_data_end(), 0);
@@ -445,6 +447,8 @@ TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
   EXPECT_LT(pinned_first, total) << "the first execution pinned everything";
   EXPECT_GE(pinned_first, hce::Device::kPinPieceBytes);
   EXPECT_EQ(sim->pinned_bytes(), total);
+  // Nor its windows: no chunk of sim:0 needed them (DataEnv::prepare).
+  EXPECT_EQ(allocated_first, 0u) << "windows made after the execution's work was done";
   // 1.6 s or more when it waited for it all; a piece and sim:0's windows
   // (68 MiB filled with 0xFF) with the fix: 1.0 s alone, 1.36 s under a
   // loaded ctest on the 2-core VM.
