@@ -218,11 +218,13 @@ void LoopSim::cut_registrations() {
     DeviceState &s = st_[d];
     if (idle_[d] || s.asked || dev.reg <= 0 || now_ >= dev.reg)
       continue;
-    // Checked before each piece: the one under way ends.
+    // Checked before each piece: the one under way ends, and the rest of
+    // the preparation (windows, broadcast uploads) is left for the next
+    // (DataEnv::prepare; Residency::unprepare_last).
     const double piece = dev.reg_piece > 0 ? dev.reg_piece : dev.reg;
     const double stop = std::min(dev.reg, std::ceil(now_ / piece) * piece);
     s.reg_undone = dev.reg - stop;
-    q_.push({dev.prepare - s.reg_undone, Ask, int(d), {}, 0, ++s.gen});
+    q_.push({stop, Ask, int(d), {}, 0, ++s.gen});
   }
 }
 

@@ -492,8 +492,12 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       }
       if (residency && b.link.pin_reg_bw > 0)
         for (size_t i = 0; i < devs.size(); ++i)
-          if (loop.reg_undone(int(i)) > 0)
+          if (loop.reg_undone(int(i)) > 0) {
             residency->unpin_last(loop.reg_undone(int(i)) * b.link.pin_reg_bw);
+            // Its windows and uploads not made: the next preparation's.
+            residency->unprepare_last();
+            gpu_prepared[ri] = false;
+          }
       if (residency)
         residency->end_execution(r, e);
       if (store)

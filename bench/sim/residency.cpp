@@ -109,6 +109,7 @@ Moves Residency::release(const Region &r, int e, Range range, bool gpu) {
 
 Moves Residency::prepare(const Region &r, int e) {
   Moves m;
+  last_prepared_.clear();
   for (const Use &u : r.uses) {
     State *s = state(r, e, u);
     if (!s || !u.read || !u.whole)
@@ -124,8 +125,15 @@ Moves Residency::prepare(const Region &r, int e) {
       m.up_pinned += bytes;
     register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
     s->valid[1].unite(missing);
+    last_prepared_.push_back({s, missing});
   }
   return m;
+}
+
+void Residency::unprepare_last() {
+  for (auto &[s, rows] : last_prepared_)
+    s->valid[1].subtract(rows);
+  last_prepared_.clear();
 }
 
 double Residency::pin(const Region &r, int e) {

@@ -118,6 +118,9 @@ public:
   // every iteration complete first: Device::prepare_host's pieces): those
   // bytes, the last arrays' last, are pinned by a later pin().
   void unpin_last(double bytes);
+  // Undoes the last prepare(): the device's preparation stopped at its
+  // registration (LoopSim::reg_undone), before its windows and uploads.
+  void unprepare_last();
   // The bytes of pageable rows registered in the execution so far (what
   // its end unregisters: Link::unreg_bw).
   double registered_bytes() const { return registered_bytes_; }
@@ -146,6 +149,7 @@ private:
 
   std::vector<State> arrays_;
   std::vector<std::pair<State *, double>> last_pinned_; // pin()'s, in order
+  std::vector<std::pair<State *, IntervalSet>> last_prepared_; // prepare()'s uploads
   bool co_ = true;
   double registered_bytes_ = 0;
   int registrations_ = 0;
