@@ -6,7 +6,7 @@
 #
 #   bash bench/ab_libs.sh DIR [ROUNDS]
 #     DIR: a staged suite (scripts/stage-suite.sh: bin/, lib/) with one
-#          lib-NAME/libhce.so.0 per library to compare
+#          lib-NAME/libhce.so.1 per library to compare
 #   env: AB_LIBS="base new"   the lib-NAME folders, in this order
 #        AB_BENCH="matadd ..."  the benchmarks (default: all 12)
 #        AB_CONFIGS="gpu warm cold"  cpu: the CPU alone (static) with each

@@ -6,7 +6,7 @@
 # tool carries at most 64 MiB in all; this stays under about 50 MB.
 #
 #   usage: scripts/stage-offload.sh [DEST]      (default .carry/offload/lib)
-#   env:   HCE_BUILD_DIR   build folder with lib/libhce.so.0 (default build/)
+#   env:   HCE_BUILD_DIR   build folder with lib/libhce.so.1 (default build/)
 #          HCE_LLVM_LIB    LLVM 19 library folder (default /usr/lib/llvm-19/lib)
 #          HCE_STAGE_PLAIN=1  do not compress (for a machine without xz/python)
 #
@@ -32,11 +32,11 @@ z3="$(ldd "$llvm_lib/libLLVM.so.19.1" | awk '/libz3\.so/ {print $3}')"
 
 rm -rf "$dest" && mkdir -p "$dest"
 cp -L "$llvm_lib/libomp.so.5" "$llvm_lib/libomptarget.so.19.1" "$dest/"
-if [ -e "$build/lib/libhce.so.0" ]; then
-  cp -L "$build/lib/libhce.so.0" "$dest/"
-  strip --strip-debug "$dest/libhce.so.0"
+if [ -e "$build/lib/libhce.so.1" ]; then
+  cp -L "$build/lib/libhce.so.1" "$dest/"
+  strip --strip-debug "$dest/libhce.so.1"
 else
-  echo "stage-offload: note: no $build/lib/libhce.so.0 (set HCE_BUILD_DIR); not staged" >&2
+  echo "stage-offload: note: no $build/lib/libhce.so.1 (set HCE_BUILD_DIR); not staged" >&2
 fi
 for big in "$llvm_lib/libLLVM.so.19.1" "$z3"; do
   name="$(basename "$big")"
@@ -72,7 +72,7 @@ done
 # The names programs and libraries ask for.
 ln -sf libomptarget.so.19.1 "$out/libomptarget.so"
 ln -sf libLLVM.so.19.1 "$out/libLLVM-19.so"
-[ -e "$out/libhce.so.0" ] && ln -sf libhce.so.0 "$out/libhce.so"
+[ -e "$out/libhce.so.1" ] && ln -sf libhce.so.1 "$out/libhce.so"
 # libomptarget's CUDA plugin dlopens "libcuda.so", which a machine with only
 # the driver does not have (it has libcuda.so.1): without it libomptarget
 # sees zero devices (seen on the GPU machine, 2026-11-21).

@@ -40,11 +40,11 @@ for t in hce_runtime_tests hce_bench_chunk_overhead hce_bench_region_overhead hc
   [ -x "$gpu/bin/$t" ] && cp "$gpu/bin/$t" "$dst/bin/"
 done
 strip --strip-debug "$dst"/bin*/hce_* 2>/dev/null || true
-cp -L "$gpu/lib/libhce.so.0" /usr/lib/llvm-19/lib/libomp.so.5 \
+cp -L "$gpu/lib/libhce.so.1" /usr/lib/llvm-19/lib/libomp.so.5 \
   "$(dirname "$(readlink -f /usr/local/cuda/bin/nvcc)")/../lib/libcudart.so.13" "$dst/lib/"
 # The benchmarks link Google Benchmark, which the GPU machine does not have.
 for t in "$dst"/bin/hce_bench_*; do
   ldd "$t" | awk '/libbenchmark/ { print $3 }'
 done | sort -u | xargs -r cp -L -t "$dst/lib/"
-strip --strip-debug "$dst/lib/libhce.so.0"
+strip --strip-debug "$dst/lib/libhce.so.1"
 du -sh "$dst"

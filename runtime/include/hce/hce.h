@@ -184,10 +184,12 @@ typedef struct hce_region {
      (the occupancy calculator); a chunk of 1.2 waves
      takes as long as one of 2.  Called with the
      device current, on the captured scalars; returns
-     0 when unknown.  NULL: unknown.  Generated code
-     and libhce come from one release (the runtime
-     reads this field). */
+     0 when unknown.  NULL: unknown. */
 } hce_region;
+/* The layout above is libhce's ABI: a program generated against another
+ * layout reads or misses fields, so a change to it bumps the library's
+ * SOVERSION (libhce.so.1 since cuda_wave was appended) and a program built
+ * before does not load it. */
 
 /* Co-executes the region on the selected devices.  Returns 0 on success;
  * on an unrecoverable error prints a message naming the region and returns
