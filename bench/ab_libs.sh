@@ -197,4 +197,28 @@ if pairs:
     print("%-13s" % "geomean" + "".join(
         "%*s" % (w, "%.3f" % math.exp(sum(logs[n]) / len(logs[n])) if logs[n] else "nan")
         for n, w in zip(names, width)))
+    # How far to trust the medians above: the paired ratios' quartiles, and
+    # each configuration's runs' max / min.  Call RC's machine passed the
+    # health check and then ran cold cg in 17.7-67.8 ms: its medians moved
+    # 15-37% where a quiet machine's ten rounds move +-5%.
+    print("paired quartiles [q1 q3]; runs max/min of the first library")
+    spreads = []
+    for b in sys.argv[4].split():
+        row = ""
+        for (c, l), n, w in zip(pairs, names, width):
+            r = sorted(by_round[(b, "%s-%s" % (c, l), k)] /
+                       by_round[(b, "%s-%s" % (c, libs[0]), k)]
+                       for k in range(1, rnd + 1)
+                       if (b, "%s-%s" % (c, l), k) in by_round and
+                       by_round.get((b, "%s-%s" % (c, libs[0]), k), 0) > 0)
+            q = statistics.quantiles(r, n=4) if len(r) >= 4 else []
+            row += "%*s" % (w, "[%.2f %.2f]" % (q[0], q[2]) if q else "-")
+        base = runs.get((b, "%s-%s" % (sys.argv[3].split()[0], libs[0])), [])
+        if len(base) >= 2 and min(base) > 0:
+            spreads.append(max(base) / min(base))
+            row += "  %.2f" % spreads[-1]
+        print("%-13s" % b + row)
+    if spreads and statistics.median(spreads) > 1.5:
+        print("NOISY MACHINE: the first library's runs spread %.2fx (median over benchmarks)"
+              % statistics.median(spreads))
 PY
