@@ -745,10 +745,11 @@ int main() {
               std::to_string(2 * budget));
     // Staged, the GPU works in the first execution; registering (30 ms) it
     // does not, the CPU's sweep ending it first.
-    check(h1.log[0].devices.size() == 2 && h1.log[0].devices[1].iterations > 0 &&
-              h0.log[0].devices.size() == 2 && h0.log[0].devices[1].iterations == 0,
-          "data region: the first execution's GPU works on staged arrays, not registering "
-          "600 MB");
+    check(
+        h1.log[0].devices.size() == 2 && h1.log[0].devices[1].iterations > 0 &&
+            h0.log[0].devices.size() == 2 && h0.log[0].devices[1].iterations == 0,
+        "data region: the first execution's GPU works on staged arrays, not registering "
+        "600 MB");
     Bench small = dr; // 3 x 60 MB: under 192 MiB
     for (Array &a : small.arrays)
       a.rowbytes = 3e5;
