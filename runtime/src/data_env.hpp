@@ -114,9 +114,11 @@ public:
   // allows, the host memory pinned, and broadcast sections (the same for
   // every iteration, e.g. B in GEMM) uploaded, so that these one-time costs
   // are not charged to the device's first chunk.  Best effort.
+  // `others_work`: other devices run chunks of this execution (a pinning
+  // that holds up this device's copies is preceded by bring_home_first).
   void prepare(
       int device, const hce_region &region, TransferCounts &counts,
-      const Device::Wanted &wanted = [] { return true; });
+      const Device::Wanted &wanted = [] { return true; }, bool others_work = false);
   // What `device`'s preparation for `region` would pin now (prepare(): its
   // data-region arrays, as Device::unpinned_bytes counts them); after
   // begin_region.
@@ -228,6 +230,13 @@ private:
                           std::vector<std::pair<Array *, int>> &pins, std::string &why);
   // Plans peer copies into `device` for the part of `missing` the host
   // lacks and a peer-connected device holds; removes it from `missing`.
+  // Before a preparation's pinning that holds up `device`'s copies: the
+  // rows of the arrays the region reads and does not write that only
+  // `device` holds, downloaded (up to kHomeFirstBytes in all).
+  static constexpr size_t kHomeFirstBytes = Device::kPinPieceBytes / 4;
+  void bring_home_first(std::unique_lock<std::mutex> &lock, int device,
+                        const hce_region &region, const std::vector<ArrayUse> &uses,
+                        TransferCounts &counts);
   void plan_peer_copies(Array &a, int device, IntervalSet &missing,
                         std::vector<Copy> &copies,
                         std::vector<std::pair<Array *, int>> &pins);

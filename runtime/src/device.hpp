@@ -148,6 +148,14 @@ public:
   // preparing pins nothing.  region_exec lends copy threads in a data
   // region by it.
   virtual size_t unpinned_bytes(const std::vector<HostSpan> &spans) { return 0; }
+  // Whether prepare_hosts(spans) would now hold up every other copy to or
+  // from this device while it runs (CudaDevice: a registration beside a
+  // working CPU team, which the driver serialises with the process's other
+  // CUDA calls); DataEnv::prepare brings home first what only this device
+  // holds.  False where preparing blocks nothing.
+  virtual bool preparing_blocks_copies(const std::vector<HostSpan> &spans) {
+    return false;
+  }
   // Host threads the device's copies may use in the coming execution, the
   // one that runs its chunks included (region_exec: the CPU's cores when
   // its team does no work in the execution, shared among the accelerators

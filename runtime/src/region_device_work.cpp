@@ -108,8 +108,8 @@ bool RegionDeviceWork::download(Range range, int k, std::string &why) {
 
 void RegionDeviceWork::abandon(int k) { data_.abandon(slots_[size_t(k)].hold); }
 
-void RegionDeviceWork::prepare(const Device::Wanted &wanted) {
-  data_.prepare(device_, r_, bytes_, wanted);
+void RegionDeviceWork::prepare(const Device::Wanted &wanted, bool others_work) {
+  data_.prepare(device_, r_, bytes_, wanted, others_work);
 }
 
 std::string RegionDeviceWork::rescue() {

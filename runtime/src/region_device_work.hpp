@@ -31,8 +31,9 @@ public:
   // Of the slot's last upload stage, the share (by bytes) that moved a data
   // region's elements into the device for the first time.
   double first_upload_share(int slot) const { return slots_[size_t(slot)].first_share; }
-  // Per-execution preparation on the device's controller (accelerators).
-  void prepare(const Device::Wanted &wanted);
+  // Per-execution preparation on the device's controller (accelerators);
+  // `others_work`: other devices run chunks of the execution.
+  void prepare(const Device::Wanted &wanted, bool others_work);
   // After a failure: gives the device's data back to the host; "" or a
   // fatal error.
   std::string rescue();

@@ -820,9 +820,12 @@ int execute_region(const hce_region &r, std::string &why) {
         cpu->use_team(/*alone=*/false);
       };
     } else if (!dev.uses_host_memory() && !workers[i].idle) {
-      workers[i].prologue = [w = work[i].get(),
-                             prefaulting](const std::function<bool()> &wanted) {
-        w->prepare(wanted);
+      bool others_work = false;
+      for (size_t j = 0; j < devs.size(); ++j)
+        others_work = others_work || (j != i && !workers[j].idle);
+      workers[i].prologue = [w = work[i].get(), prefaulting,
+                             others_work](const std::function<bool()> &wanted) {
+        w->prepare(wanted, others_work);
         if (prefaulting)
           prefaulting->prepared();
       };

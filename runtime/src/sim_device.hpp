@@ -78,6 +78,12 @@ public:
   int pins_started() const { return pins_started_.load(); }
   // What prepare_host() has yet to pin of `spans` (0 without `pin`).
   size_t unpinned_bytes(const std::vector<HostSpan> &spans) override;
+  // Some of them not pinned yet: as a registration beside a working CPU
+  // team does, pinning holds up this device's copies (the data layer's
+  // tests; the sleeps themselves block nothing).
+  bool preparing_blocks_copies(const std::vector<HostSpan> &spans) override {
+    return unpinned_bytes(spans) > 0;
+  }
   double one_time_seconds() const override; // the pinning's sleeps
   size_t pinned_bytes(); // pinned so far, every span (tests)
   bool upload(void *dev_dst, const void *host_src, size_t bytes,

@@ -389,6 +389,78 @@ TEST(DataRegion, AReadOnlyArrayTheDeviceHoldsIsNotPinned) {
   ASSERT_EQ(hce_data_end(), 0);
 }
 
+// Calls RA, RB (H200, cold cg): in the second spmv the GPU's preparation
+// registered a 32 MiB piece while the CPU computed, and the CPU's chunk
+// waited 2.2-2.5 ms for the rows of p the GPU had written in update_p: the
+// driver serialises every CUDA call with cudaHostRegister.  Before a
+// pinning that holds up its copies (Device::preparing_blocks_copies), a
+// device beside working devices first brings home the rows only it holds
+// of the arrays the region reads and does not write.  Here sim:0 writes
+// `mid` (the first region), then prepares the second, which reads `mid`
+// and writes `out` (not pinned yet): when its first piece is asked for,
+// the host holds `mid` -- unless no other device works in the execution,
+// where that download would be for nobody.
+TEST(DataRegion, ADeviceBringsHomeWhatOnlyItHoldsBeforePinningBesideOthers) {
+  hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0,pin:0.01");
+  const int64_t n = 65536; // 512 KiB each
+  // Both cases' arrays alive throughout: a freed `out` reallocated at the
+  // same address would be pinned already.
+  std::vector<double> ins[2], mids[2], outs[2];
+  for (bool others_work : {false, true}) {
+    SCOPED_TRACE(others_work ? "beside the CPU" : "alone");
+    std::vector<double> &in = ins[others_work], &mid = mids[others_work],
+                        &out = outs[others_work];
+    in = hce_test::random_vector(size_t(n), others_work ? 52 : 51);
+    mid.assign(size_t(n), 0);
+    out.assign(size_t(n), 0);
+    InOutRegion first(in, mid, "writes_mid", "static", twice);
+    InOutRegion second(mid, out, "reads_mid", "static", twice);
+    hce_map whole[3] = {first.whole[0], first.whole[1], second.whole[1]};
+    ASSERT_EQ(hce_data_begin(3, whole), 0);
+    hce::Runtime &rt = hce::Runtime::get();
+    hce::DataEnv &data = rt.data();
+    std::string why;
+    // sim:0 computes all of `mid`, which stays there (a data region).
+    ASSERT_TRUE(data.begin_region(first.r, why)) << why;
+    std::vector<void *> ptrs;
+    hce::DataEnv::ChunkHold hold;
+    hce::TransferCounts counts;
+    ASSERT_TRUE(data.acquire(1, first.r, hce::Range{0, n}, ptrs, hold, counts, why))
+        << why;
+    first.r.cpu(0, n, ptrs.data(), first.r.args, nullptr); // on sim:0's windows
+    ASSERT_TRUE(data.release(1, first.r, hce::Range{0, n}, hce::CoMode::Incremental, hold,
+                             counts, why))
+        << why;
+    ASSERT_TRUE(data.end_region(first.r, why)) << why;
+    ASSERT_FALSE(data.valid_on(mid.data(), hce::kHost).contains(0, n));
+    ASSERT_TRUE(data.begin_region(second.r, why)) << why;
+    // (`wanted` may run under the data layer's lock: it reads the host's
+    // values, which nothing writes meanwhile.)
+    int asked = 0;
+    bool home_at_first_piece = false;
+    data.prepare(
+        1, second.r, counts,
+        [&] {
+          if (asked++ == 0)
+            home_at_first_piece =
+                mid[0] == 2 * in[0] && mid[size_t(n - 1)] == 2 * in[size_t(n - 1)];
+          return true;
+        },
+        others_work);
+    EXPECT_GT(asked, 0) << "sim:0 pinned nothing";
+    EXPECT_EQ(home_at_first_piece, others_work);
+    EXPECT_EQ(data.valid_on(mid.data(), hce::kHost).contains(0, n), others_work);
+    ASSERT_TRUE(data.end_region(second.r, why)) << why;
+    // The region itself, on both devices.
+    ASSERT_EQ(hce_co_exec(&second.r), 0);
+    ASSERT_EQ(hce_data_end(), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(mid[size_t(i)], 2 * in[size_t(i)]) << "element " << i;
+      ASSERT_EQ(out[size_t(i)], 4 * in[size_t(i)]) << "element " << i;
+    }
+  }
+}
+
 // Call OC (H200, cold jacobi2d): the CPU's team did the whole first sweep
 // while the GPU registered A and B beside it (256 MiB, ~12 ms), and the
 // execution ended only when the registration had, although no GPU chunk

@@ -593,6 +593,26 @@ size_t CudaDevice::unpinned_bytes(const std::vector<HostSpan> &spans) {
   return unpinned;
 }
 
+bool CudaDevice::preparing_blocks_copies(const std::vector<HostSpan> &spans) {
+  if (policy_ == PinPolicy::Stage || policy_ == PinPolicy::Off)
+    return false;
+  // With threads to copy with, the arrays are staged (stages_instead_of_
+  // pinning) or pinned beside no working team.
+  if (policy_ == PinPolicy::Region && copy_threads_.load(std::memory_order_relaxed) >= 2)
+    return false;
+  std::vector<Piece> pieces;
+  for (const HostSpan &span : spans) {
+    if (!span.host || !span.bytes)
+      continue;
+    pins_->registered_pieces(uintptr_t(span.host), uintptr_t(span.host) + span.bytes,
+                             pieces);
+    for (const Piece &p : pieces)
+      if (!p.pinned)
+        return true;
+  }
+  return false;
+}
+
 void CudaDevice::prepare_copies(size_t bytes) {
   // A one-shot region's chunks copy parts of its arrays, each maybe under
   // kPoolMakeBytes: with copy threads lent beside the CPU's team

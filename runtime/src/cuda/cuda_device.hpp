@@ -113,6 +113,9 @@ public:
   void prepare_hosts(const std::vector<HostSpan> &spans, const Wanted &wanted) override;
   void prepare_copies(size_t bytes) override;
   size_t unpinned_bytes(const std::vector<HostSpan> &spans) override;
+  // Some of the spans' pages not registered yet, and no copy threads to
+  // stage them with (stages_instead_of_pinning): prepare_host registers.
+  bool preparing_blocks_copies(const std::vector<HostSpan> &spans) override;
   // Registering data regions' arrays (prepare_host), making the staging
   // pool and buffers.
   double one_time_seconds() const override {
