@@ -38,7 +38,8 @@
 #          0.11 s or fdtd2d above 0.03 s); such a machine is reported as
 #          SLOW MACHINE and measured anyway (the ratios are paired)
 # Prints one `R bench config seconds devices | choice` line per run (the
-# regions' wall_seconds summed, from HCE_STATS) and a table of medians; a run
+# regions' wall_seconds summed, from HCE_STATS), a table of medians and an
+# OUTLIER line for auto's runs of 3x the best single device or more; a run
 # that does not verify prints NOT VERIFIED.
 set -u
 dir=$1
@@ -221,4 +222,24 @@ if pairs:
     if spreads and statistics.median(spreads) > 1.5:
         print("NOISY MACHINE: the first library's runs spread %.2fx (median over benchmarks)"
               % statistics.median(spreads))
+# Runs of auto (warm, cold) that took 3x the best single device's median or
+# more: a mode locked onto a slow device (calls SC, SD: lud's warm auto on
+# the GPU alone at 0.19-0.27 s against the CPU alone's 0.015), or a round
+# the machine disturbed (SC's fourth: cold cg 66 ms, the CPU alone 95) --
+# which a median of rounds hides.  The best single device: the cpu and gpu columns'
+# medians (the CPU alone's run once per benchmark when cpu is not a
+# configuration).
+for b in sys.argv[4].split():
+    singles = [v for (bb, c), v in med.items()
+               if bb == b and (c == "cpu" or c.startswith("cpu-") or c.startswith("gpu-")) and v > 0]
+    if not singles:
+        continue
+    best = min(singles)
+    for (bb, c), v in sorted(runs.items()):
+        if bb != b or not (c.startswith("warm-") or c.startswith("cold-")):
+            continue
+        slow = [t for t in v if t >= 3 * best]
+        if slow:
+            print("OUTLIER %s %s: %d of %d runs at 3x the best single device (%.4f s) or more: %s"
+                  % (b, c, len(slow), len(v), best, " ".join("%.4f" % t for t in slow)))
 PY
