@@ -60,6 +60,7 @@ Runtime::Runtime() {
   // leaves the defaults, and fails every region).
   std::string ignored; // kept in settings_error_
   reload_settings(ignored);
+  profile::start_loading(); // while the devices start (CUDA's context)
   select_devices();
   data_ = std::make_unique<DataEnv>(devices_, settings_.huge_pages,
                                     settings_.prefault_threads.value_or(1) != 0);

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -462,4 +463,40 @@ TEST(ProfileCacheFile, TwoProgramsOfOneNameKeepApart) {
     EXPECT_EQ(name.substr(name.size() - 8), ".profile") << name;
   }
   EXPECT_EQ(hce::profile::cache_file_name(""), "program.profile");
+}
+
+// The process-wide store loaded by start_loading()'s thread (what a runtime
+// starts while CUDA makes its context): the file's samples are there when
+// the first region asks, a second start is harmless, and shutdown_global()
+// straight after a start waits for the loader before it saves and forgets.
+TEST(ProfileGlobal, TheStoreLoadsOnAThreadOfItsOwn) {
+  const std::string path = temp_path("loader");
+  write(path, "hce-profile 1\n"
+              "r\tcpu\t100\t0\t0.001\t0\t1\n"
+              "r\tsim:0\t100\t0\t0.0005\t0\t1\n");
+  const char *before = std::getenv("HCE_PROFILE");
+  const std::string saved = before ? before : "";
+  hce::profile::shutdown_global();
+  setenv("HCE_PROFILE", path.c_str(), 1);
+  for (int round = 0; round < 20; ++round) {
+    hce::profile::start_loading();
+    hce::profile::start_loading();
+    if (round % 2) // forgotten before anything asked: nothing to save
+      hce::profile::shutdown_global();
+    else
+      EXPECT_EQ(hce::profile::global().samples("r", "sim:0").size(), 1u) << round;
+    hce::profile::shutdown_global();
+  }
+  hce::profile::start_loading();
+  auto e = hce::profile::global().estimate("r", "cpu", 200);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NEAR(e->exec_s, 0.002, 1e-12);
+  EXPECT_TRUE(hce::profile::profile_requested());
+  hce::profile::shutdown_global(); // nothing recorded: the file stays as it was
+  if (before)
+    setenv("HCE_PROFILE", saved.c_str(), 1);
+  else
+    unsetenv("HCE_PROFILE");
+  EXPECT_EQ(slurp(path).rfind("hce-profile 1\nr\tcpu\t100", 0), 0u);
+  std::remove(path.c_str());
 }

@@ -1,6 +1,9 @@
 #include "profile/profile_store.hpp"
 
+#include "clock.hpp"
 #include "log.hpp"
+#include "thread_name.hpp"
+#include "trace.hpp"
 
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 namespace hce::profile {
 namespace {
@@ -524,14 +528,43 @@ std::string global_path() {
 void load_locked() {
   if (global_store)
     return;
+  const double start = now_seconds();
   global_store = std::make_unique<Store>();
   const char *env = profile_env();
   global_requested = env && *env && std::strcmp(env, "off") != 0;
   global_store_path = global_path();
-  if (!global_store_path.empty())
-    global_store->load(global_store_path);
+  if (global_store_path.empty())
+    return;
+  global_store->load(global_store_path);
+  if (trace_enabled())
+    trace_event("profile", "load",
+                "profile " + global_store_path + ": " +
+                    std::to_string(global_store->size()) + " samples",
+                start, now_seconds());
+}
+
+// The loader start_loading() starts; joined before the store is forgotten
+// (a jthread: joined at exit too).
+std::mutex loader_mutex;
+std::jthread loader;
+
+void join_loader() {
+  std::lock_guard<std::mutex> lock(loader_mutex);
+  if (loader.joinable())
+    loader.join();
 }
 } // namespace
+
+void start_loading() {
+  std::lock_guard<std::mutex> lock(loader_mutex);
+  if (loader.joinable())
+    return;
+  loader = std::jthread([] {
+    name_this_thread("hce profile");
+    std::lock_guard<std::mutex> store_lock(global_mutex);
+    load_locked();
+  });
+}
 
 std::string cache_file_name(std::string_view exe) {
   const std::filesystem::path path(exe);
@@ -562,6 +595,7 @@ bool recording() {
 }
 
 void shutdown_global() {
+  join_loader();
   std::unique_ptr<Store> s;
   std::string path;
   bool requested = false;

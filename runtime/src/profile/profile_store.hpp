@@ -173,8 +173,15 @@ constexpr size_t kMaxSamples = 32;
 // resident region; lud's 511 executions paid it every time.
 inline bool recorded_execution(int64_t nth) { return nth < 16 || nth % 16 == 0; }
 
-// The process-wide store: loaded from its file (global_path()) on first use.
+// The process-wide store: loaded from its file (global_path()) on first use,
+// or by start_loading()'s thread.
 Store &global();
+// Loads the process-wide store on a thread of its own, so that a runtime
+// being made (CUDA's context: ~0.2 s) hides the file's reading and parsing:
+// on the H200 a warm region's first execution paid ~0.15 ms for it (call
+// TA: mcpi's GPU alone 1.52 ms with the cache, 1.37 without).  A use before
+// it is done waits for it (the store's mutex).
+void start_loading();
 // The file of the global store: HCE_PROFILE when set; "" when it is "off";
 // otherwise the per-user cache, as ccache keeps one:
 // $XDG_CACHE_HOME/hce/cache_file_name(the executable) (~/.cache/hce/...
