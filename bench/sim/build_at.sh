@@ -39,6 +39,10 @@ fi
 for f in slow_devices.cpp; do
   [ -f "$rt/src/$f" ] && srcs+=("$rt/src/$f")
 done
+# The profile store traces its loading (session 54): trace.cpp too.
+if grep -q '"trace.hpp"' "$rt/src/profile/profile_store.cpp"; then
+  srcs+=("$rt/src/trace.cpp")
+fi
 objs=()
 for s in "${srcs[@]}"; do
   o="$out/$(echo "$s" | tr / _).o"
