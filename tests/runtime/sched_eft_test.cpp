@@ -1813,3 +1813,50 @@ TEST(SchedEft, AnAcceleratorsChunksOfAWaveOrMoreAreWholeWaves) {
         << "cpu " << cpu_row << ": with " << with << ", without " << without;
   }
 }
+
+// A profile cache filled while the CPU was slow (the H200's lud, call TB: its
+// CPU samples 30x what they are) seeds the host far slower than it is, and the
+// GPU alone runs.  Outside a data region the seeded host, never sampled in
+// this run, is probed alone from the 16th execution; the probe is its first
+// chunk at the site and carries its team's creation (2 ms here), so it is
+// repeated at the next execution, which finds the host fast: the CPU alone
+// runs from then on (call TC: 0.026 s against main's 0.156, the GPU alone).
+// Inside a data region it is not probed (its rows would move the arrays).
+TEST(SchedEft, ASeededHostLeftOutIsProbedAlone) {
+  const int64_t W = 500;
+  const double row = 1 / 5e7; // the CPU's true cost per row
+  for (bool data_region : {false, true}) {
+    auto chunks = std::make_shared<int>(0); // the CPU's chunks in the process
+    SimDevice cpu;                          // a team of 16: 16 rows cost what one does
+    cpu.host = true;
+    cpu.lanes = 16;
+    cpu.time_fn = [chunks, row](Range r, int) {
+      return (*chunks)++ == 0 ? 2e-3 : 2e-6 + double((r.size() + 15) / 16) * 16 * row;
+    };
+    std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.2e-3)};
+    auto s = eft();
+    auto *seedable = dynamic_cast<Seedable *>(s.get());
+    ASSERT_NE(seedable, nullptr);
+    seedable->seed(0, 0, 30 * row);
+    seedable->seed(1, 0.2e-3, 1e-12);
+    seedable->seed_mode(0, 30 * row * double(W), 8);
+    seedable->seed_mode(1, 0.2e-3, 8);
+    SchedParams p = make_params(W, devs);
+    p.data_region = data_region;
+    int cpu_alone_from = -1;
+    for (int exec = 0; exec < 40; ++exec) {
+      SimResult r = simulate(*s, p, devs);
+      ASSERT_EQ(check_coverage(r, W), "") << "execution " << exec;
+      if (exec == 0)
+        EXPECT_EQ(r.iterations[0], 0) << "the seeds have the GPU alone: " << s->explain();
+      if (r.iterations[0] == W && cpu_alone_from < 0)
+        cpu_alone_from = exec;
+    }
+    if (data_region) {
+      EXPECT_EQ(cpu_alone_from, -1) << s->explain();
+    } else {
+      EXPECT_GE(cpu_alone_from, 16) << s->explain();
+      EXPECT_LE(cpu_alone_from, 20) << s->explain();
+    }
+  }
+}
