@@ -130,6 +130,54 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string
   hce_finalize();
 }
 
+// lud's shape outside a data region: N-1 executions of one site whose
+// iteration count and map offsets shrink every step (A[i*N+k : N-k] tofrom,
+// pivot[k : N-k] to), the CPU variant empty.  What is timed is one whole
+// elimination (N = 512: 511 executions); per execution is that over 511.
+void BM_ShrinkingRegion(benchmark::State &state, std::string devices, std::string sim,
+                        std::string schedule) {
+  if (!use_devices(devices, sim)) {
+    state.SkipWithError(("not every device of '" + devices + "' is present").c_str());
+    return;
+  }
+  const int64_t N = 512;
+  std::vector<double> A(size_t(N * N), 1.0), pivot(size_t(N), 1.0);
+  void *site = nullptr;
+  auto eliminate = [&]() {
+    for (int64_t k = 0; k < N - 1; ++k) {
+      hce_map maps[2] = {{"A", A.data(), sizeof(double), HCE_MAP_TOFROM, N,
+                          (k + 1) * N + k, N - k, 1, 0, 0, 0, 0},
+                         {"pivot", pivot.data(), sizeof(double), HCE_MAP_TO, 0, k, N - k,
+                          1, 0, 0, 0, 0}};
+      hce_region r{};
+      r.name = "shrinking";
+      r.schedule = schedule.c_str();
+      r.iterations = N - 1 - k;
+      r.num_maps = 2;
+      r.maps = maps;
+      r.cpu = empty_cpu;
+      r.site = &site;
+      if (hce_co_exec(&r) != 0)
+        return false;
+    }
+    return true;
+  };
+  for (int warm = 0; warm < 2; ++warm)
+    if (!eliminate()) {
+      state.SkipWithError("hce_co_exec failed");
+      return;
+    }
+  for (auto _ : state)
+    if (!eliminate()) {
+      state.SkipWithError("hce_co_exec failed");
+      break;
+    }
+  state.counters["per_execution_us"] =
+      benchmark::Counter(double(N - 1) * double(state.iterations()) * 1e-6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  hce_finalize();
+}
+
 void register_all() {
   struct Set {
     std::string name, devices, sim;
@@ -156,6 +204,14 @@ void register_all() {
           set.devices, set.sim, std::string(schedule), set.cpu_slow)
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime() // the calling thread mostly waits for controllers
+          ->MinTime(0.2);
+  for (const Set &set : sets)
+    if (!set.cpu_slow)
+      benchmark::RegisterBenchmark(("BM_ShrinkingRegion/" + set.name + "/auto").c_str(),
+                                   BM_ShrinkingRegion, set.devices, set.sim,
+                                   std::string("auto"))
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
           ->MinTime(0.2);
 }
 

@@ -19,13 +19,20 @@
 namespace hce {
 
 // The fields of a region descriptor a plan depends on: every one but the
-// per-execution data (captured scalars, reduction variables).
+// per-execution data (captured scalars, reduction variables).  Of those, the
+// trip count and the maps' offsets and lengths are the execution's shape:
+// lud's trailing update shrinks them every step, and everything else of
+// the plan (devices, schedule, lanes, the GPU's occupancy) stays.
 class PlanKey {
 public:
   // Whether `r`, under settings generation `generation`, is what the key
   // was assigned from.  An unassigned key matches nothing.
   bool matches(const hce_region &r, uint64_t generation) const;
+  // The same, but for the shape (trip count, maps' offsets and lengths).
+  bool matches_but_shape(const hce_region &r, uint64_t generation) const;
   void assign(const hce_region &r, uint64_t generation);
+  // `r`'s shape where the key matches it but for the shape.
+  void reshape(const hce_region &r);
 
 private:
   uint64_t generation_ = 0; // 0: unassigned (Runtime's generations start at 1)
@@ -43,6 +50,9 @@ struct SitePlan {
   // its devices under, and reuses the schedule part only if made for it.
   uint64_t version = 0;
   std::vector<int> selected; // indices into Runtime::devices
+  // region_merges_by_diff() of the shape the devices were chosen for: a
+  // new shape that changes it chooses them again (choose_devices).
+  bool merges_by_diff = false;
 
   // ---- The schedule, made and read with the site claimed.
   uint64_t schedule_version = 0; // the `version` it was made for; 0: none
@@ -52,6 +62,9 @@ struct SitePlan {
   CoMode co = CoMode::Incremental;
   SchedParams params;
   std::vector<bool> is_cpu; // per entry of devs: the CpuDevice (its team)
+  // A device of devs has a memory bound (profile::device_capacity): the
+  // scheduler's profile context, in iterations, follows the shape.
+  bool bounded = false;
 };
 
 } // namespace hce

@@ -147,6 +147,77 @@ TEST_F(SitePlan, SecondExecutionWithOtherClauses) {
   run(d, &site, "both again");
 }
 
+TEST_F(SitePlan, ANewShapeKeepsThePlan) {
+  // lud's shape: the trip count and the maps' offsets change every
+  // execution (same arrays), nothing else.  The devices and the schedule
+  // are kept (the plan's version stays); each execution runs its own trip
+  // count and offset.
+  void *site = nullptr;
+  Shifted a(1000, 4, 15, &site, "static");
+  run(a, &site, "n = 1000, shift 4");
+  const uint64_t version = state(&site).plan.version;
+  for (int64_t n : {999, 640, 3, 1000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int64_t shift = n % 5;
+    a.region.iterations = n;
+    a.maps[0].offset = shift;
+    a.args.shift = shift;
+    a.out.assign(a.out.size(), -7.0);
+    ASSERT_EQ(hce_co_exec(&a.region), 0);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(a.out[size_t(i)], 2.0 * a.in[size_t(i + shift)] + double(i)) << i;
+    for (size_t i = size_t(n); i < a.out.size(); ++i)
+      ASSERT_EQ(a.out[i], -7.0) << "an iteration past the trip count ran: " << i;
+    EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0) << "sim:0 did no work";
+    EXPECT_EQ(state(&site).plan.version, version) << "a new plan";
+    EXPECT_EQ(state(&site).plan.params.iterations, n);
+  }
+}
+
+// out[i] = 2 * in[i] + i under map(tofrom: out[i:len]): with len 2 the
+// iterations share elements, merged home by twin and diff, which the CPU
+// (writing host memory directly) must not take part in.
+void doubled_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+  const double *in = static_cast<const double *>(ptrs[0]);
+  double *out = static_cast<double *>(ptrs[1]);
+  for (int64_t i = lb; i < ub; ++i)
+    out[i] = 2.0 * in[i] + double(i);
+}
+
+TEST_F(SitePlan, ANewShapeWhoseIterationsShareWrittenElementsChoosesTheDevicesAgain) {
+  const int64_t n = 900;
+  const std::vector<double> in = hce_test::random_vector(size_t(n), 31);
+  std::vector<double> out(size_t(n + 1), -7.0);
+  hce_map maps[2] = {
+      hce_test::row_map("in", const_cast<double *>(in.data()), HCE_MAP_TO, 1),
+      hce_test::row_map("out", out.data(), HCE_MAP_TOFROM, 1)};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "doubled";
+  r.schedule = "static";
+  r.iterations = n;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.cpu = doubled_cpu;
+  r.site = &site;
+  auto check = [&](const char *what) {
+    SCOPED_TRACE(what);
+    ASSERT_EQ(hce_co_exec(&r), 0);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(out[size_t(i)], 2.0 * in[size_t(i)] + double(i)) << i;
+    EXPECT_EQ(out[size_t(n)], -7.0);
+    EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0) << "sim:0 did no work";
+  };
+  check("out[i:1]");
+  EXPECT_GT(hce_last_iterations(&site, "cpu"), 0) << "the CPU did no work";
+  out.assign(out.size(), -7.0);
+  maps[1].len = 2; // only the shape changes; the writes now overlap
+  check("out[i:2]");
+  EXPECT_EQ(hce_last_iterations(&site, "cpu"), 0)
+      << "the CPU took part in a merge by diff";
+  EXPECT_EQ(hce_last_iterations(&site, "sim:0"), n);
+}
+
 TEST_F(SitePlan, ReusedPlanFollowsTheDataRegion) {
   // FDETS inside a data region runs as fdets_inc (decided per execution,
   // not cached): the same descriptor in and out of a data region.
