@@ -104,6 +104,24 @@ void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterati
     untouched = nullptr;
   if (!huge_pages_ && !untouched)
     return;
+  // Remembered by the hull of the footprint (a superset of its exact
+  // hull), so that the footprint itself, lud's 511 rows, is built only for
+  // a range not seen before.
+  const Interval hull = clamped_hull(map, 0, iterations);
+  char *const key = a.host + hull.lo * int64_t(a.elem_size);
+  const size_t key_bytes = size_t(hull.hi - hull.lo) * a.elem_size;
+  if (key_bytes < kHugeAdviceMinBytes)
+    return;
+  // A loop outside a data region makes its arrays anew at each execution:
+  // the range is looked at once (mincore walks its pages), not each time.
+  // A new array at a freed one's address is not advised: a missed gain.
+  constexpr size_t kRemembered = 256;
+  auto seen = advised_.find(key);
+  if (seen != advised_.end() && seen->second >= key_bytes)
+    return;
+  if (advised_.size() >= kRemembered)
+    advised_.clear();
+  advised_[key] = key_bytes;
   footprint(map, 0, iterations, advise_scratch_);
   if (advise_scratch_.empty())
     return;
@@ -113,16 +131,6 @@ void DataEnv::advise_written(const Array &a, const hce_map &map, int64_t iterati
   const size_t bytes = size_t(hi - lo) * a.elem_size;
   if (bytes < kHugeAdviceMinBytes)
     return;
-  // A loop outside a data region makes its arrays anew at each execution:
-  // the range is looked at once (mincore walks its pages), not each time.
-  // A new array at a freed one's address is not advised: a missed gain.
-  constexpr size_t kRemembered = 256;
-  auto seen = advised_.find(start);
-  if (seen != advised_.end() && seen->second >= bytes)
-    return;
-  if (advised_.size() >= kRemembered)
-    advised_.clear();
-  advised_[start] = bytes;
   untouched_blocks(start, bytes, untouched_scratch_);
   if (huge_pages_)
     advise_huge_pages(untouched_scratch_);
@@ -635,12 +643,39 @@ void DataEnv::array_uses(const hce_region &region, Range range,
     u.takeover.subtract(u.current);
 }
 
+bool DataEnv::host_holds_alone(const hce_region &region, Range range) const {
+  for (int m = 0; m < region.num_maps; ++m) {
+    const hce_map &map = region.maps[m];
+    if (!map.host)
+      continue;
+    if (map.kind & HCE_MAP_ROWS)
+      return false; // (its footprint is in rows of the table)
+    const Array &a = arrays_.at(map.host);
+    if (!a.to_host.empty())
+      return false;
+    const Interval h = clamped_hull(map, range.lb, range.ub);
+    if (h.hi <= h.lo)
+      continue;
+    if (!a.res.valid(kHost).contains(h.lo, h.hi))
+      return false;
+    for (size_t d = 0; d < devices_.size(); ++d)
+      if (a.res.valid(int(d) + 1).overlaps(h.lo, h.hi))
+        return false;
+  }
+  return true;
+}
+
 bool DataEnv::acquire(int device, const hce_region &region, Range range,
                       std::vector<void *> &ptrs, ChunkHold &hold, TransferCounts &counts,
                       std::string &why) {
   std::unique_lock<std::mutex> lock(mutex_);
   ptrs.assign(size_t(region.num_maps), nullptr);
   const bool host = devices_[device]->uses_host_memory();
+  if (host && host_holds_alone(region, range)) {
+    for (int m = 0; m < region.num_maps; ++m)
+      ptrs[size_t(m)] = region.maps[m].host;
+    return true;
+  }
   thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
   array_uses(region, range, uses);
   auto set_ptrs = [&](const ArrayUse &u, void *p) {
@@ -1034,6 +1069,10 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
       unpin_all(hold.pins);
       return false;
     }
+  }
+  if (host && host_holds_alone(region, range)) {
+    unpin_all(hold.pins);
+    return true; // its writes made no other copy stale
   }
   thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
   array_uses(region, range, uses, /*written_only=*/true);

@@ -224,6 +224,13 @@ private:
   IntervalSet wait_for_copies_home(std::unique_lock<std::mutex> &lock, Array &a,
                                    const IntervalSet &want,
                                    const std::vector<Copy> &planned);
+  // Whether only the host holds the elements a chunk [range) of `region`
+  // can touch (the hull of each map's footprint): valid there, no device
+  // holding any of them, nothing on its way home.  A host device's chunk
+  // then needs no footprint: nothing to fetch or take over before it, and
+  // its writes make no other copy stale (lud's trailing update outside a
+  // data region built three footprints of up to 511 intervals a chunk).
+  bool host_holds_alone(const hce_region &region, Range range) const;
   bool plan_fetch_to_host(std::unique_lock<std::mutex> &lock, Array &a,
                           const IntervalSet &want, int except_device,
                           std::vector<Copy> &copies,

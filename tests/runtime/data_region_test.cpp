@@ -240,6 +240,66 @@ TEST(DataRegion, CpuWriteOnlyFootprintTakesOverDeviceCopies) {
   ASSERT_EQ(hce_data_end(), 0);
 }
 
+// y[i] = x[i] * f + g on element i, the device the region names.
+struct Axpb {
+  double f, g;
+};
+void axpb_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  double *y = static_cast<double *>(ptrs[1]);
+  const auto *a = static_cast<const Axpb *>(args);
+  for (int64_t i = lb; i < ub; ++i)
+    y[i] = x[i] * a->f + a->g;
+}
+
+TEST(DataRegion, ACpuWriteMakesADevicesCopyStale) {
+  // sim:0 holds a copy of x (read in the data region); the CPU then
+  // rewrites x in place; sim:0 reads x again and must get the CPU's values
+  // (the CPU's chunk cannot skip its bookkeeping because the host holds x).
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t n = 4096;
+  std::vector<double> x = hce_test::random_vector(size_t(n), 71), y(size_t(n), -7.0);
+  const std::vector<double> x0 = x;
+  hce_map whole[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TOFROM, 1),
+                      hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1)};
+  for (hce_map &m : whole) {
+    m.scale = 0;
+    m.len = n;
+  }
+  ASSERT_EQ(hce_data_begin(2, whole), 0);
+  auto run = [&](const char *devices, const char *xy, double f, double g, void **site) {
+    // xy: "xy" reads x, writes y; "xx" rewrites x in place.
+    hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                       hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
+    if (xy[1] == 'x') {
+      maps[0].kind = HCE_MAP_TOFROM;
+      maps[1] = maps[0];
+    }
+    Axpb args{f, g};
+    hce_region r{};
+    r.name = devices;
+    r.schedule = "static";
+    r.devices = devices;
+    r.iterations = n;
+    r.num_maps = 2;
+    r.maps = maps;
+    r.args = &args;
+    r.cpu = axpb_cpu;
+    r.site = site;
+    ASSERT_EQ(hce_co_exec(&r), 0);
+    EXPECT_EQ(hce_last_iterations(site, devices), n) << devices << " did not run it all";
+  };
+  void *s1 = nullptr, *s2 = nullptr, *s3 = nullptr;
+  run("sim:0", "xy", 2.0, 0.0, &s1); // y = 2x on sim:0: it holds x
+  run("cpu", "xx", 1.0, 1.0, &s2);   // x = x + 1 on the host
+  run("sim:0", "xy", 3.0, 0.0, &s3); // y = 3x on sim:0: the new x
+  ASSERT_EQ(hce_data_end(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(x[size_t(i)], x0[size_t(i)] + 1.0) << i;
+    ASSERT_EQ(y[size_t(i)], 3.0 * (x0[size_t(i)] + 1.0)) << i << ": sim:0 read a stale x";
+  }
+}
+
 TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
   // sim:0 alone fails early (out of memory): the chunk it failed on and all
   // the work the scheduler never handed out must still run, on the CPU.
