@@ -130,12 +130,25 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string
   hce_finalize();
 }
 
+// The CPU variant the translator emits for lud's update, its loop body
+// one store: the team forks and joins as in a real loop.
+struct Step {
+  int64_t n, k; // A is n x n; this execution updates rows k+1 .. n-1
+};
+void team_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  double *a = static_cast<double *>(ptrs[0]);
+  const Step s = *static_cast<const Step *>(args);
+#pragma omp parallel for
+  for (int64_t i = lb; i < ub; ++i)
+    a[(s.k + 1 + i) * s.n + s.k] += 1.0;
+}
+
 // lud's shape outside a data region: N-1 executions of one site whose
 // iteration count and map offsets shrink every step (A[i*N+k : N-k] tofrom,
 // pivot[k : N-k] to), the CPU variant empty.  What is timed is one whole
 // elimination (N = 512: 511 executions); per execution is that over 511.
 void BM_ShrinkingRegion(benchmark::State &state, std::string devices, std::string sim,
-                        std::string schedule) {
+                        std::string schedule, bool team, std::string clause) {
   if (!use_devices(devices, sim)) {
     state.SkipWithError(("not every device of '" + devices + "' is present").c_str());
     return;
@@ -149,13 +162,20 @@ void BM_ShrinkingRegion(benchmark::State &state, std::string devices, std::strin
                           (k + 1) * N + k, N - k, 1, 0, 0, 0, 0},
                          {"pivot", pivot.data(), sizeof(double), HCE_MAP_TO, 0, k, N - k,
                           1, 0, 0, 0, 0}};
+      const Step step{N, k};
       hce_region r{};
       r.name = "shrinking";
+      r.devices = clause.empty() ? nullptr : clause.c_str();
+      r.args = &step;
+      r.args_size = sizeof step;
       r.schedule = schedule.c_str();
       r.iterations = N - 1 - k;
       r.num_maps = 2;
       r.maps = maps;
-      r.cpu = empty_cpu;
+      r.cpu = team ? team_cpu : empty_cpu;
+#if HCE_BENCH_CUDA
+      r.cuda = hce_bench_launch_only_cuda;
+#endif
       r.site = &site;
       if (hce_co_exec(&r) != 0)
         return false;
@@ -175,6 +195,11 @@ void BM_ShrinkingRegion(benchmark::State &state, std::string devices, std::strin
   state.counters["per_execution_us"] =
       benchmark::Counter(double(N - 1) * double(state.iterations()) * 1e-6,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  // Which devices did the work in the last execution (one iteration; a
+  // device left out by auto's choice shows 0).
+  for (const auto &d : hce::Runtime::get().devices())
+    if (const int64_t it = hce_last_iterations(&site, d->name().c_str()); it >= 0)
+      state.counters["iters_" + d->name()] = double(it);
   hce_finalize();
 }
 
@@ -205,14 +230,28 @@ void register_all() {
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime() // the calling thread mostly waits for controllers
           ->MinTime(0.2);
-  for (const Set &set : sets)
-    if (!set.cpu_slow)
-      benchmark::RegisterBenchmark(("BM_ShrinkingRegion/" + set.name + "/auto").c_str(),
-                                   BM_ShrinkingRegion, set.devices, set.sim,
-                                   std::string("auto"))
+  // devices(cpu) on the region beside a second device: what the runtime
+  // pays for a device the region cannot use, apart from the scheduler's
+  // choice (against cpu,slow-sim:0 and cpu,cuda:0 without the clause).
+  sets.push_back({"cpu,slow-sim:0(devices(cpu))", "cpu,sim:0", slow});
+#if HCE_BENCH_CUDA
+  sets.push_back({"cpu,cuda:0(devices(cpu))", "cpu,cuda:0", fast});
+#endif
+  for (bool team : {false, true})
+    for (const Set &set : sets) {
+      if (set.cpu_slow)
+        continue;
+      const size_t clause = set.name.find("(devices(");
+      benchmark::RegisterBenchmark(
+          ("BM_ShrinkingRegion/" + set.name + (team ? "/team" : "") + "/auto").c_str(),
+          BM_ShrinkingRegion, set.devices, set.sim, std::string("auto"), team,
+          clause == std::string::npos
+              ? std::string()
+              : set.name.substr(clause + 9, set.name.size() - clause - 11))
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()
           ->MinTime(0.2);
+    }
 }
 
 } // namespace
