@@ -27,6 +27,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -90,6 +91,61 @@ void BM_SchedulerChunk(benchmark::State &state, std::string name, int p) {
       double(chunks), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// lud's executions as eft (auto's default) sees them, in virtual time: W
+// shrinks from 511 to 1; device 0, the host, costs 2 us + 10 ns an
+// iteration, device 1 (p = 2), an accelerator, 1 ms + 1 ns, so that eft
+// runs the host alone.  What is timed is the scheduler's own work for the
+// 511 executions (begin, next, complete, ended); per_execution is that over
+// 511.  p = 1 against p = 2 is what a second device costs the choice.
+void BM_EftShrinking(benchmark::State &state, int p) {
+  auto s = hce::make_scheduler("eft");
+  double t = 0; // virtual seconds
+  hce::SchedParams params;
+  params.num_devices = p;
+  for (int d = 0; d < p; ++d) {
+    params.is_host.push_back(d == 0);
+    params.lanes.push_back(d == 0 ? 16 : 0);
+  }
+  params.clock = [&t] { return t; };
+  auto cost = [](int d, int64_t n) {
+    return d == 0 ? 2e-6 + 1e-8 * double(n) : 1e-3 + 1e-9 * double(n);
+  };
+  int64_t executions = 0;
+  for (auto _ : state) {
+    for (int64_t W = 511; W >= 1; --W) {
+      params.iterations = W;
+      s->begin(params);
+      const double t0 = t;
+      double end = t0;
+      std::vector<bool> done(size_t(p), false);
+      for (int left = p, idle = 0; left > 0 && idle < 1000;) {
+        bool progressed = false;
+        for (int d = 0; d < p; ++d) {
+          if (done[size_t(d)])
+            continue;
+          const hce::Decision dec = s->next(d);
+          if (dec.kind == hce::Decision::Done) {
+            done[size_t(d)] = true;
+            --left;
+            progressed = true;
+          } else if (dec.kind == hce::Decision::Run) {
+            const double c = cost(d, dec.range.size());
+            t += c;
+            end = std::max(end, t);
+            s->complete(d, dec.range, c);
+            progressed = true;
+          }
+        }
+        idle = progressed ? 0 : idle + 1;
+      }
+      s->ended(end - t0, 0);
+      ++executions;
+    }
+  }
+  state.counters["per_execution"] = benchmark::Counter(
+      double(executions), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 // ---- (b) a whole hce_co_exec -------------------------------------------------
 
 void empty_cpu(int64_t, int64_t, void *const *, const void *, void *) {}
@@ -151,6 +207,10 @@ void BM_CoExecChunk(benchmark::State &state, std::string schedule,
 }
 
 void register_all() {
+  for (int p : {1, 2})
+    benchmark::RegisterBenchmark(("BM_EftShrinking/p" + std::to_string(p)).c_str(),
+                                 BM_EftShrinking, p)
+        ->Unit(benchmark::kMicrosecond);
   for (const std::string &name : hce::scheduler_names())
     for (int p : {2, 4})
       benchmark::RegisterBenchmark(
