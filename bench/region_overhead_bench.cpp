@@ -80,6 +80,14 @@ bool use_devices(const std::string &devices, const std::string &sim) {
   return true;
 }
 
+// Which devices did the work in the site's last execution: a counter
+// iters_<device> each (a device left out by auto's choice shows 0).
+void report_devices(benchmark::State &state, void **site) {
+  for (const auto &d : hce::Runtime::get().devices())
+    if (const int64_t it = hce_last_iterations(site, d->name().c_str()); it >= 0)
+      state.counters["iters_" + d->name()] = double(it);
+}
+
 void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string sim,
                        std::string schedule, bool cpu_slow) {
   if (!use_devices(devices, sim)) {
@@ -120,13 +128,7 @@ void BM_ResidentRegion(benchmark::State &state, std::string devices, std::string
       break;
     }
   hce_data_end();
-  // Which devices did the work in the last execution (a device left out by
-  // auto's choice shows 0).
-  for (const auto &d : hce::Runtime::get().devices()) {
-    const int64_t it = hce_last_iterations(&site, d->name().c_str());
-    if (it >= 0)
-      state.counters["iters_" + d->name()] = double(it);
-  }
+  report_devices(state, &site);
   hce_finalize();
 }
 
@@ -195,11 +197,7 @@ void BM_ShrinkingRegion(benchmark::State &state, std::string devices, std::strin
   state.counters["per_execution_us"] =
       benchmark::Counter(double(N - 1) * double(state.iterations()) * 1e-6,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  // Which devices did the work in the last execution (one iteration; a
-  // device left out by auto's choice shows 0).
-  for (const auto &d : hce::Runtime::get().devices())
-    if (const int64_t it = hce_last_iterations(&site, d->name().c_str()); it >= 0)
-      state.counters["iters_" + d->name()] = double(it);
+  report_devices(state, &site); // (the last execution: one iteration)
   hce_finalize();
 }
 
