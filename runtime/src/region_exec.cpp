@@ -598,10 +598,11 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   if (fresh && !make_schedule_plan(rt, r, set, plan, sp, why))
     return false;
   // A new shape of the same plan (PlanKey::reshape): its trip count, and
-  // the memory bounds in iterations where a device has one.
-  const bool reshaped = sp.params.iterations != r.iterations;
-  if (reshaped)
-    sp.params.iterations = r.iterations;
+  // the memory bounds in iterations where a device has one.  (Checked
+  // here, with the site claimed: another execution of the site may have
+  // reshaped the key to this execution's shape since.)
+  const bool reshaped = sp.take_shape(r);
+  sp.params.iterations = r.iterations;
   plan.co = sp.co;
   plan.params = &sp.params;
   // FDETS on a kernel repeated inside a data region with incremental

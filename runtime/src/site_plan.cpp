@@ -67,4 +67,21 @@ void PlanKey::assign(const hce_region &r, uint64_t generation) {
   maps_.assign(r.maps, r.maps + (r.num_maps > 0 ? r.num_maps : 0));
 }
 
+bool SitePlan::take_shape(const hce_region &r) {
+  const size_t n = size_t(r.num_maps > 0 ? r.num_maps : 0);
+  bool same = shape_iterations_ == r.iterations && shape_maps_.size() == 2 * n;
+  for (size_t m = 0; same && m < n; ++m)
+    same =
+        shape_maps_[2 * m] == r.maps[m].offset && shape_maps_[2 * m + 1] == r.maps[m].len;
+  if (same)
+    return false;
+  shape_iterations_ = r.iterations;
+  shape_maps_.resize(2 * n);
+  for (size_t m = 0; m < n; ++m) {
+    shape_maps_[2 * m] = r.maps[m].offset;
+    shape_maps_[2 * m + 1] = r.maps[m].len;
+  }
+  return true;
+}
+
 } // namespace hce

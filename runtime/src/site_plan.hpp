@@ -65,6 +65,13 @@ struct SitePlan {
   // A device of devs has a memory bound (profile::device_capacity): the
   // scheduler's profile context, in iterations, follows the shape.
   bool bounded = false;
+  // Whether `r`'s shape (trip count, maps' offsets and lengths) differs from
+  // the one the schedule part was last made or updated for; records it.
+  bool take_shape(const hce_region &r);
+
+private:
+  int64_t shape_iterations_ = -1;
+  std::vector<int64_t> shape_maps_; // offset, len of each map
 };
 
 } // namespace hce

@@ -231,6 +231,28 @@ TEST_F(ProfileRegion, MemoryBoundSharesRunAsRanges) {
     EXPECT_LE(r.size(), 682);
 }
 
+TEST_F(ProfileRegion, AMemoryBoundFollowsANewShape) {
+  // x[k : len]: with len 1 three doubles an iteration, 682 of them in 16384
+  // bytes; with len 901 the window also holds x's 900 more, 382 fit.  Only
+  // the shape changes (the site keeps its plan, PlanKey::reshape): the
+  // profile's memory bound must follow it.
+  const std::string sim = "sim:0=mem:16384,iter_time:40e-6,speed:4;sim:1=iter_time:40e-6";
+  use_profile("membound-reshape");
+  hce_test::use_devices("sim:0,sim:1", sim);
+  Loop loop(2000, "profile-mem-reshape", "profile");
+  loop.x = hce_test::random_vector(2900, 7);
+  loop.maps[0].host = loop.x.data();
+  loop.run_and_check();
+  for (const hce::Range &r : loop.plan()->ranges[0])
+    EXPECT_LE(r.size(), 682);
+  loop.maps[0].len = 901;
+  EXPECT_EQ(hce::profile::iterations_fitting(loop.region, 16384), 382);
+  loop.run_and_check();
+  ASSERT_FALSE(loop.plan()->ranges[0].empty()) << "sim:0 did no work";
+  for (const hce::Range &r : loop.plan()->ranges[0])
+    EXPECT_LE(r.size(), 382) << "a memory bound of the earlier shape";
+}
+
 TEST_F(ProfileRegion, RandomDataMatchesSequentialReference) {
   use_profile("random");
   hce_test::use_devices("cpu,sim:0,sim:1", "sim:0=mem:40000;sim:1=speed:0.5");
