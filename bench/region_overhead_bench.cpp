@@ -10,6 +10,15 @@
 //      per execution (the site and its cached plan, device claims, the
 //      scheduler, handing the job to the controllers and back, the data
 //      layer's bookkeeping, statistics), wall time.
+//  BM_ShrinkingRegion/<devices>[/team]/auto
+//      lud's shape outside a data region: 511 executions of one site whose
+//      trip count and map offsets shrink every step; one elimination is
+//      timed, per_execution_us is that over 511.  /team: a CPU variant that
+//      forks its team as the translator's does.  The sets above (not the
+//      slow-CPU ones) and cpu,slow-sim:0(devices(cpu)) /
+//      cpu,cuda:0(devices(cpu)): the same runtime, the region limited to
+//      the CPU, which separates the runtime's cost of a second device from
+//      the scheduler's choice (call UD).
 //
 // Device sets: cpu, sim:0, cpu,sim:0 (sim: bw 1e15, lat 0), cpu,slow-sim:0
 // (the same with lat 1 ms: auto runs the CPU alone beside a second device),
