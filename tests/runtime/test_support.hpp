@@ -31,6 +31,29 @@ inline void use_devices(const std::string &devices, const std::string &sim = "")
   unsetenv("HCE_CO");
 }
 
+// Sets an environment variable for a scope and restores its earlier value
+// (or unsets it) on the way out, a failed ASSERT included.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_.c_str(), old_.c_str(), 1);
+    else
+      unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+  std::string name_, old_;
+  bool had_ = false;
+};
+
 // Uniform random doubles in [-1, 1): never all zero.
 inline std::vector<double> random_vector(size_t n, unsigned seed) {
   std::mt19937_64 gen(seed);
