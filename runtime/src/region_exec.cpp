@@ -734,86 +734,56 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
   st.balance = last > 0 && first >= 0 ? first / last : 1.0;
 }
 
-} // namespace
+// ---- run
 
-// Plan (devices, scheduler, parameters), run (one RegionDeviceWork per
-// device under the chunk loop, then the CPU re-runs what failed), fold
-// (reductions into the user's variables, statistics, the profile).
-int execute_region(const hce_region &r, std::string &why) {
-  auto fail = [&](const std::string &what) {
-    why = "region " + region_name(r) + ": " + what;
-    return 1;
-  };
-  if (!validate(r, why))
-    return fail(why);
-  Runtime &rt = Runtime::get();
-  if (!rt.init_error().empty()) {
-    // The process's error, not the region's: it comes first.
-    why = rt.init_error() + "; region " + region_name(r) + " does not run";
-    return 1;
-  }
-  // The statistics' wall (HCE_STATS, what bench/suite.py sums) is the
-  // call's from here, planning included: a new call site's plan asks the
-  // GPU's occupancy calculator, which waits for any cudaHostRegister under
-  // way.  Not the process's start (the first call makes the runtime: CUDA's
-  // context, ~0.2 s, call RC), which no configuration's region pays.
-  const double called = now_seconds();
-  const Settings &set = rt.settings();
+// One execution's devices at work: each device's RegionDeviceWork (its
+// chunks' data, compute and reduction partials) bound to its ChunkWorker,
+// and what the chunk loop did.
+struct ExecutionRun {
+  std::vector<std::unique_ptr<RegionDeviceWork>> work;
+  std::vector<ChunkWorker> workers;
+  ChunkLoopResult loop;
+  bool lent_in_data_region = false; // (lends_in_data_region)
+};
 
-  // ---- plan
-  ExecutionPlan plan;
-  if (!select_devices_and_site(rt, r, plan, why))
-    return fail(why);
-  tasks::DeviceClaim claim(plan.devs, plan.site);
-  if (!plan_schedule(rt, r, set, plan, why))
-    return fail(why);
+// One RegionDeviceWork per device, bound to its worker; then the scheduler
+// begins, with the execution's co-execution speeds and rate ceilings.
+void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
+               const ExecutionPlan &plan, ExecutionRun &run, CopyLending &lending) {
   SiteState &site = *plan.site;
   const std::vector<int> &devs = plan.devs;
-
-  // ---- run
-  const double t0 = now_seconds(), once0 = one_time_seconds(rt);
-  DataEnv &data = rt.data();
-  std::vector<HostRange> untouched;
-  if (!data.begin_region(r, why, &untouched))
-    return fail(why);
-  std::vector<std::unique_ptr<RegionDeviceWork>> work;
-  std::vector<ChunkWorker> workers(devs.size());
+  run.workers.resize(devs.size());
   for (size_t i = 0; i < devs.size(); ++i) {
-    work.push_back(std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co));
-    work[i]->bind(workers[i]);
-    workers[i].pipelined =
-        plan.co == CoMode::Pipelined && !rt.devices()[devs[i]]->uses_host_memory();
-    workers[i].pipeline_when_compute_bound =
-        !workers[i].pipelined && !rt.devices()[devs[i]]->uses_host_memory() &&
+    run.work.push_back(std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co));
+    ChunkWorker &w = run.workers[i];
+    run.work[i]->bind(w);
+    const bool accelerator = !rt.devices()[devs[i]]->uses_host_memory();
+    w.pipelined = plan.co == CoMode::Pipelined && accelerator;
+    w.pipeline_when_compute_bound =
+        !w.pipelined && accelerator &&
         pipelines_when_compute_bound(rt, r, plan.co, plan.sched_name);
   }
-  const CopyLending lending =
-      copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
+  lending = copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   set_rate_ceiling(rt, r, devs, site.plan.is_cpu, site.plan.params);
   site.plan.params.data_region = rt.data().in_data_region(r);
   site.scheduler->begin(*plan.params);
-  // Before each device's first chunk, on its controller: an accelerator's
-  // per-execution preparation (windows, pinning, broadcast uploads) while
-  // the others already compute; the CPU's team (every core when the
-  // scheduler leaves all accelerators out).  Nothing on a device the
-  // scheduler gives nothing (it is not woken).
-  for (size_t i = 0; i < devs.size(); ++i)
-    workers[i].idle = site.scheduler->idle(int(i));
-  const bool lent_in_data_region =
-      share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending) > 0 &&
-      lending.data_region;
-  bool cpu_works = false;
-  for (size_t i = 0; i < devs.size(); ++i)
-    cpu_works = cpu_works || (site.plan.is_cpu[i] && !workers[i].idle);
-  PrefaultScope prefault(
-      rt.prefaulter(), untouched,
-      untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set),
-      cpu_works);
-  PrefaultScope *const prefaulting = prefault.wanted() ? &prefault : nullptr;
+}
+
+// Before each device's first chunk, on its controller: an accelerator's
+// per-execution preparation (windows, pinning, broadcast uploads) while the
+// others already compute; the CPU's team (every core when the scheduler
+// leaves all accelerators out).  Nothing on a device the scheduler gives
+// nothing (it is not woken).  And the CPU's hooks for the scheduler's
+// decisions during the execution (retired, paused, lending ended).
+void attach_device_hooks(Runtime &rt, const ExecutionPlan &plan, ExecutionRun &run,
+                         PrefaultScope *prefaulting) {
+  const std::vector<int> &devs = plan.devs;
+  const std::vector<bool> &is_cpu = plan.site->plan.is_cpu;
+  std::vector<ChunkWorker> &workers = run.workers;
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
-    if (site.plan.is_cpu[i]) {
+    if (is_cpu[i]) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
         alone = alone && (j == i || workers[j].idle);
@@ -843,7 +813,7 @@ int execute_region(const hce_region &r, std::string &why) {
       bool others_work = false;
       for (size_t j = 0; j < devs.size(); ++j)
         others_work = others_work || (j != i && !workers[j].idle);
-      workers[i].prologue = [w = work[i].get(), prefaulting,
+      workers[i].prologue = [w = run.work[i].get(), prefaulting,
                              others_work](const std::function<bool()> &wanted) {
         w->prepare(wanted, others_work);
         if (prefaulting)
@@ -851,69 +821,171 @@ int execute_region(const hce_region &r, std::string &why) {
       };
     }
   }
-  // The CPU's team, created while an accelerator runs alone, its threads
-  // asleep after: the first CPU chunk of a later region only wakes them.
-  std::function<void()> beside;
+}
+
+// The CPU's team, created while an accelerator runs alone, its threads
+// asleep after: the first CPU chunk of a later region only wakes them.
+// Empty when there is none to create (team_to_create_beside).
+std::function<void()> team_beside(Runtime &rt, const hce_region &r, const SiteState &site,
+                                  const std::vector<ChunkWorker> &workers) {
   const double expected = site.scheduler->expected_wall();
-  if (CpuDevice *cpu = team_to_create_beside(rt, workers, expected,
-                                             expected > 0 ? mapped_bytes(r) : 0))
-    beside = [cpu] {
-      if (!cpu->enter_caller())
-        return; // inside the user's parallel region: not this thread's team
-      const double start = now_seconds();
-      cpu->create_team_asleep();
-      cpu->leave_caller();
-      if (trace_enabled())
-        trace_event(cpu->name(), "team", "the CPU's team, created beside", start,
-                    now_seconds());
-    };
-  ChunkLoopResult loop =
-      run_chunk_loop(rt, *site.scheduler, workers, site.plan.label, beside, r.iterations);
+  CpuDevice *cpu =
+      team_to_create_beside(rt, workers, expected, expected > 0 ? mapped_bytes(r) : 0);
+  if (!cpu)
+    return {};
+  return [cpu] {
+    if (!cpu->enter_caller())
+      return; // inside the user's parallel region: not this thread's team
+    const double start = now_seconds();
+    cpu->create_team_asleep();
+    cpu->leave_caller();
+    if (trace_enabled())
+      trace_event(cpu->name(), "team", "the CPU's team, created beside", start,
+                  now_seconds());
+  };
+}
+
+// The devices' chunk loop over the execution's iterations, inside the data
+// layer's begin_region (end_region is the fold's).  False, with `why`, when
+// the region cannot begin.
+bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
+                 const ExecutionPlan &plan, ExecutionRun &run, std::string &why) {
+  SiteState &site = *plan.site;
+  const std::vector<int> &devs = plan.devs;
+  std::vector<HostRange> untouched;
+  if (!rt.data().begin_region(r, why, &untouched))
+    return false;
+  CopyLending lending;
+  begin_run(rt, r, set, plan, run, lending);
+  std::vector<ChunkWorker> &workers = run.workers;
+  for (size_t i = 0; i < devs.size(); ++i)
+    workers[i].idle = site.scheduler->idle(int(i));
+  run.lent_in_data_region =
+      share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending) > 0 &&
+      lending.data_region;
+  bool cpu_works = false;
+  for (size_t i = 0; i < devs.size(); ++i)
+    cpu_works = cpu_works || (site.plan.is_cpu[i] && !workers[i].idle);
+  PrefaultScope prefault(
+      rt.prefaulter(), untouched,
+      untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set),
+      cpu_works);
+  attach_device_hooks(rt, plan, run, prefault.wanted() ? &prefault : nullptr);
+  run.loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
+                            team_beside(rt, r, site, workers), r.iterations);
   prefault.finish();
-  if (!loop.fatal.empty()) {
+  return true;
+}
+
+// ---- fold
+
+// After the chunk loop: the profile's record of the devices, the CPU's
+// re-run of what no device completed, the data layer's end_region, the
+// scheduler's wall and the profile's record of the mode.  Returns the
+// iterations re-run (their reduction partials in `retry_red`), or -1 with
+// `why`.
+int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
+                   ExecutionRun &run, tasks::DeviceClaim &claim, double t0, double once0,
+                   std::vector<unsigned char> &retry_red, std::string &why) {
+  SiteState &site = *plan.site;
+  DataEnv &data = rt.data();
+  if (!run.loop.fatal.empty()) {
     std::string ignored;
     data.end_region(r, ignored);
-    return fail(loop.fatal);
+    why = run.loop.fatal;
+    return -1;
   }
   std::vector<TransferCounts> bytes;
-  for (const auto &w : work)
+  for (const auto &w : run.work)
     bytes.push_back(w->bytes());
   // Profile store (HCE_PROFILE): what each device did in this execution.
   // (Which execution at this site: the first carries one-time costs.)
   const int64_t nth = site.stats.executions;
-  profile::record_execution(r, rt, workers, bytes, loop.failures, nth);
-  std::vector<unsigned char> retry_red = reduction_slots(r);
+  profile::record_execution(r, rt, run.workers, bytes, run.loop.failures, nth);
+  retry_red = reduction_slots(r);
   std::string retry_error;
   const int64_t retried =
-      rerun_missing_on_cpu(rt, r, plan.co, loop, claim, retry_red, retry_error);
-  if (!retry_error.empty())
-    return fail(retry_error);
+      rerun_missing_on_cpu(rt, r, plan.co, run.loop, claim, retry_red, retry_error);
+  if (!retry_error.empty()) {
+    why = retry_error;
+    return -1;
+  }
   if (!data.end_region(r, why))
-    return fail(why);
+    return -1;
   const double wall = now_seconds() - t0;
-  if (lent_in_data_region)
+  if (run.lent_in_data_region)
     site.lent_wall += wall; // (lends_in_data_region)
   // The mode's cost is the whole execution's: the data placed before the
   // loop and put back after it are part of what a mode costs.
   site.scheduler->ended(wall, one_time_seconds(rt) - once0);
-  profile::record_mode(*site.scheduler, r, rt, devs, loop.failures, nth, wall);
+  profile::record_mode(*site.scheduler, r, rt, plan.devs, run.loop.failures, nth, wall);
+  return retried;
+}
 
-  // ---- fold
-  // Reductions: the user's value OP every device's partial result; array
-  // reductions (reduction(+: hist[0:K])) element by element.
+// Reductions: the user's value OP every device's partial result (and the
+// CPU's re-run's); array reductions (reduction(+: hist[0:K])) element by
+// element.  Then the statistics and the trace's record of the choice.
+void fold_results(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
+                  const ExecutionRun &run, const std::vector<unsigned char> &retry_red,
+                  int64_t retried, double called, double t0) {
+  SiteState &site = *plan.site;
   std::vector<const void *> blocks;
-  for (const auto &w : work)
+  for (const auto &w : run.work)
     blocks.push_back(w->partials().data());
   blocks.push_back(retry_red.data());
   reduction_fold_into_vars(r, blocks);
-  fold_stats(rt, site, r, plan, workers, work, retried, now_seconds() - called);
+  const double now = now_seconds();
+  fold_stats(rt, site, r, plan, run.workers, run.work, retried, now - called);
   // One event per execution on the "region" track: the scheduler's choice,
   // so that a trace shows why each execution ran where it did.
   if (trace_enabled()) {
     trace_event("region", "plan", site.plan.label + ": plan", called, t0);
-    trace_event("region", "choice", site.plan.label + ": " + site.stats.choice, t0,
-                t0 + wall);
+    trace_event("region", "choice", site.plan.label + ": " + site.stats.choice, t0, now);
   }
+}
+
+} // namespace
+
+// Plan (devices, scheduler, parameters), run (one RegionDeviceWork per
+// device under the chunk loop, then the CPU re-runs what failed), fold
+// (reductions into the user's variables, statistics, the profile).
+int execute_region(const hce_region &r, std::string &why) {
+  auto fail = [&](const std::string &what) {
+    why = "region " + region_name(r) + ": " + what;
+    return 1;
+  };
+  if (!validate(r, why))
+    return fail(why);
+  Runtime &rt = Runtime::get();
+  if (!rt.init_error().empty()) {
+    // The process's error, not the region's: it comes first.
+    why = rt.init_error() + "; region " + region_name(r) + " does not run";
+    return 1;
+  }
+  // The statistics' wall (HCE_STATS, what bench/suite.py sums) is the
+  // call's from here, planning included: a new call site's plan asks the
+  // GPU's occupancy calculator, which waits for any cudaHostRegister under
+  // way.  Not the process's start (the first call makes the runtime: CUDA's
+  // context, ~0.2 s, call RC), which no configuration's region pays.
+  const double called = now_seconds();
+  const Settings &set = rt.settings();
+
+  ExecutionPlan plan;
+  if (!select_devices_and_site(rt, r, plan, why))
+    return fail(why);
+  tasks::DeviceClaim claim(plan.devs, plan.site);
+  if (!plan_schedule(rt, r, set, plan, why))
+    return fail(why);
+
+  const double t0 = now_seconds(), once0 = one_time_seconds(rt);
+  ExecutionRun run;
+  if (!run_devices(rt, r, set, plan, run, why))
+    return fail(why);
+  std::vector<unsigned char> retry_red;
+  const int64_t retried = finish_run(rt, r, plan, run, claim, t0, once0, retry_red, why);
+  if (retried < 0)
+    return fail(why);
+  fold_results(rt, r, plan, run, retry_red, retried, called, t0);
   return 0;
 }
 
