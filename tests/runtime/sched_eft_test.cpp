@@ -1814,6 +1814,42 @@ TEST(SchedEft, AnAcceleratorsChunksOfAWaveOrMoreAreWholeWaves) {
   }
 }
 
+// The same from a host of one lane whose small chunks are mostly its fork
+// (the H200 profile's lud: 10 us a fork, 0.02 us a row): a one-row probe
+// alone, fitted as o = c = t / 2, made a row cost 5 us, and the GPU alone
+// ran on (hce-sim from the cache with every CPU sample 20x: 155 executions
+// at 17x the CPU alone's time).  The probe has enough rows to measure them.
+TEST(SchedEft, ASeededHostWhoseSmallChunksAreItsForkIsProbedWithRows) {
+  const int64_t W = 500;
+  const double row = 2e-8, fork = 10e-6; // the CPU's true costs
+  auto chunks = std::make_shared<int>(0);
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [chunks, row, fork](Range r, int) {
+    return (*chunks)++ == 0 ? 2e-3 : fork + double(r.size()) * row;
+  };
+  std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e12, 0.1e-3)};
+  auto s = eft();
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed(0, fork, 20 * row);
+  seedable->seed(1, 0.1e-3, 1e-12);
+  seedable->seed_mode(0, fork + 20 * row * double(W), 8);
+  seedable->seed_mode(1, 0.1e-3, 8);
+  SchedParams p = make_params(W, devs);
+  int cpu_alone_from = -1;
+  for (int exec = 0; exec < 60; ++exec) {
+    SimResult r = simulate(*s, p, devs);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << exec;
+    if (exec == 0)
+      EXPECT_EQ(r.iterations[0], 0) << "the seeds have the GPU alone: " << s->explain();
+    if (r.iterations[0] == W && cpu_alone_from < 0)
+      cpu_alone_from = exec;
+  }
+  EXPECT_GE(cpu_alone_from, 16) << s->explain();
+  EXPECT_LE(cpu_alone_from, 20) << s->explain();
+}
+
 // A profile cache filled while the CPU was slow (the H200's lud, call TB: its
 // CPU samples 30x what they are) seeds the host far slower than it is, and the
 // GPU alone runs.  Outside a data region the seeded host, never sampled in

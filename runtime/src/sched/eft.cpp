@@ -123,6 +123,9 @@ constexpr double kHostBoundingProbe = 2 * kHostOneTime;
 // alone bounds the host's rate only beyond it; from a second chunk on, a
 // stall shows as one chunk far slower than the other.
 constexpr double kHostStall = 5e-3;
+// alone_probe_size(): the per-iteration work a host's alone probe has by
+// its model, so that its time is not just the team's fork.
+constexpr double kAloneProbeWork = 20e-6;
 
 // lanes_untested: the first execution that tests an accelerator's lanes.
 constexpr int kFirstLanesTest = 8;
@@ -925,7 +928,7 @@ private:
   // mode runs without it; the execution does not measure that mode.
   void plan_alone_probe() {
     const int i = alone_probe_;
-    const int64_t n = probe_size(dev_[i]);
+    const int64_t n = alone_probe_size(dev_[i]);
     if (solo_ >= 0) {
       for (int j = 0; j < p_; ++j) {
         dev_[j].block = j == solo_ ? Range{n, W_} : Range{W_, W_};
@@ -948,6 +951,27 @@ private:
     dev_[i].block = {0, n};
     dev_[i].active = true;
   }
+  // A host's alone probe: enough iterations that their work by its model
+  // (the lower of its seed's and this run's) is kAloneProbeWork, up to the
+  // largest probe (probe_size()'s W / 2p).  A one-row chunk measures the
+  // team's fork: fitted alone (o = c = t / 2) it made lud's CPU 70x slower
+  // per row than it is (1.85 us against 0.027), and from a profile cache
+  // filled while the CPU was slow (every CPU sample 20x) the GPU alone ran
+  // 155 executions at 17x the CPU alone's time (hce-sim: 0.074 s against
+  // 0.013).  A host that really is that slow pays kAloneProbeWork a probe.
+  int64_t alone_probe_size(const Dev &d) const {
+    const int64_t n = probe_size(d);
+    double c = 0;
+    for (const Model *m : {&d.seed, &d.model})
+      if (m->known())
+        c = c > 0 ? std::min(c, m->c) : m->c;
+    if (!d.host || !(c > 0))
+      return n;
+    const int64_t most = std::max<int64_t>(n, W_ / (2 * std::max(1, p_)));
+    const double by_work = std::ceil(kAloneProbeWork / c);
+    return by_work >= double(most) ? most : std::max(n, int64_t(by_work));
+  }
+
   // The alone probe completed (or its device was dropped): the others go on.
   void end_alone_probe() {
     const int i = alone_probe_;
