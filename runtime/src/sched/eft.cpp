@@ -781,18 +781,19 @@ private:
   // (kExploreAbort) and the next run's seed is this run's.
   //
   // A stale winner is explored again too, with exponential backoff instead
-  // of the budget: an arm measured slow now (beyond kRetryWithin of the
-  // best) whose fastest measurement ever (fastest_wall(), an earlier run's
-  // included) would beat the best.  A machine's cores may be taken for a
-  // while: on the H100 machine of call GB the CPU stalled inside a warm lud
-  // run, its arm alone was measured at 2-12 ms per execution once, and the
-  // GPU alone ran the rest of the run at 20x the CPU alone's time (its
-  // model had absorbed the stall too, so no doubt arose).  It is retried
-  // once the site has run as long as its last slow wall (Arm::stale_wait),
-  // twice as long after each retry that finds it slow still: a stall that
-  // lasts costs at most about half the time it lasts, and the run is back
-  // on the faster arm at most about the stall's length after it ends.  (A
-  // budget of kExplore would wait 50 times a 10 ms stall's wall.)
+  // of the budget: an arm measured slow now whose fastest measurement ever
+  // (fastest_wall(), an earlier run's included) would beat the best -- also
+  // within kRetryWithin of it (hce-sim's lud, its CPU 20x for 10 ms: the
+  // CPU alone stalled at 1.2x the GPU alone waited 270 executions for the
+  // exploration budget, the runner-up retry's backoff grown in the stall).  A machine's
+  // cores may be taken for a while: on the H100 machine of call GB the CPU stalled inside
+  // a warm lud run, its arm alone was measured at 2-12 ms per execution once, and the GPU
+  // alone ran the rest of the run at 20x the CPU alone's time (its model had absorbed the
+  // stall too, so no doubt arose).  It is retried once the site has run as long as its
+  // last slow wall (Arm::stale_wait), twice as long after each retry that finds it slow
+  // still: a stall that lasts costs at most about half the time it lasts, and the run is
+  // back on the faster arm at most about the stall's length after it ends.  (A budget of
+  // kExplore would wait 50 times a 10 ms stall's wall.)
   int unmeasured_within_budget(int best) {
     constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
     constexpr double kSeedDoubt = 4;
@@ -818,9 +819,9 @@ private:
                                                   : est[size_t(a + 1)];
       // (A second opinion also within kRetryWithin of the best: the retry
       // every kRetry executions never comes to a loop that runs once.)
-      if ((second ||
+      if ((second || stale_winner ||
            (est[size_t(a + 1)] > kRetryWithin * est[size_t(best + 1)] &&
-            (stale_winner || explore_spent_ + 2 * cost <= kExplore * site_wall_))) &&
+            explore_spent_ + 2 * cost <= kExplore * site_wall_)) &&
           (pick < -1 || cost < pick_cost)) {
         pick = a;
         pick_cost = cost;
@@ -879,8 +880,8 @@ private:
            e <= kWithin * b;
   }
 
-  // A device's arm alone at this execution's trip count by its measurement
-  // of the lowest excess (Arm::best_wall), scaled from that trip count by
+  // A device's arm alone at this execution's trip count by its fastest
+  // measurement (Arm::best_wall), scaled from that trip count by
   // the device's model now: the model's level may hold a stall, its shape
   // bridges trip counts (lud's GPU alone, 0.79 ms at 511 rows, takes
   // 0.66 ms at 31, not 0.05).  0 for co-execution or none.
@@ -2041,9 +2042,15 @@ private:
     bool seeded = false;  // recent holds the seed's until this run measures
     bool doubted = false; // its wall was explored again (unmeasured_within_budget)
     double median = 1;    // median_of(0), kept by add(): read every execution
-    // Its measurement of the lowest excess ever, an earlier run's included
-    // (never forgotten: unmeasured_within_budget's stale winners).
-    double best_excess = 0, best_wall = 0;
+    // Its fastest measurement ever, an earlier run's included (never
+    // forgotten: unmeasured_within_budget's stale winners): the lowest wall
+    // per iteration of its trip count.  Not the lowest excess: a model that
+    // absorbed a stall predicts the stalled walls, whose excess is then
+    // lower than a clean one's (hce-sim's lud from a clean cache, its CPU
+    // 20x for 10 ms from 0.5 ms: the CPU alone's second stalled wall, 0.71
+    // ms, became its fastest, and the GPU alone ran 270 executions at 13x
+    // its time, 0.107 s against 0.022).
+    double best_wall = 0;
     int64_t best_trip = 0;
     // A stale winner's backoff: the site wall it waits before its next retry
     // (its last slow wall, doubled by each retry that finds it slow), and
@@ -2053,8 +2060,8 @@ private:
       if (seeded)
         kept = next = 0;
       seeded = false;
-      if (e > 0 && wall > 0 && trip > 0 && (best_excess <= 0 || e < best_excess)) {
-        best_excess = e;
+      if (e > 0 && wall > 0 && trip > 0 &&
+          (best_wall <= 0 || wall * double(best_trip) < best_wall * double(trip))) {
         best_wall = wall;
         best_trip = trip;
       }
