@@ -62,6 +62,23 @@ double best_single(const std::vector<SimDevice> &devs, int64_t W) {
   return best;
 }
 
+// `executions` executions of W iterations, each one's coverage checked, the
+// first with the host (device 0) left out by the seeds: the first execution
+// that ran the host alone, or -1.
+int first_host_alone(Scheduler &s, const SchedParams &p,
+                     const std::vector<SimDevice> &devs, int64_t W, int executions) {
+  int from = -1;
+  for (int exec = 0; exec < executions; ++exec) {
+    SimResult r = simulate(s, p, devs);
+    EXPECT_EQ(check_coverage(r, W), "") << "execution " << exec;
+    if (exec == 0)
+      EXPECT_EQ(r.iterations[0], 0) << "the seeds have the GPU alone: " << s.explain();
+    if (r.iterations[0] == W && from < 0)
+      from = exec;
+  }
+  return from;
+}
+
 // No rounds, every iteration exactly once, for random speeds, overheads,
 // sizes, device counts and pipelining.
 TEST(SchedEft, CoverageOnRandomDevices) {
@@ -1881,16 +1898,7 @@ TEST(SchedEft, ASeededHostWhoseSmallChunksAreItsForkIsProbedWithRows) {
   seedable->seed(1, 0.1e-3, 1e-12);
   seedable->seed_mode(0, fork + 20 * row * double(W), 8);
   seedable->seed_mode(1, 0.1e-3, 8);
-  SchedParams p = make_params(W, devs);
-  int cpu_alone_from = -1;
-  for (int exec = 0; exec < 60; ++exec) {
-    SimResult r = simulate(*s, p, devs);
-    ASSERT_EQ(check_coverage(r, W), "") << "execution " << exec;
-    if (exec == 0)
-      EXPECT_EQ(r.iterations[0], 0) << "the seeds have the GPU alone: " << s->explain();
-    if (r.iterations[0] == W && cpu_alone_from < 0)
-      cpu_alone_from = exec;
-  }
+  const int cpu_alone_from = first_host_alone(*s, make_params(W, devs), devs, W, 60);
   EXPECT_GE(cpu_alone_from, 16) << s->explain();
   EXPECT_LE(cpu_alone_from, 20) << s->explain();
 }
@@ -1924,15 +1932,7 @@ TEST(SchedEft, ASeededHostLeftOutIsProbedAlone) {
     seedable->seed_mode(1, 0.2e-3, 8);
     SchedParams p = make_params(W, devs);
     p.data_region = data_region;
-    int cpu_alone_from = -1;
-    for (int exec = 0; exec < 40; ++exec) {
-      SimResult r = simulate(*s, p, devs);
-      ASSERT_EQ(check_coverage(r, W), "") << "execution " << exec;
-      if (exec == 0)
-        EXPECT_EQ(r.iterations[0], 0) << "the seeds have the GPU alone: " << s->explain();
-      if (r.iterations[0] == W && cpu_alone_from < 0)
-        cpu_alone_from = exec;
-    }
+    const int cpu_alone_from = first_host_alone(*s, p, devs, W, 40);
     if (data_region) {
       EXPECT_EQ(cpu_alone_from, -1) << s->explain();
     } else {
