@@ -183,6 +183,13 @@ void record(const Scheduler &s, const Region &r, int e,
             double wall, profile::Store &store) {
   if (!profile::recorded_execution(e))
     return;
+  // An accelerator left out of a later execution keeps its first one's
+  // sample (Store::keep_held_of_left_out, as record_execution does): without
+  // it a program whose GPU ran only its first execution (warm lud from its
+  // own runs' cache) probed it at a half share in every later run.
+  for (size_t i = 0; e > 0 && i < runs.size(); ++i)
+    if (runs[i].iterations <= 0 && devs[i] != "cpu")
+      store.keep_held_of_left_out(r.name, device_name(devs[i]));
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].iterations <= 0)
       continue;
