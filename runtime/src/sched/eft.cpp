@@ -785,15 +785,17 @@ private:
   // (fastest_wall(), an earlier run's included) would beat the best -- also
   // within kRetryWithin of it (hce-sim's lud, its CPU 20x for 10 ms: the
   // CPU alone stalled at 1.2x the GPU alone waited 270 executions for the
-  // exploration budget, the runner-up retry's backoff grown in the stall).  A machine's
-  // cores may be taken for a while: on the H100 machine of call GB the CPU stalled inside
-  // a warm lud run, its arm alone was measured at 2-12 ms per execution once, and the GPU
-  // alone ran the rest of the run at 20x the CPU alone's time (its model had absorbed the
-  // stall too, so no doubt arose).  It is retried once the site has run as long as its
-  // last slow wall (Arm::stale_wait), twice as long after each retry that finds it slow
-  // still: a stall that lasts costs at most about half the time it lasts, and the run is
-  // back on the faster arm at most about the stall's length after it ends.  (A budget of
-  // kExplore would wait 50 times a 10 ms stall's wall.)
+  // exploration budget, the runner-up retry's backoff grown in the stall).
+  // A machine's cores may be taken for a while: on the H100 machine of call
+  // GB the CPU stalled inside a warm lud run, its arm alone was measured at
+  // 2-12 ms per execution once, and the GPU alone ran the rest of the run at
+  // 20x the CPU alone's time (its model had absorbed the stall too, so no
+  // doubt arose).  It is retried once the site has run as long as its last
+  // slow wall (Arm::stale_wait), twice as long after each retry that finds
+  // it slow still: a stall that lasts costs at most about half the time it
+  // lasts, and the run is back on the faster arm at most about the stall's
+  // length after it ends.  (A budget of kExplore would wait 50 times a 10 ms
+  // stall's wall.)
   int unmeasured_within_budget(int best) {
     constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
     constexpr double kSeedDoubt = 4;
