@@ -185,7 +185,9 @@ TEST(Pipeline, ASequentialWorkerPipelinesOnceComputeBound) {
   {
     StageTimes t;
     int64_t done = 0;
-    run_switching(1, 6, 1, t, &done);
+    // Margins wide enough for a loaded machine, whose 1 ms sleeps take
+    // several: a 20 ms compute stays over twice a pair of overslept copies.
+    run_switching(1, 20, 1, t, &done);
     EXPECT_EQ(done, 8);
     ASSERT_EQ(t.up.size(), 8u);
     // Chunks 0 and 1 ran in turn (1 decided); from chunk 2 on, pipelined.
@@ -196,7 +198,7 @@ TEST(Pipeline, ASequentialWorkerPipelinesOnceComputeBound) {
   {
     StageTimes t;
     int64_t done = 0;
-    run_switching(3, 1, 3, t, &done);
+    run_switching(10, 1, 10, t, &done); // a 1 ms compute would need 40 to switch
     EXPECT_EQ(done, 8);
     EXPECT_EQ(overlaps(t), 0);
   }
