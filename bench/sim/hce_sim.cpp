@@ -24,7 +24,8 @@
 //   --cache F start from the profile cache file F (a GPU machine's
 //            ~/.cache/hce/<program>-<hash>.profile) instead of an empty one
 //   --save-cache F  copy the simulated profile cache to F at the end (the
-//            suite's rounds; with --bench, one program's)
+//            suite's rounds; with --bench, one program's; with --runs,
+//            the `auto` configuration's)
 //   --stall DEV:FROM:LEN:FACTOR  DEV's ("cpu", "gpu") chunks that begin
 //            in [FROM, FROM+LEN) seconds of each program run's virtual time
 //            compute FACTOR times slower, in every configuration (a noisy
@@ -192,7 +193,11 @@ Simulated simulate_bench(const Machine &m, const Bench &b,
     // Each configuration on its own profile cache, N runs in a row.
     const int runs = std::max(1, opt.runs);
     for (const Config &c : cfgs) {
-      const ProfileFile store(b.name + "-" + c.label, opt.cache);
+      ProfileFile store(b.name + "-" + c.label, opt.cache);
+      // --save-cache with --runs: the default schedule's cache (a warm
+      // run's, to start the next one from: the runtime's a stalled run left).
+      if (c.label == "auto")
+        store.keep = opt.save_cache;
       RunResult r;
       for (int k = 0; k < runs; ++k) {
         LoopSim::trace_chunks = opt.chunks && explain(c);
