@@ -96,6 +96,8 @@ public:
     }
     if (w_.pipelined || run_sequential())
       run_pipelined();
+    if (w_.epilogue && !failed_)
+      w_.epilogue();
     if (retired_ && !failed_ && w_.retired &&
         !sh_.all_complete.load(std::memory_order_relaxed)) {
       const double start = now_seconds();

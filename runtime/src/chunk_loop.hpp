@@ -55,6 +55,11 @@ struct ChunkWorker {
   // preparation (pinning) stops there, since no chunk will use it in this
   // execution, and goes on at the next.
   std::function<void(const std::function<bool()> &wanted)> prologue;
+  // Runs on the device's thread once it has no chunk left in the execution
+  // (and did not fail), whether or not the others are done: one-time work
+  // for later executions that must not delay its chunks (DataEnv::prefetch
+  // queues a data region's copies in the background).  May be empty.
+  std::function<void()> epilogue;
   // Called on the device's thread (outside the lock) once its chunks are
   // done, when the scheduler retired it while other devices still had work
   // (Scheduler::retired): hands its cores to the others.  May be empty.

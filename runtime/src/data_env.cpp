@@ -224,8 +224,12 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int de
   Window &w = a.windows[device];
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
     return true;
-  // Chunks in flight use the window: it moves only when they are done.
+  // Chunks in flight use the window: it moves only when they are done; so
+  // do copies in the background into it.
   cv_.wait(lock, [&] { return w.pins == 0; });
+  if (std::string e; !settle(lock, a, device, e))
+    warning("copies in the background into '" + a.name + "' on " +
+            devices_[size_t(device)]->name() + " failed: " + e);
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
     return true;
   Device &dev = *devices_[device];
@@ -306,10 +310,119 @@ bool DataEnv::host_copy(const Array &a, Device &dev, char *dev_ptr, Interval iv,
 void DataEnv::free_window(Array &a, int device) {
   Window &w = a.windows[size_t(device)];
   Device &dev = *devices_[size_t(device)];
+  if (w.background) {
+    // (No chunk of this device is in flight here -- its windows are
+    // freed between executions, by its own controller or after a failure
+    // -- so nobody is settling the copies meanwhile.)
+    std::string ignored;
+    dev.wait_background(w.background, ignored);
+    a.res.invalidate(device + 1, a.res.arriving(device + 1));
+    w.background = 0;
+  }
   w.table.release(dev);
   if (w.buffer)
     dev.release(w.buffer);
   w = Window();
+}
+
+bool DataEnv::settle(std::unique_lock<std::mutex> &lock, Array &a, int device,
+                     std::string &why) {
+  Window &w = a.windows[size_t(device)];
+  cv_.wait(lock, [&] { return !w.settling; });
+  if (!w.background)
+    return true;
+  const uint64_t ticket = w.background;
+  w.settling = true;
+  lock.unlock();
+  std::string err;
+  const bool ok = devices_[size_t(device)]->wait_background(ticket, err);
+  lock.lock();
+  w.settling = false;
+  w.background = 0;
+  if (ok) {
+    a.res.settle_arriving(device + 1);
+  } else {
+    a.res.invalidate(device + 1, a.res.arriving(device + 1));
+    why = std::move(err);
+  }
+  cv_.notify_all();
+  return ok;
+}
+
+size_t DataEnv::prefetch(int device, const hce_region &region, TransferCounts &counts) {
+  Device &dev = *devices_[size_t(device)];
+  if (dev.uses_host_memory() || region.iterations <= 0)
+    return 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+  array_uses(region, Range{0, region.iterations}, uses);
+  size_t queued = 0;
+  for (const ArrayUse &u : uses) {
+    Array &a = *u.a;
+    // Not a private copy's array, a row table's, or one the region's end
+    // drops; and only what the loop reads.
+    if (u.diff || a.rows || a.data_refs == 0 || u.current.empty())
+      continue;
+    Window &w = a.windows[size_t(device)];
+    if (w.settling)
+      continue;
+    if (w.background) {
+      // One batch at a time per window: the last one first, if it landed.
+      std::string ignored;
+      if (!dev.background_landed(w.background) || !settle(lock, a, device, ignored))
+        continue;
+    }
+    IntervalSet want = u.current;
+    if (w.buffer)
+      want.clip(w.lo, w.hi);
+    want.intersect(a.res.valid(kHost));
+    want.subtract(a.res.valid(device + 1));
+    want.subtract(w.received);
+    want.subtract(a.to_host);
+    if (want.empty())
+      continue;
+    const Interval hull = want.hull();
+    const size_t es = a.elem_size;
+    if (!dev.copies_in_background(a.host + hull.lo * int64_t(es),
+                                  size_t(hull.hi - hull.lo) * es))
+      continue;
+    // A first window only, as prepare() makes one: growing one could evict
+    // what the device holds when memory is short.
+    std::string ignored;
+    if (!w.buffer && !ensure_window(lock, a, device, u.limit, u.limit, ignored))
+      continue;
+    want.clip(w.lo, w.hi);
+    if (want.empty())
+      continue;
+    bool ok = true;
+    std::string why;
+    for (const Interval &iv : want) {
+      char *dst = static_cast<char *>(w.buffer) + size_t(iv.lo - w.lo) * es;
+      if (!(ok = dev.upload_in_background(dst, a.host + iv.lo * int64_t(es),
+                                          size_t(iv.length()) * es, why)))
+        break;
+    }
+    // The ticket covers whatever was queued, a failed batch included: it is
+    // waited for before the window is used, and marks nothing valid.
+    const uint64_t ticket = dev.background_ticket(why);
+    if (!ticket) {
+      warning("copies in the background into '" + a.name + "' on " + dev.name() +
+              " failed: " + why);
+      return queued;
+    }
+    w.background = ticket;
+    if (!ok) {
+      warning("a copy in the background into '" + a.name + "' on " + dev.name() +
+              " failed: " + why);
+      continue;
+    }
+    const size_t bytes = size_t(want.total_length()) * es;
+    a.res.start_arriving(device + 1, want);
+    w.received.unite(want);
+    counts.prefetched += bytes;
+    queued += bytes;
+  }
+  return queued;
 }
 
 bool DataEnv::host_copies(Array &a, int device, const IntervalSet &what, bool to_device,
@@ -659,8 +772,9 @@ bool DataEnv::host_holds_alone(const hce_region &region, Range range) const {
     if (!a.res.valid(kHost).contains(h.lo, h.hi))
       return false;
     for (size_t d = 0; d < devices_.size(); ++d)
-      if (a.res.valid(int(d) + 1).overlaps(h.lo, h.hi))
-        return false;
+      if (a.res.valid(int(d) + 1).overlaps(h.lo, h.hi) ||
+          a.res.arriving(int(d) + 1).overlaps(h.lo, h.hi))
+        return false; // (a copy on its way must learn of the writes)
   }
   return true;
 }
@@ -682,6 +796,12 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     for (int m : u.maps)
       ptrs[size_t(m)] = p;
   };
+  // 0. Copies in the background into this device's windows land first:
+  //    one landing after this chunk's uploads could overwrite them.
+  if (!host)
+    for (const ArrayUse &u : uses)
+      if (!settle(lock, *u.a, device, why))
+        return false;
   // 1. Windows big enough for the chunk (before pinning any: a grow waits
   //    for this device's other chunks to let go of the window).
   for (const ArrayUse &u : uses)
@@ -983,6 +1103,8 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     const Interval all = u.limit;
     if (all.hi <= all.lo)
       continue;
+    if (!settle(lock, a, device, why))
+      continue; // (its chunks will fail on it, or move what they need)
     // Only a first window: growing one here could evict data the device
     // holds when memory is short; the chunks handle that.
     if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))
@@ -1105,6 +1227,8 @@ bool DataEnv::evict(int device, std::string &why) {
   bool ok = true;
   for (auto &[key, a] : arrays_) {
     cv_.wait(lock, [&] { return a.windows[device].pins == 0; });
+    std::string lost; // (what was on its way is simply not valid)
+    settle(lock, a, device, lost);
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
     TransferCounts ignored;
     if (!only_here.empty())

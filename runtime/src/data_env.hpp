@@ -40,6 +40,9 @@ struct TransferCounts {
   // for the first time (Window::received).  They stay there: a model of the
   // device's steady cost leaves their copies out (chunk_loop.cpp).
   uint64_t first_to_device = 0;
+  // Bytes DataEnv::prefetch queued to the device in the background (not in
+  // to_device: no chunk waited for them).
+  uint64_t prefetched = 0;
 };
 
 // The communication optimisation (the papers' "with CO" / "without CO").
@@ -119,6 +122,20 @@ public:
   void prepare(
       int device, const hce_region &region, TransferCounts &counts,
       const Device::Wanted &wanted = [] { return true; }, bool others_work = false);
+  // After `device`'s last chunk of an execution, while the others still
+  // work: the elements of the data-region arrays the region reads that
+  // `device` has never held and the host holds, copied to it in the
+  // background (Device::upload_in_background: a GPU's from registered host
+  // memory), so that a later execution that gives it more of the loop
+  // finds them there.  The H200's cold cg: its first spmv ran on the CPU
+  // while the GPU registered the matrix, and the next two uploaded it, 1.5
+  // and 1.2 ms on their critical path (call VB).  Each element once per
+  // window (Window::received): rows another device keeps writing are not
+  // sent again at every execution.  The copies are valid on the device only
+  // once landed, and only those not written meanwhile (ArrayResidency::
+  // start_arriving); every use of the window waits for them first
+  // (settle()).  Returns the bytes queued.
+  size_t prefetch(int device, const hce_region &region, TransferCounts &counts);
   // What `device`'s preparation for `region` would pin now (prepare(): its
   // data-region arrays, as Device::unpinned_bytes counts them); after
   // begin_region.
@@ -148,6 +165,10 @@ private:
     // later upload of them is a refresh (another device wrote them, the
     // program updated them), not the one-time move into the device.
     IntervalSet received;
+    // Copies into it in the background (prefetch()): the device's ticket,
+    // 0 when none is on its way; settling: a thread waits for it now.
+    uint64_t background = 0;
+    bool settling = false;
   };
   // One copy between the host and a device window (or, with src_device
   // set, from another device's window straight into `device`'s), planned
@@ -278,8 +299,15 @@ private:
   // each retried as a whole on a transient failure.
   bool host_copies(Array &a, int device, const IntervalSet &what, bool to_device,
                    TransferCounts &counts, std::string &why);
-  // Frees device's window of `a` and its row table.
+  // Frees device's window of `a` and its row table (after its copies in
+  // the background have landed).
   void free_window(Array &a, int device);
+  // Waits, without the lock, for device's copies in the background into
+  // its window of `a` (if any) and marks valid what they brought that was
+  // not written meanwhile; false + why when they failed (nothing marked).
+  // Before anything uses or moves the window: a copy that lands after a
+  // newer upload of the same elements would overwrite it.
+  bool settle(std::unique_lock<std::mutex> &lock, Array &a, int device, std::string &why);
   bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
                 std::string &why);
   void drop_device_copies(Array &a);

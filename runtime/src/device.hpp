@@ -7,6 +7,7 @@
 #include "sched/scheduler.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -108,6 +109,29 @@ public:
   // copy has landed when it returns and there is nothing to wait for.
   virtual void begin_copies() {}
   virtual bool finish_copies(std::string &why) { return true; }
+  // Copies in the background (DataEnv::prefetch): host -> device copies
+  // queued on a stream of their own that land while the calling thread and
+  // the device's chunks go on.  Only where they cannot block the caller
+  // (CudaDevice: from registered host memory); by default none.
+  // copies_in_background() says whether [host, host + bytes) can be copied
+  // so now; upload_in_background() queues one copy; background_ticket()
+  // names everything queued so far by this thread (0 on failure);
+  // background_landed() polls a ticket, wait_background() waits for it and
+  // frees it (false + why when a copy failed: its bytes are not there).
+  // The caller keeps the host bytes and the device memory alive and
+  // unchanged-in-use until the ticket has been waited for.
+  virtual bool copies_in_background(const void *host, size_t bytes) { return false; }
+  virtual bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
+                                    std::string &why) {
+    why = "no copies in the background on " + name();
+    return false;
+  }
+  virtual uint64_t background_ticket(std::string &why) {
+    why = "no copies in the background on " + name();
+    return 0;
+  }
+  virtual bool background_landed(uint64_t ticket) { return true; }
+  virtual bool wait_background(uint64_t ticket, std::string &why) { return true; }
   // Copy inside the device's own memory (used when a window grows).
   virtual bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) {
     return false;

@@ -1,6 +1,9 @@
 #include "region_device_work.hpp"
 
+#include "clock.hpp"
 #include "reduction.hpp"
+#include "stats.hpp"
+#include "trace.hpp"
 
 #include <algorithm>
 
@@ -110,6 +113,16 @@ void RegionDeviceWork::abandon(int k) { data_.abandon(slots_[size_t(k)].hold); }
 
 void RegionDeviceWork::prepare(const Device::Wanted &wanted, bool others_work) {
   data_.prepare(device_, r_, bytes_, wanted, others_work);
+}
+
+void RegionDeviceWork::prefetch() {
+  const double start = now_seconds();
+  const size_t bytes = data_.prefetch(device_, r_, bytes_);
+  if (bytes > 0 && trace_enabled())
+    trace_event(rt_.devices()[size_t(device_)]->name(), "prepare",
+                std::string("region ") + (r_.name ? r_.name : "?") + ": " +
+                    fmt_bytes(bytes) + " queued in the background",
+                start, now_seconds());
 }
 
 std::string RegionDeviceWork::rescue() {

@@ -34,6 +34,10 @@ public:
   // Per-execution preparation on the device's controller (accelerators);
   // `others_work`: other devices run chunks of the execution.
   void prepare(const Device::Wanted &wanted, bool others_work);
+  // After its last chunk of the execution (accelerators in a data region,
+  // beside other devices): the region's arrays it does not hold yet, copied
+  // in the background (DataEnv::prefetch).
+  void prefetch();
   // After a failure: gives the device's data back to the host; "" or a
   // fatal error.
   std::string rescue();

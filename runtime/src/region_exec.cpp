@@ -776,8 +776,8 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
 // leaves all accelerators out).  Nothing on a device the scheduler gives
 // nothing (it is not woken).  And the CPU's hooks for the scheduler's
 // decisions during the execution (retired, paused, lending ended).
-void attach_device_hooks(Runtime &rt, const ExecutionPlan &plan, ExecutionRun &run,
-                         PrefaultScope *prefaulting) {
+void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
+                         ExecutionRun &run, PrefaultScope *prefaulting) {
   const std::vector<int> &devs = plan.devs;
   const std::vector<bool> &is_cpu = plan.site->plan.is_cpu;
   std::vector<ChunkWorker> &workers = run.workers;
@@ -819,6 +819,12 @@ void attach_device_hooks(Runtime &rt, const ExecutionPlan &plan, ExecutionRun &r
         if (prefaulting)
           prefaulting->prepared();
       };
+      // Beside others that computed part of a data region's loop, the rest
+      // of its arrays goes to the accelerator in the background: a later
+      // execution may give it more.  (Alone, its chunks brought everything
+      // it reads; without CO nothing stays.)
+      if (others_work && plan.co != CoMode::None && rt.data().in_data_region(r))
+        workers[i].epilogue = [w = run.work[i].get()] { w->prefetch(); };
     }
   }
 }
@@ -870,7 +876,7 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
       rt.prefaulter(), untouched,
       untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set),
       cpu_works);
-  attach_device_hooks(rt, plan, run, prefault.wanted() ? &prefault : nullptr);
+  attach_device_hooks(rt, r, plan, run, prefault.wanted() ? &prefault : nullptr);
   run.loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
                             team_beside(rt, r, site, workers), r.iterations);
   prefault.finish();

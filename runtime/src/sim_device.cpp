@@ -60,6 +60,8 @@ bool apply_sim_params(const std::string &who, const std::string &list, SimParams
       p.pin = v;
     else if (key == "p2p" && (v == 0 || v == 1))
       p.p2p = v == 1;
+    else if (key == "bg" && (v == 0 || v == 1))
+      p.background = v == 1;
     else if (key == "fail_compute" && v >= 1)
       p.fail_compute = static_cast<long>(v);
     else if (key == "fail_upload" && v >= 1)
@@ -273,6 +275,82 @@ bool SimDevice::download(void *host_dst, const void *dev_src, size_t bytes,
                          std::string &why) {
   return transfer(host_dst, dev_src, bytes, downloads_, params_.fail_download, "download",
                   why);
+}
+
+bool SimDevice::copies_in_background(const void *host, size_t bytes) {
+  if (!params_.background)
+    return false;
+  if (!(params_.pin > 0))
+    return true;
+  const char *lo = static_cast<const char *>(host);
+  std::lock_guard<std::mutex> lock(pinned_mutex_);
+  for (const auto &[span, done] : pinned_) {
+    const char *base = static_cast<const char *>(span.first);
+    if (base <= lo && lo + bytes <= base + done)
+      return true;
+  }
+  return false;
+}
+
+bool SimDevice::upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
+                                     std::string &why) {
+  if (!params_.background) {
+    why = "no copies in the background on " + name();
+    return false;
+  }
+  const char *src = static_cast<const char *>(host_src);
+  std::lock_guard<std::mutex> lock(background_mutex_);
+  background_queued_.push_back({dev_dst, std::vector<char>(src, src + bytes)});
+  return true;
+}
+
+uint64_t SimDevice::background_ticket(std::string &why) {
+  if (!params_.background) {
+    why = "no copies in the background on " + name();
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(background_mutex_);
+  BackgroundBatch batch;
+  size_t bytes = 0;
+  for (const BackgroundCopy &c : background_queued_)
+    bytes += c.bytes.size();
+  batch.copies = std::move(background_queued_);
+  background_queued_.clear();
+  // One copy engine: a batch starts when the one before it has landed.
+  batch.lands_at = std::max(now_seconds(), background_busy_until_) + params_.latency +
+                   double(bytes) / params_.bandwidth;
+  background_busy_until_ = batch.lands_at;
+  const uint64_t ticket = next_ticket_++;
+  background_.emplace(ticket, std::move(batch));
+  return ticket;
+}
+
+bool SimDevice::background_landed(uint64_t ticket) {
+  std::lock_guard<std::mutex> lock(background_mutex_);
+  auto it = background_.find(ticket);
+  return it == background_.end() || now_seconds() >= it->second.lands_at;
+}
+
+bool SimDevice::wait_background(uint64_t ticket, std::string &why) {
+  BackgroundBatch batch;
+  {
+    std::lock_guard<std::mutex> lock(background_mutex_);
+    auto it = background_.find(ticket);
+    if (it == background_.end()) {
+      why = "unknown background ticket " + std::to_string(ticket) + " on " + name();
+      return false;
+    }
+    batch = std::move(it->second);
+    background_.erase(it);
+  }
+  const double left = batch.lands_at - now_seconds();
+  if (left > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(left));
+  for (const BackgroundCopy &c : batch.copies) {
+    std::memcpy(c.dst, c.bytes.data(), c.bytes.size());
+    background_bytes_ += long(c.bytes.size());
+  }
+  return true;
 }
 
 bool SimDevice::can_copy_from_peer(const Device &src) const {

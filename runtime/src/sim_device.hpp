@@ -21,6 +21,8 @@
 //          CUDA peer access; 0: through the host              default 0
 // pin      seconds per GiB that pinning a data region's host arrays takes
 //          (prepare_host; cudaHostRegister on the H100: ~43 ms/GiB)  default 0
+// bg       1: copies in the background (DataEnv::prefetch), as a GPU's from
+//          registered memory; 0: none                          default 1
 // fail_compute:K / fail_upload:K / fail_download:K
 //          the K-th such operation (1-based) fails once: fault injection
 #pragma once
@@ -32,6 +34,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hce {
 
@@ -44,6 +47,7 @@ struct SimParams {
   bool p2p = false;
   double iter_time = 0; // > 0: modelled compute time per iteration
   double pin = 0;       // seconds per GiB pinned (prepare_host)
+  bool background = true; // copies in the background (bg)
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
 };
 
@@ -102,6 +106,20 @@ public:
   bool can_copy_from_peer(const Device &src) const override;
   bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr,
                       size_t bytes, std::string &why) override;
+  // Copies in the background: the host bytes are read when the copy is
+  // queued and land in the device's memory only when its ticket is waited
+  // for, at the modelled time (latency and bandwidth, one copy after the
+  // other): a caller that used the bytes before, or changed them after and
+  // still trusted the copy, reads poison or stale values.
+  // From pinned memory only when the sim models pinning (`pin`), as a GPU
+  // copies in the background only what it registered.
+  bool copies_in_background(const void *host, size_t bytes) override;
+  bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
+                            std::string &why) override;
+  uint64_t background_ticket(std::string &why) override;
+  bool background_landed(uint64_t ticket) override;
+  bool wait_background(uint64_t ticket, std::string &why) override;
+  long background_bytes() const { return background_bytes_.load(); } // landed (tests)
   // Kept for tests: a sim copies with memcpy whatever it is given.
   void set_copy_threads(int threads) override { copy_threads_ = threads; }
   int copy_threads() const { return copy_threads_; }
@@ -127,6 +145,22 @@ private:
   // from it).
   std::atomic<long> computes_{0}, uploads_{0}, downloads_{0};
   std::atomic<long> batches_{0}, batched_copies_{0};
+  // Copies in the background: queued since the last ticket, and per ticket
+  // (what lands, and when).
+  struct BackgroundCopy {
+    void *dst;
+    std::vector<char> bytes; // the host's, when it was queued
+  };
+  struct BackgroundBatch {
+    std::vector<BackgroundCopy> copies;
+    double lands_at = 0;
+  };
+  std::mutex background_mutex_;
+  std::vector<BackgroundCopy> background_queued_;
+  std::map<uint64_t, BackgroundBatch> background_;
+  uint64_t next_ticket_ = 1;
+  double background_busy_until_ = 0; // the last batch's landing
+  std::atomic<long> background_bytes_{0};
 };
 
 } // namespace hce

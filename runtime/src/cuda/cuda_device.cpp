@@ -135,6 +135,12 @@ public:
     walk_locked(lo, hi, out);
   }
 
+  // Whether HCE's registrations cover [lo, hi) now.
+  bool covered(uintptr_t lo, uintptr_t hi) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return covered_locked(lo, hi);
+  }
+
   // The pieces of [lo, hi) as they are now, registering nothing: pinned
   // where a registration (or someone else's pinning) covers them.
   template <class Piece>
@@ -428,6 +434,9 @@ bool CudaDevice::init(const Settings &settings, std::string &why) {
     if (!check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
                "cudaStreamCreateWithFlags", why))
       return false;
+  if (!check(cudaStreamCreateWithFlags(&background_stream_, cudaStreamNonBlocking),
+             "cudaStreamCreateWithFlags", why))
+    return false;
   // The model and its multiprocessors (a MIG slice keeps the GPU's name).
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, ordinal()) == cudaSuccess) {
@@ -449,6 +458,8 @@ CudaDevice::~CudaDevice() {
   for (cudaStream_t s : streams_)
     if (s)
       cudaStreamSynchronize(s);
+  if (background_stream_)
+    cudaStreamSynchronize(background_stream_);
   pool_.reset();
   {
     std::lock_guard<std::mutex> lock(mem_mutex_);
@@ -473,6 +484,8 @@ CudaDevice::~CudaDevice() {
   for (cudaStream_t s : streams_)
     if (s)
       cudaStreamDestroy(s);
+  if (background_stream_)
+    cudaStreamDestroy(background_stream_);
   cudaGetLastError();
   pins_.reset(); // the last device unregisters everything
 }
@@ -1308,6 +1321,70 @@ bool CudaDevice::stream_wait(Stream s, cudaEvent_t ev, std::string &why) {
   CurrentDevice cur(ordinal());
   return check(cur.rc(), "cudaSetDevice", why) &&
          check(cudaStreamWaitEvent(stream(s), ev, 0), "cudaStreamWaitEvent", why);
+}
+
+bool CudaDevice::copies_in_background(const void *host, size_t bytes) {
+  return background_stream_ && bytes > 0 &&
+         pins_->covered(uintptr_t(host), uintptr_t(host) + bytes);
+}
+
+bool CudaDevice::upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
+                                      std::string &why) {
+  CurrentDevice cur(ordinal());
+  return check(cur.rc(), "cudaSetDevice", why) &&
+         check(cudaMemcpyAsync(dev_dst, host_src, bytes, cudaMemcpyHostToDevice,
+                               background_stream_),
+               "cudaMemcpyAsync (in the background)", why);
+}
+
+uint64_t CudaDevice::background_ticket(std::string &why) {
+  cudaEvent_t ev = acquire_event(why);
+  if (!ev)
+    return 0;
+  CurrentDevice cur(ordinal());
+  if (!check(cur.rc(), "cudaSetDevice", why) ||
+      !check(cudaEventRecord(ev, background_stream_), "cudaEventRecord", why)) {
+    release_event(ev);
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(background_mutex_);
+  const uint64_t ticket = next_ticket_++;
+  background_.emplace(ticket, ev);
+  return ticket;
+}
+
+bool CudaDevice::background_landed(uint64_t ticket) {
+  cudaEvent_t ev = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(background_mutex_);
+    auto it = background_.find(ticket);
+    if (it == background_.end())
+      return true;
+    ev = it->second;
+  }
+  const cudaError_t rc = cudaEventQuery(ev);
+  if (rc == cudaErrorNotReady)
+    return false;
+  cudaGetLastError(); // a failure is wait_background()'s to report
+  return true;
+}
+
+bool CudaDevice::wait_background(uint64_t ticket, std::string &why) {
+  cudaEvent_t ev = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(background_mutex_);
+    auto it = background_.find(ticket);
+    if (it == background_.end()) {
+      why = "unknown background ticket " + std::to_string(ticket) + " on " + name();
+      return false;
+    }
+    ev = it->second;
+    background_.erase(it);
+  }
+  CurrentDevice cur(ordinal());
+  const bool ok = check(cur.rc(), "cudaSetDevice", why) && event_sync(ev, why);
+  release_event(ev);
+  return ok;
 }
 
 bool CudaDevice::event_done(cudaEvent_t ev, bool &done, std::string &why) {

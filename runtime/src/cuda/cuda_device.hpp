@@ -136,6 +136,15 @@ public:
   void begin_copies() override;
   bool finish_copies(std::string &why) override;
   bool copy_device(void *dst, const void *src, size_t bytes, std::string &why) override;
+  // On a stream of their own, from host memory HCE registered (an async copy
+  // of pageable memory would block the caller): a data region's arrays,
+  // registered by prepare_host.
+  bool copies_in_background(const void *host, size_t bytes) override;
+  bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
+                            std::string &why) override;
+  uint64_t background_ticket(std::string &why) override;
+  bool background_landed(uint64_t ticket) override;
+  bool wait_background(uint64_t ticket, std::string &why) override;
   // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
   bool can_copy_from_peer(const Device &src) const override;
   bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr, size_t bytes,
@@ -253,6 +262,10 @@ private:
   static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
 
   std::array<cudaStream_t, 3> streams_{};
+  cudaStream_t background_stream_ = nullptr; // copies_in_background()
+  std::mutex background_mutex_;
+  std::map<uint64_t, cudaEvent_t> background_; // ticket -> its event
+  uint64_t next_ticket_ = 1;
   int multiprocessors_ = 0; // lanes(): 0 until init() reads them
   size_t limit_ = 0;
   PinPolicy policy_ = PinPolicy::Region;

@@ -16,6 +16,7 @@ ArrayResidency::ArrayResidency(int num_devices, int64_t extent, bool host_valid)
   if (num_devices < 0)
     throw std::invalid_argument("ArrayResidency: negative device count");
   valid_.resize(static_cast<size_t>(num_devices) + 1);
+  arriving_.resize(valid_.size());
   if (host_valid)
     valid_[kHost] = universe();
 }
@@ -121,17 +122,42 @@ void ArrayResidency::mark_written(int holder, const IntervalSet &elems) {
       v.unite(elems);
     else if (v.overlaps(elems))
       v.subtract(elems);
+    // A copy still on its way carries the values from before this write,
+    // wherever it lands (the writer's own included).
+    IntervalSet &a = arriving_[static_cast<size_t>(h)];
+    if (a.overlaps(elems))
+      a.subtract(elems);
   }
 }
 
 void ArrayResidency::invalidate(int holder, const IntervalSet &elems) {
   check_holder(holder);
   valid_[static_cast<size_t>(holder)].subtract(elems);
+  arriving_[static_cast<size_t>(holder)].subtract(elems);
 }
 
 void ArrayResidency::release(int dev) {
   check_holder(dev);
   valid_[static_cast<size_t>(dev)].clear();
+  arriving_[static_cast<size_t>(dev)].clear();
+}
+
+void ArrayResidency::start_arriving(int holder, const IntervalSet &elems) {
+  check_holder(holder);
+  arriving_[static_cast<size_t>(holder)].unite(elems);
+}
+
+IntervalSet ArrayResidency::settle_arriving(int holder) {
+  check_holder(holder);
+  IntervalSet landed = std::move(arriving_[static_cast<size_t>(holder)]);
+  arriving_[static_cast<size_t>(holder)].clear();
+  valid_[static_cast<size_t>(holder)].unite(landed);
+  return landed;
+}
+
+const IntervalSet &ArrayResidency::arriving(int holder) const {
+  check_holder(holder);
+  return arriving_[static_cast<size_t>(holder)];
 }
 
 } // namespace hce

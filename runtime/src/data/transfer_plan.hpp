@@ -112,11 +112,25 @@ public:
   // downloads it needed).
   void release(int dev);
 
+  // ---- copies in the background (DataEnv::prefetch) -------------------------
+  // A copy of `elems` into `holder` was started and lands later: they are
+  // not valid there until settle_arriving().  Any write to them meanwhile,
+  // by any holder (mark_written), or their invalidation or release there,
+  // takes them out, so that a copy of values the program has since changed
+  // is never marked valid.
+  void start_arriving(int holder, const IntervalSet &elems);
+  // The copy has landed: what is still arriving on `holder` becomes valid
+  // there (returned), and nothing is arriving any more.
+  IntervalSet settle_arriving(int holder);
+  // What is arriving on `holder` and has not been written since it started.
+  const IntervalSet &arriving(int holder) const;
+
 private:
   void check_holder(int h) const;
 
   int64_t extent_;
-  std::vector<IntervalSet> valid_; // index: holder
+  std::vector<IntervalSet> valid_;    // index: holder
+  std::vector<IntervalSet> arriving_; // index: holder (start_arriving)
 };
 
 } // namespace hce

@@ -1,0 +1,215 @@
+// Copies in the background (DataEnv::prefetch): after its share of an
+// execution, an accelerator gets the rest of the data region's arrays the
+// region reads, so that a later execution that gives it more of the loop
+// finds them there.  The copies are valid only once landed and only where
+// nobody wrote meanwhile.  A sim reads the host's bytes when a copy is
+// queued and writes them into its memory only when the copy is waited for
+// (SimDevice::wait_background): a copy of values changed since, or one that
+// lands over a newer upload, shows up in the results.
+#include "data_env.hpp"
+#include "runtime.hpp"
+#include "sim_device.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+
+namespace {
+
+constexpr int kSimHolder = 2; // sim:0 is device 1, holder 1 + 1 (0: the host)
+
+// y = f x + g elementwise; with `in_place`, x = f x + g.
+struct Axpb {
+  double f, g;
+  bool in_place;
+};
+void axpb(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  const auto *a = static_cast<const Axpb *>(args);
+  double *x = static_cast<double *>(ptrs[0]);
+  double *y = a->in_place ? x : static_cast<double *>(ptrs[1]);
+  for (int64_t i = lb; i < ub; ++i)
+    y[i] = x[i] * a->f + a->g;
+}
+
+// x and y of n doubles, whole, in one data region; regions over them.
+class XY {
+public:
+  explicit XY(int64_t n, uint64_t seed)
+      : n_(n), x(hce_test::random_vector(size_t(n), seed)), y(size_t(n), -5.0) {
+    whole_[0] = hce_test::row_map("x", x.data(), HCE_MAP_TOFROM, 1);
+    whole_[1] = hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1);
+    for (hce_map &m : whole_) {
+      m.scale = 0;
+      m.len = n;
+    }
+  }
+  void begin() { ASSERT_EQ(hce_data_begin(2, whole_), 0); }
+  void end() { ASSERT_EQ(hce_data_end(), 0); }
+  // One execution on `devices` (static: equal shares in device order, the
+  // CPU's first), of y = f x + g, or x = f x + g in place.
+  void run(void **site, const char *devices, Axpb a) {
+    hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                       hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
+    int num_maps = 2;
+    if (a.in_place) {
+      maps[0].kind = HCE_MAP_TOFROM;
+      num_maps = 1;
+    }
+    hce_region r{};
+    r.name = devices;
+    r.schedule = "static";
+    r.devices = devices;
+    r.iterations = n_;
+    r.num_maps = num_maps;
+    r.maps = maps;
+    r.args = &a;
+    r.cpu = axpb;
+    r.site = site;
+    ASSERT_EQ(hce_co_exec(&r), 0);
+  }
+
+private:
+  int64_t n_;
+  hce_map whole_[2];
+
+public:
+  std::vector<double> x, y;
+};
+
+hce::SimDevice &sim0() {
+  auto *sim = dynamic_cast<hce::SimDevice *>(hce::Runtime::get().devices()[1].get());
+  EXPECT_NE(sim, nullptr);
+  return *sim;
+}
+
+} // namespace
+
+// The CPU computes the first half of y = 2x, sim:0 the second; sim:0 then
+// gets the CPU's half of x in the background, and holds all of x once its
+// next chunk has waited for the copy: none of it is uploaded again.
+TEST(Prefetch, TheRestOfAReadArrayReachesTheAcceleratorInTheBackground) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+  const int64_t n = 1 << 16;
+  XY d(n, 81);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  void *both = nullptr, *sim = nullptr;
+  d.run(&both, "cpu,sim:0", {2, 0, false});
+  EXPECT_EQ(hce_last_iterations(&both, "sim:0"), n / 2);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  EXPECT_FALSE(data.valid_on(d.x.data(), kSimHolder).overlaps(0, n / 2))
+      << "valid on sim:0 before the copy was waited for";
+  d.run(&sim, "sim:0", {3, 1, false});
+  EXPECT_EQ(hce_last_iterations(&sim, "sim:0"), n);
+  EXPECT_TRUE(data.valid_on(d.x.data(), kSimHolder).contains(0, n));
+  // The CPU's half of x, and of y (a `from` map that does not say it
+  // writes every element needs the current values of those it does not).
+  EXPECT_EQ(sim0().background_bytes(), long(n * sizeof(double)))
+      << "the CPU's halves of x and y, once";
+  // (The site's slot holds its state: Runtime::site.)
+  const auto *st = static_cast<const hce::SiteState *>(sim);
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->stats.devices.at("sim:0").bytes_to_device, 0u)
+      << "sim:0 uploaded x although it had it";
+  d.end();
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 3 * x0[size_t(i)] + 1) << i;
+}
+
+// The program changes x on the host (and says so: hce_update) after sim:0
+// queued its copy of the CPU's half: the copy brings the old values, which
+// must not count; sim:0's next chunks upload the new ones after it landed.
+TEST(Prefetch, ACopyOfValuesChangedSinceIsNotUsed) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+  const int64_t n = 1 << 15;
+  XY d(n, 82);
+  d.begin();
+  void *both = nullptr, *sim1 = nullptr, *sim2 = nullptr;
+  d.run(&both, "cpu,sim:0", {2, 0, false});
+  for (double &v : d.x)
+    v += 1;
+  hce_map x_map = hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1);
+  x_map.scale = 0; // the whole array
+  x_map.len = n;
+  ASSERT_EQ(hce_update(1, &x_map, 1), 0);
+  d.run(&sim1, "sim:0", {3, 0, false});
+  hce_map y_map = hce_test::row_map("y", d.y.data(), HCE_MAP_FROM, 1);
+  y_map.scale = 0;
+  y_map.len = n;
+  ASSERT_EQ(hce_update(1, &y_map, 0), 0); // (results stay on sim:0 till then)
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 3 * d.x[size_t(i)]) << i << ": sim:0 read an old x";
+  d.run(&sim2, "sim:0", {4, 0, false}); // (after any late landing)
+  d.end();
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 4 * d.x[size_t(i)]) << i << ": sim:0 read an old x";
+  EXPECT_GT(sim0().background_bytes(), 0) << "no copy in the background was made";
+}
+
+// The CPU writes x in place while sim:0's copy of it is on its way: the
+// CPU's chunk, done, must void the copy of what it wrote, although the
+// host held x alone when the chunk began (so the chunk took its pointers
+// without any bookkeeping).  Driven step by step through the data layer,
+// as the chunk loop would interleave them under eft (a device out of
+// chunks queues its copies while the others still run theirs).
+TEST(Prefetch, ACopyOfRowsAnotherDeviceIsWritingIsNotUsed) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+  const int64_t n = 1 << 14;
+  XY d(n, 83);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  hce_map x_map = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
+  Axpb plus_one{1, 1, true};
+  hce_region r{};
+  r.name = "x_plus_one";
+  r.iterations = n;
+  r.num_maps = 1;
+  r.maps = &x_map;
+  r.args = &plus_one;
+  r.cpu = axpb;
+  hce::DataEnv &data = hce::Runtime::get().data();
+  std::string why;
+  ASSERT_TRUE(data.begin_region(r, why)) << why;
+  std::vector<void *> ptrs;
+  hce::DataEnv::ChunkHold hold;
+  hce::TransferCounts counts;
+  const hce::Range cpu_rows{0, n / 2};
+  ASSERT_TRUE(data.acquire(0, r, cpu_rows, ptrs, hold, counts, why)) << why;
+  ASSERT_EQ(data.prefetch(1, r, counts), size_t(n) * sizeof(double)) << "all of x";
+  axpb(cpu_rows.lb, cpu_rows.ub, ptrs.data(), &plus_one, nullptr); // the CPU's chunk
+  ASSERT_TRUE(data.release(0, r, cpu_rows, hce::CoMode::Incremental, hold, counts, why))
+      << why;
+  ASSERT_TRUE(data.end_region(r, why)) << why;
+  void *sim = nullptr;
+  d.run(&sim, "sim:0", {3, 0, false});
+  d.end();
+  EXPECT_EQ(sim0().background_bytes(), long(n * sizeof(double))) << "the copy landed";
+  for (int64_t i = 0; i < n; ++i) {
+    const double x1 = x0[size_t(i)] + (i < n / 2 ? 1 : 0); // the CPU's half changed
+    ASSERT_EQ(d.x[size_t(i)], x1) << i;
+    ASSERT_EQ(d.y[size_t(i)], 3 * x1) << i << ": sim:0 read an old x";
+  }
+}
+
+// Outside a data region nothing stays on the device: nothing is copied in
+// the background.  Nor without the communication optimisation.
+TEST(Prefetch, NothingIsCopiedOutsideADataRegionOrWithoutCo) {
+  for (const char *co : {"incremental", "none"}) {
+    SCOPED_TRACE(co);
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+    hce_test::ScopedEnv mode("HCE_CO", co);
+    const int64_t n = 1 << 14;
+    XY d(n, 84);
+    const std::vector<double> x0 = d.x;
+    void *outside = nullptr, *inside = nullptr;
+    d.run(&outside, "cpu,sim:0", {2, 0, false});
+    EXPECT_EQ(sim0().background_bytes(), 0);
+    d.begin();
+    d.run(&inside, "cpu,sim:0", {2, 0, false});
+    d.run(&inside, "cpu,sim:0", {2, 0, false});
+    d.end();
+    EXPECT_EQ(sim0().background_bytes() > 0, std::string(co) == "incremental");
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(d.y[size_t(i)], 2 * x0[size_t(i)]) << i;
+  }
+}
