@@ -357,6 +357,7 @@ size_t DataEnv::prefetch(int device, const hce_region &region, TransferCounts &c
   thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
   array_uses(region, Range{0, region.iterations}, uses);
   size_t queued = 0;
+  std::vector<std::pair<size_t, size_t>> pieces; // Device::background_pieces
   for (const ArrayUse &u : uses) {
     Array &a = *u.a;
     // Not a private copy's array, a row table's, or one the region's end
@@ -381,10 +382,25 @@ size_t DataEnv::prefetch(int device, const hce_region &region, TransferCounts &c
     want.subtract(a.to_host);
     if (want.empty())
       continue;
-    const Interval hull = want.hull();
+    // Only what the device can copy in the background now (a GPU: what is
+    // registered -- cg's matrix was, but for its last piece, when the
+    // first spmv ended).
     const size_t es = a.elem_size;
-    if (!dev.copies_in_background(a.host + hull.lo * int64_t(es),
-                                  size_t(hull.hi - hull.lo) * es))
+    IntervalSet can;
+    pieces.clear();
+    for (const Interval &iv : want) {
+      const size_t at = pieces.size();
+      dev.background_pieces(a.host + iv.lo * int64_t(es), size_t(iv.length()) * es, pieces);
+      for (size_t k = at; k < pieces.size(); ++k) {
+        const auto [off, len] = pieces[k]; // whole elements only
+        const int64_t lo = iv.lo + int64_t((off + es - 1) / es);
+        const int64_t hi = iv.lo + int64_t((off + len) / es);
+        if (lo < hi)
+          can.add(lo, hi);
+      }
+    }
+    want = std::move(can);
+    if (want.empty())
       continue;
     // A first window only, as prepare() makes one: growing one could evict
     // what the device holds when memory is short.

@@ -113,14 +113,16 @@ public:
   // queued on a stream of their own that land while the calling thread and
   // the device's chunks go on.  Only where they cannot block the caller
   // (CudaDevice: from registered host memory); by default none.
-  // copies_in_background() says whether [host, host + bytes) can be copied
-  // so now; upload_in_background() queues one copy; background_ticket()
+  // background_pieces() appends the parts of [host, host + bytes) that can
+  // be copied so now, as (offset, bytes); upload_in_background() queues one
+  // copy inside such a part; background_ticket()
   // names everything queued so far by this thread (0 on failure);
   // background_landed() polls a ticket, wait_background() waits for it and
   // frees it (false + why when a copy failed: its bytes are not there).
   // The caller keeps the host bytes and the device memory alive and
   // unchanged-in-use until the ticket has been waited for.
-  virtual bool copies_in_background(const void *host, size_t bytes) { return false; }
+  virtual void background_pieces(const void *host, size_t bytes,
+                                 std::vector<std::pair<size_t, size_t>> &out) {}
   virtual bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
                                     std::string &why) {
     why = "no copies in the background on " + name();

@@ -277,19 +277,23 @@ bool SimDevice::download(void *host_dst, const void *dev_src, size_t bytes,
                   why);
 }
 
-bool SimDevice::copies_in_background(const void *host, size_t bytes) {
-  if (!params_.background)
-    return false;
-  if (!(params_.pin > 0))
-    return true;
-  const char *lo = static_cast<const char *>(host);
+void SimDevice::background_pieces(const void *host, size_t bytes,
+                                  std::vector<std::pair<size_t, size_t>> &out) {
+  if (!params_.background || bytes == 0)
+    return;
+  if (!(params_.pin > 0)) {
+    out.push_back({0, bytes});
+    return;
+  }
+  // The pinned part of each span prepare_host() was given (its prefix).
+  const uintptr_t lo = uintptr_t(host), hi = lo + bytes;
   std::lock_guard<std::mutex> lock(pinned_mutex_);
   for (const auto &[span, done] : pinned_) {
-    const char *base = static_cast<const char *>(span.first);
-    if (base <= lo && lo + bytes <= base + done)
-      return true;
+    const uintptr_t plo = std::max(lo, uintptr_t(span.first));
+    const uintptr_t phi = std::min(hi, uintptr_t(span.first) + done);
+    if (plo < phi)
+      out.push_back({plo - lo, phi - plo});
   }
-  return false;
 }
 
 bool SimDevice::upload_in_background(void *dev_dst, const void *host_src, size_t bytes,

@@ -113,7 +113,8 @@ public:
   // still trusted the copy, reads poison or stale values.
   // From pinned memory only when the sim models pinning (`pin`), as a GPU
   // copies in the background only what it registered.
-  bool copies_in_background(const void *host, size_t bytes) override;
+  void background_pieces(const void *host, size_t bytes,
+                         std::vector<std::pair<size_t, size_t>> &out) override;
   bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
                             std::string &why) override;
   uint64_t background_ticket(std::string &why) override;

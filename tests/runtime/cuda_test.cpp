@@ -827,6 +827,27 @@ TEST_F(CudaData, JacobiOnCpuAndCudaMatchesSequentialEveryScheduler) {
   }
 }
 
+// Beside the CPU the GPU registers the data region's arrays, and once its
+// rows of a sweep are done it gets the CPU's rows of A in the background
+// (DataEnv::prefetch): they land while the CPU works, and the sweeps stay
+// right although the CPU writes those rows in the next one.
+TEST_F(CudaData, TheCpusRowsReachTheGpuInTheBackground) {
+  REQUIRE_GPU();
+  const int64_t m = 1026, n = 256;
+  const int steps = 6;
+  std::vector<double> a0 = hce_test::random_vector(size_t(m * n), 43);
+  std::vector<double> ref = jacobi_reference(a0, m, n, steps);
+  restart("cpu,cuda:0");
+  hce_test::ScopedEnv keep_both("HCE_MIN_SHARE", "0");
+  std::vector<double> a = a0;
+  Moved moved = run_jacobi(a, m, n, steps, "static");
+  EXPECT_EQ(first_mismatch(a, ref), -1);
+  EXPECT_GT(moved.accel_iterations, 0);
+  hce::CudaDevice *gpu = cuda_device(0);
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_GT(gpu->background_bytes(), 0u) << "nothing was copied in the background";
+}
+
 // Jacobi on the GPU alone over m x n doubles, checked: no array registered,
 // and A up, A and B home at the data region's end staged.
 void expect_staged_not_registered(int64_t m, int64_t n, unsigned seed) {

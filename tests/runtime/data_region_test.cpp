@@ -532,7 +532,9 @@ TEST(DataRegion, ADeviceBringsHomeWhatOnlyItHoldsBeforePinningBesideOthers) {
 // Here sim:0 pins 68 MiB at 24 s/GiB (0.75 s a 32 MiB piece, 1.6 s in all)
 // while the CPU adds up 9M elements in a few milliseconds.
 TEST(DataRegion, AnExecutionDoesNotWaitForPinningNoChunkUses) {
-  hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0,pin:24");
+  // (bg:0: no copies in the background after the pinning, which would make
+  // windows for what was pinned, tests/runtime/prefetch_test.cpp.)
+  hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0,pin:24,bg:0");
   // Kept in every execution although it computes nothing while it pins.
   setenv("HCE_MIN_SHARE", "0", 1);
   const int64_t n = int64_t(34) << 17; // 34 MiB each: a piece and 2 MiB

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 
 namespace {
 
@@ -189,6 +191,42 @@ TEST(Prefetch, ACopyOfRowsAnotherDeviceIsWritingIsNotUsed) {
     ASSERT_EQ(d.x[size_t(i)], x1) << i;
     ASSERT_EQ(d.y[size_t(i)], 3 * x1) << i << ": sim:0 read an old x";
   }
+}
+
+// A GPU copies in the background only from registered memory, and the
+// registration of a data region's arrays stops between two pieces once
+// the execution's work is done (Device::kPinPieceBytes): what is pinned
+// goes, the rest at a later execution.  sim:0 pins 24 s/GiB (0.75 s a
+// piece); its preparation is told after the first piece that the work is
+// done, as the chunk loop tells it when the CPU has done it all.
+TEST(Prefetch, OnlyWhatIsPinnedIsCopied) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e11,lat:0,pin:24");
+  const int64_t n = int64_t(5) << 22; // 40 MiB: a piece and 8 MiB
+  XY d(n, 85);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  hce_map x_map = hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  hce_region r{};
+  r.name = "x_read";
+  r.iterations = n;
+  r.num_maps = 1;
+  r.maps = &x_map;
+  std::string why;
+  ASSERT_TRUE(data.begin_region(r, why)) << why;
+  hce::TransferCounts counts;
+  bool stop = false;
+  data.prepare(1, r, counts, [&] { return !std::exchange(stop, true); });
+  EXPECT_EQ(sim0().pinned_bytes(), hce::Device::kPinPieceBytes) << "one piece pinned";
+  const int64_t pinned = int64_t(hce::Device::kPinPieceBytes / sizeof(double));
+  EXPECT_EQ(data.prefetch(1, r, counts), hce::Device::kPinPieceBytes);
+  ASSERT_TRUE(data.end_region(r, why)) << why;
+  void *sim = nullptr;
+  d.run(&sim, "sim:0", {2, 0, false}); // lands what came, uploads the rest
+  EXPECT_EQ(sim0().background_bytes(), long(pinned * int64_t(sizeof(double))));
+  d.end();
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 2 * x0[size_t(i)]) << i;
 }
 
 // Outside a data region nothing stays on the device: nothing is copied in

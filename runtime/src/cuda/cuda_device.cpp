@@ -135,12 +135,6 @@ public:
     walk_locked(lo, hi, out);
   }
 
-  // Whether HCE's registrations cover [lo, hi) now.
-  bool covered(uintptr_t lo, uintptr_t hi) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return covered_locked(lo, hi);
-  }
-
   // The pieces of [lo, hi) as they are now, registering nothing: pinned
   // where a registration (or someone else's pinning) covers them.
   template <class Piece>
@@ -1323,33 +1317,60 @@ bool CudaDevice::stream_wait(Stream s, cudaEvent_t ev, std::string &why) {
          check(cudaStreamWaitEvent(stream(s), ev, 0), "cudaStreamWaitEvent", why);
 }
 
-bool CudaDevice::copies_in_background(const void *host, size_t bytes) {
-  return background_stream_ && bytes > 0 &&
-         pins_->covered(uintptr_t(host), uintptr_t(host) + bytes);
+void CudaDevice::background_pieces(const void *host, size_t bytes,
+                                   std::vector<std::pair<size_t, size_t>> &out) {
+  if (!background_stream_ || bytes == 0)
+    return;
+  std::vector<Piece> pieces;
+  pins_->registered_pieces(uintptr_t(host), uintptr_t(host) + bytes, pieces);
+  for (const Piece &p : pieces)
+    if (p.pinned)
+      out.push_back({p.offset, p.bytes});
 }
 
 bool CudaDevice::upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
                                       std::string &why) {
   CurrentDevice cur(ordinal());
-  return check(cur.rc(), "cudaSetDevice", why) &&
-         check(cudaMemcpyAsync(dev_dst, host_src, bytes, cudaMemcpyHostToDevice,
-                               background_stream_),
-               "cudaMemcpyAsync (in the background)", why);
+  if (!check(cur.rc(), "cudaSetDevice", why))
+    return false;
+  // One copy per registration: CUDA refuses a copy whose host span crosses
+  // two (HostPins).
+  std::vector<Piece> pieces;
+  pins_->registered_pieces(uintptr_t(host_src), uintptr_t(host_src) + bytes, pieces);
+  for (const Piece &p : pieces) {
+    if (!p.pinned) {
+      why = "a copy in the background from host memory not registered";
+      return false;
+    }
+    if (!check(cudaMemcpyAsync(static_cast<char *>(dev_dst) + p.offset,
+                               static_cast<const char *>(host_src) + p.offset, p.bytes,
+                               cudaMemcpyHostToDevice, background_stream_),
+               "cudaMemcpyAsync (in the background)", why))
+      return false;
+  }
+  std::lock_guard<std::mutex> lock(background_mutex_);
+  background_queued_ += bytes;
+  return true;
 }
 
 uint64_t CudaDevice::background_ticket(std::string &why) {
-  cudaEvent_t ev = acquire_event(why);
-  if (!ev)
-    return 0;
   CurrentDevice cur(ordinal());
-  if (!check(cur.rc(), "cudaSetDevice", why) ||
+  cudaEvent_t ev = acquire_event(why);
+  if (!ev || !check(cur.rc(), "cudaSetDevice", why) ||
       !check(cudaEventRecord(ev, background_stream_), "cudaEventRecord", why)) {
-    release_event(ev);
+    // Nothing queued may land unseen: the caller frees what it queued into.
+    cudaStreamSynchronize(background_stream_);
+    cudaGetLastError();
+    if (ev)
+      release_event(ev);
+    std::lock_guard<std::mutex> lock(background_mutex_);
+    background_queued_ = 0;
     return 0;
   }
   std::lock_guard<std::mutex> lock(background_mutex_);
   const uint64_t ticket = next_ticket_++;
-  background_.emplace(ticket, ev);
+  background_.emplace(ticket, BackgroundBatch{ev, background_queued_});
+  background_queued_ = 0;
   return ticket;
 }
 
@@ -1360,7 +1381,7 @@ bool CudaDevice::background_landed(uint64_t ticket) {
     auto it = background_.find(ticket);
     if (it == background_.end())
       return true;
-    ev = it->second;
+    ev = it->second.done;
   }
   const cudaError_t rc = cudaEventQuery(ev);
   if (rc == cudaErrorNotReady)
@@ -1371,6 +1392,7 @@ bool CudaDevice::background_landed(uint64_t ticket) {
 
 bool CudaDevice::wait_background(uint64_t ticket, std::string &why) {
   cudaEvent_t ev = nullptr;
+  uint64_t bytes = 0;
   {
     std::lock_guard<std::mutex> lock(background_mutex_);
     auto it = background_.find(ticket);
@@ -1378,12 +1400,15 @@ bool CudaDevice::wait_background(uint64_t ticket, std::string &why) {
       why = "unknown background ticket " + std::to_string(ticket) + " on " + name();
       return false;
     }
-    ev = it->second;
+    ev = it->second.done;
+    bytes = it->second.bytes;
     background_.erase(it);
   }
   CurrentDevice cur(ordinal());
   const bool ok = check(cur.rc(), "cudaSetDevice", why) && event_sync(ev, why);
   release_event(ev);
+  if (ok)
+    background_bytes_ += bytes;
   return ok;
 }
 

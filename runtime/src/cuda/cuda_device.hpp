@@ -139,12 +139,15 @@ public:
   // On a stream of their own, from host memory HCE registered (an async copy
   // of pageable memory would block the caller): a data region's arrays,
   // registered by prepare_host.
-  bool copies_in_background(const void *host, size_t bytes) override;
+  void background_pieces(const void *host, size_t bytes,
+                         std::vector<std::pair<size_t, size_t>> &out) override;
   bool upload_in_background(void *dev_dst, const void *host_src, size_t bytes,
                             std::string &why) override;
   uint64_t background_ticket(std::string &why) override;
   bool background_landed(uint64_t ticket) override;
   bool wait_background(uint64_t ticket, std::string &why) override;
+  // Bytes copied in the background that landed (tests, statistics).
+  uint64_t background_bytes() const { return background_bytes_.load(); }
   // Between GPUs with peer access enabled (HCE_CUDA_P2P=0 turns it off).
   bool can_copy_from_peer(const Device &src) const override;
   bool copy_from_peer(void *dev_dst, const Device &src, const void *src_ptr, size_t bytes,
@@ -262,10 +265,16 @@ private:
   static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
 
   std::array<cudaStream_t, 3> streams_{};
-  cudaStream_t background_stream_ = nullptr; // copies_in_background()
+  cudaStream_t background_stream_ = nullptr; // upload_in_background()
   std::mutex background_mutex_;
-  std::map<uint64_t, cudaEvent_t> background_; // ticket -> its event
+  struct BackgroundBatch {
+    cudaEvent_t done;
+    uint64_t bytes;
+  };
+  std::map<uint64_t, BackgroundBatch> background_; // by ticket
   uint64_t next_ticket_ = 1;
+  uint64_t background_queued_ = 0; // bytes queued since the last ticket
+  std::atomic<uint64_t> background_bytes_{0};
   int multiprocessors_ = 0; // lanes(): 0 until init() reads them
   size_t limit_ = 0;
   PinPolicy policy_ = PinPolicy::Region;
