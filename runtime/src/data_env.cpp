@@ -317,7 +317,6 @@ void DataEnv::free_window(Array &a, int device) {
     std::string ignored;
     dev.wait_background(w.background, ignored);
     a.res.invalidate(device + 1, a.res.arriving(device + 1));
-    w.background = 0;
   }
   w.table.release(dev);
   if (w.buffer)
@@ -326,10 +325,10 @@ void DataEnv::free_window(Array &a, int device) {
 }
 
 bool DataEnv::settle(std::unique_lock<std::mutex> &lock, Array &a, int device,
-                     std::string &why) {
+                     std::string &why, const IntervalSet *touching) {
   Window &w = a.windows[size_t(device)];
   cv_.wait(lock, [&] { return !w.settling; });
-  if (!w.background)
+  if (!w.background || (touching && !touching->overlaps(w.background_elems)))
     return true;
   const uint64_t ticket = w.background;
   w.settling = true;
@@ -339,6 +338,7 @@ bool DataEnv::settle(std::unique_lock<std::mutex> &lock, Array &a, int device,
   lock.lock();
   w.settling = false;
   w.background = 0;
+  w.background_elems.clear();
   if (ok) {
     a.res.settle_arriving(device + 1);
   } else {
@@ -427,6 +427,7 @@ size_t DataEnv::prefetch(int device, const hce_region &region, TransferCounts &c
       return queued;
     }
     w.background = ticket;
+    w.background_elems = want; // (all of it, what failed included)
     if (!ok) {
       warning("a copy in the background into '" + a.name + "' on " + dev.name() +
               " failed: " + why);
@@ -812,11 +813,11 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     for (int m : u.maps)
       ptrs[size_t(m)] = p;
   };
-  // 0. Copies in the background into this device's windows land first:
-  //    one landing after this chunk's uploads could overwrite them.
+  // 0. Copies in the background into the elements this chunk touches land
+  //    first: one landing after its uploads could overwrite them.
   if (!host)
     for (const ArrayUse &u : uses)
-      if (!settle(lock, *u.a, device, why))
+      if (!settle(lock, *u.a, device, why, &u.all))
         return false;
   // 1. Windows big enough for the chunk (before pinning any: a grow waits
   //    for this device's other chunks to let go of the window).
@@ -1119,8 +1120,6 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
     const Interval all = u.limit;
     if (all.hi <= all.lo)
       continue;
-    if (!settle(lock, a, device, why))
-      continue; // (its chunks will fail on it, or move what they need)
     // Only a first window: growing one here could evict data the device
     // holds when memory is short; the chunks handle that.
     if (!a.windows[device].buffer && !ensure_window(lock, a, device, all, all, why))
@@ -1131,6 +1130,8 @@ void DataEnv::prepare(int device, const hce_region &region, TransferCounts &coun
       if (map.scale == 0 && reads(map.kind))
         need.unite(footprint(map, 0, 1));
     }
+    if (!settle(lock, a, device, why, &need))
+      continue; // (its chunks will fail on it, or move what they need)
     IntervalSet missing = a.res.plan_upload(device + 1, need);
     if (missing.empty() || !a.res.host_stale(missing).empty())
       continue; // nothing to do, or the chunks will fetch it from a device

@@ -166,8 +166,11 @@ private:
     // program updated them), not the one-time move into the device.
     IntervalSet received;
     // Copies into it in the background (prefetch()): the device's ticket,
-    // 0 when none is on its way; settling: a thread waits for it now.
+    // 0 when none is on its way, and the elements they write (whatever was
+    // written elsewhere since: ArrayResidency::arriving is what will count);
+    // settling: a thread waits for them now.
     uint64_t background = 0;
+    IntervalSet background_elems;
     bool settling = false;
   };
   // One copy between the host and a device window (or, with src_device
@@ -305,9 +308,13 @@ private:
   // Waits, without the lock, for device's copies in the background into
   // its window of `a` (if any) and marks valid what they brought that was
   // not written meanwhile; false + why when they failed (nothing marked).
-  // Before anything uses or moves the window: a copy that lands after a
-  // newer upload of the same elements would overwrite it.
-  bool settle(std::unique_lock<std::mutex> &lock, Array &a, int device, std::string &why);
+  // Before anything moves the window, or writes elements of it they write
+  // (`touching`, when given: a chunk's footprint): a copy that lands after
+  // a newer upload of the same elements would overwrite it.  A chunk
+  // that touches none of them does not wait (a warm execution's GPU, its
+  // block resident, beside the CPU's rows on their way).
+  bool settle(std::unique_lock<std::mutex> &lock, Array &a, int device, std::string &why,
+              const IntervalSet *touching = nullptr);
   bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
                 std::string &why);
   void drop_device_copies(Array &a);

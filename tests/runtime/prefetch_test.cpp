@@ -193,6 +193,93 @@ TEST(Prefetch, ACopyOfRowsAnotherDeviceIsWritingIsNotUsed) {
   }
 }
 
+// A chunk waits for copies in the background only when it touches their
+// elements: sim:0's next chunk over its own half goes on while the CPU's
+// half is on its way; one over the CPU's half waits for it.
+TEST(Prefetch, AChunkWaitsOnlyForCopiesOfWhatItTouches) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+  const int64_t n = 1 << 14;
+  XY d(n, 86);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  void *both = nullptr;
+  d.run(&both, "cpu,sim:0", {2, 0, false}); // sim:0 queues the CPU's half
+  ASSERT_EQ(hce_last_iterations(&both, "sim:0"), n / 2);
+  ASSERT_EQ(sim0().background_bytes(), 0) << "landed before anyone waited";
+  hce_map maps[2] = {hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1),
+                     hce_test::row_map("y", d.y.data(), HCE_MAP_FROM, 1)};
+  hce_region r{};
+  r.name = "xy";
+  r.iterations = n;
+  r.num_maps = 2;
+  r.maps = maps;
+  hce::DataEnv &data = hce::Runtime::get().data();
+  std::string why;
+  ASSERT_TRUE(data.begin_region(r, why)) << why;
+  for (const hce::Range range : {hce::Range{n / 2, n}, hce::Range{0, n / 2}}) {
+    std::vector<void *> ptrs;
+    hce::DataEnv::ChunkHold hold;
+    hce::TransferCounts counts;
+    ASSERT_TRUE(data.acquire(1, r, range, ptrs, hold, counts, why)) << why;
+    if (range.lb > 0)
+      EXPECT_EQ(sim0().background_bytes(), 0) << "a chunk of sim:0's own half waited";
+    else
+      EXPECT_GT(sim0().background_bytes(), 0) << "a chunk of the CPU's half did not wait";
+    EXPECT_EQ(counts.to_device, 0u) << "uploaded what was resident or on its way";
+    data.abandon(hold);
+  }
+  ASSERT_TRUE(data.end_region(r, why)) << why;
+  d.end();
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 2 * x0[size_t(i)]) << i;
+}
+
+// The CPU rewrites the first quarter of x while sim:0's copy of the first
+// half is on its way, then sim:0 reads that quarter: it uploads the new
+// values, and the old ones on their way must land before, not over them
+// (what will count of the copy shrank; what it writes did not).
+TEST(Prefetch, ACopyLandsBeforeANewerUploadOfTheSameElements) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e10,lat:0");
+  const int64_t n = 1 << 14;
+  XY d(n, 87);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  void *both = nullptr, *cpu = nullptr, *quarter = nullptr, *sim = nullptr;
+  d.run(&both, "cpu,sim:0", {2, 0, false}); // sim:0 queues x[0, n/2)
+  ASSERT_EQ(sim0().background_bytes(), 0);
+  hce_region r{};
+  // x = x + 1 on the CPU's first quarter, then y = 3x on sim:0's.
+  hce_map x_inout = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
+  Axpb plus_one{1, 1, true};
+  r.name = "x_plus_one";
+  r.schedule = "static";
+  r.devices = "cpu";
+  r.iterations = n / 4;
+  r.num_maps = 1;
+  r.maps = &x_inout;
+  r.args = &plus_one;
+  r.cpu = axpb;
+  r.site = &cpu;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  hce_map xy[2] = {hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1),
+                   hce_test::row_map("y", d.y.data(), HCE_MAP_FROM, 1)};
+  Axpb three{3, 0, false};
+  r.name = "quarter";
+  r.devices = "sim:0";
+  r.num_maps = 2;
+  r.maps = xy;
+  r.args = &three;
+  r.site = &quarter;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  d.run(&sim, "sim:0", {4, 0, false}); // reads all of x on sim:0 again
+  d.end();
+  for (int64_t i = 0; i < n; ++i) {
+    const double x1 = x0[size_t(i)] + (i < n / 4 ? 1 : 0);
+    ASSERT_EQ(d.x[size_t(i)], x1) << i;
+    ASSERT_EQ(d.y[size_t(i)], 4 * x1) << i << ": sim:0 read an old x";
+  }
+}
+
 // A GPU copies in the background only from registered memory, and the
 // registration of a data region's arrays stops between two pieces once
 // the execution's work is done (Device::kPinPieceBytes): what is pinned
