@@ -33,6 +33,20 @@ void axpb(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
     y[i] = x[i] * a->f + a->g;
 }
 
+// A region of `axpb` over [0, iterations), static, on every device.
+hce_region axpb_region(const char *name, int64_t iterations, int num_maps, hce_map *maps,
+                       const Axpb *args = nullptr) {
+  hce_region r{};
+  r.name = name;
+  r.schedule = "static";
+  r.iterations = iterations;
+  r.num_maps = num_maps;
+  r.maps = maps;
+  r.args = args;
+  r.cpu = axpb;
+  return r;
+}
+
 // x and y of n doubles, whole, in one data region; regions over them.
 class XY {
 public:
@@ -57,15 +71,8 @@ public:
       maps[0].kind = HCE_MAP_TOFROM;
       num_maps = 1;
     }
-    hce_region r{};
-    r.name = devices;
-    r.schedule = "static";
+    hce_region r = axpb_region(devices, n_, num_maps, maps, &a);
     r.devices = devices;
-    r.iterations = n_;
-    r.num_maps = num_maps;
-    r.maps = maps;
-    r.args = &a;
-    r.cpu = axpb;
     r.site = site;
     ASSERT_EQ(hce_co_exec(&r), 0);
   }
@@ -162,13 +169,7 @@ TEST(Prefetch, ACopyOfRowsAnotherDeviceIsWritingIsNotUsed) {
   d.begin();
   hce_map x_map = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
   Axpb plus_one{1, 1, true};
-  hce_region r{};
-  r.name = "x_plus_one";
-  r.iterations = n;
-  r.num_maps = 1;
-  r.maps = &x_map;
-  r.args = &plus_one;
-  r.cpu = axpb;
+  hce_region r = axpb_region("x_plus_one", n, 1, &x_map, &plus_one);
   hce::DataEnv &data = hce::Runtime::get().data();
   std::string why;
   ASSERT_TRUE(data.begin_region(r, why)) << why;
@@ -208,11 +209,7 @@ TEST(Prefetch, AChunkWaitsOnlyForCopiesOfWhatItTouches) {
   ASSERT_EQ(sim0().background_bytes(), 0) << "landed before anyone waited";
   hce_map maps[2] = {hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1),
                      hce_test::row_map("y", d.y.data(), HCE_MAP_FROM, 1)};
-  hce_region r{};
-  r.name = "xy";
-  r.iterations = n;
-  r.num_maps = 2;
-  r.maps = maps;
+  hce_region r = axpb_region("xy", n, 2, maps);
   hce::DataEnv &data = hce::Runtime::get().data();
   std::string why;
   ASSERT_TRUE(data.begin_region(r, why)) << why;
@@ -247,18 +244,11 @@ TEST(Prefetch, ACopyLandsBeforeANewerUploadOfTheSameElements) {
   void *both = nullptr, *cpu = nullptr, *quarter = nullptr, *sim = nullptr;
   d.run(&both, "cpu,sim:0", {2, 0, false}); // sim:0 queues x[0, n/2)
   ASSERT_EQ(sim0().background_bytes(), 0);
-  hce_region r{};
   // x = x + 1 on the CPU's first quarter, then y = 3x on sim:0's.
   hce_map x_inout = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
   Axpb plus_one{1, 1, true};
-  r.name = "x_plus_one";
-  r.schedule = "static";
+  hce_region r = axpb_region("x_plus_one", n / 4, 1, &x_inout, &plus_one);
   r.devices = "cpu";
-  r.iterations = n / 4;
-  r.num_maps = 1;
-  r.maps = &x_inout;
-  r.args = &plus_one;
-  r.cpu = axpb;
   r.site = &cpu;
   ASSERT_EQ(hce_co_exec(&r), 0);
   hce_map xy[2] = {hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1),
@@ -294,11 +284,7 @@ TEST(Prefetch, OnlyWhatIsPinnedIsCopied) {
   d.begin();
   hce_map x_map = hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1);
   hce::DataEnv &data = hce::Runtime::get().data();
-  hce_region r{};
-  r.name = "x_read";
-  r.iterations = n;
-  r.num_maps = 1;
-  r.maps = &x_map;
+  hce_region r = axpb_region("x_read", n, 1, &x_map);
   std::string why;
   ASSERT_TRUE(data.begin_region(r, why)) << why;
   hce::TransferCounts counts;
