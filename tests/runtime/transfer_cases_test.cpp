@@ -600,3 +600,32 @@ TEST(Generalised, DocsWorkedExample) {
 }
 
 } // namespace
+
+// Copies in the background (DataEnv::prefetch): arriving elements are not
+// valid until settled, and a write anywhere meanwhile -- by the host, by
+// another device, by the holder itself -- or their invalidation or release
+// there takes them out of what settling marks valid.
+TEST(Residency, ArrivingCopiesCountOnlyWhatNobodyWroteMeanwhile) {
+  ArrayResidency res(2, kW);
+  const int gpu = 1, other = 2;
+  res.start_arriving(gpu, IntervalSet(0, 60));
+  EXPECT_FALSE(res.valid(gpu).overlaps(IntervalSet(0, 60))) << "valid before it landed";
+  EXPECT_EQ(res.plan_upload(gpu, IntervalSet(0, 10)), IntervalSet(0, 10));
+  res.mark_written(kHost, IntervalSet(0, 10));  // the host wrote them
+  res.mark_written(other, IntervalSet(20, 30)); // another device did
+  res.mark_written(gpu, IntervalSet(40, 45));   // (the holder itself)
+  res.invalidate(gpu, IntervalSet(50, 55));
+  IntervalSet expect(10, 20);
+  expect.add(30, 40);
+  expect.add(45, 50);
+  expect.add(55, 60);
+  EXPECT_EQ(res.arriving(gpu), expect);
+  EXPECT_EQ(res.settle_arriving(gpu), expect);
+  EXPECT_TRUE(res.arriving(gpu).empty());
+  EXPECT_TRUE(res.valid(gpu).contains(IntervalSet(10, 20)));
+  EXPECT_FALSE(res.valid(gpu).overlaps(IntervalSet(0, 10)));
+  EXPECT_FALSE(res.valid(gpu).overlaps(IntervalSet(20, 30)));
+  res.start_arriving(gpu, IntervalSet(60, 70));
+  res.release(gpu);
+  EXPECT_TRUE(res.settle_arriving(gpu).empty()) << "a released holder kept a copy";
+}
