@@ -1941,27 +1941,3 @@ TEST(SchedEft, ASeededHostLeftOutIsProbedAlone) {
     }
   }
 }
-
-// A GPU that would finish all that is left within the execution so far
-// takes the block of a host that has not started yet whole, not in halves:
-// the H200's cold mcpi ran six kernels where the GPU alone runs one (~0.13
-// ms of fixed cost each), the CPU's block taken in two halves while its
-// team was still being made (call VD).  Here the CPU asks at 3 ms; the GPU,
-// 1.2 G iterations/s with 47 us a kernel (hce-sim's H200 profile of 12-01),
-// runs the loop of 781,250 in under 1 ms.  (A kernel's fixed cost under a
-// quarter of the block's: not taken whole as overhead-bound.)
-TEST(SchedEft, AGpuTakesAnAbsentHostsBlockWholeWhenItFinishesWithinTheTimeSoFar) {
-  std::vector<SimDevice> devs = {SimDevice::constant(2e7, 0, true),
-                                 SimDevice::constant(1.2e9, 4.7e-5)};
-  const int64_t W = 781250;
-  SimOptions opt;
-  opt.start_at = {3e-3, 0};
-  auto s = eft();
-  SimResult first = simulate(*s, make_params(W, devs), devs, opt);
-  ASSERT_EQ(check_coverage(first, W), "");
-  EXPECT_EQ(first.iterations[0], 0) << "the GPU was done before the CPU asked";
-  int from_cpu_block = 0; // chunks of the CPU's initial block, [0, W/2)
-  for (const SimChunk &c : first.chunks)
-    from_cpu_block += c.device == 1 && c.range.lb < W / 2 ? 1 : 0;
-  EXPECT_EQ(from_cpu_block, 1) << s->explain();
-}

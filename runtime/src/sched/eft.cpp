@@ -304,11 +304,8 @@ public:
         const bool confident = d.confident && !probing && !others_unsettled(device);
         const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
         // Nobody left to share with (the others retired): one chunk, one
-        // launch, as alone.  Nor while the devices still to be probed have
-        // not started and this one would finish all that is left within the
-        // execution so far (takes_from_absent()).
-        const bool whole =
-            confident || cheap || last_active(device) || takes_from_absent(device, R, t);
+        // launch, as alone.
+        const bool whole = confident || cheap || last_active(device);
         // Down: a chunk never ends after T (one iteration of a slow device
         // is long; the fast ones take the fraction at little cost).
         // (1e-6: a share that is an integer but for rounding is not cut to
@@ -1424,30 +1421,6 @@ private:
       rate += 1 / o.model.c;
     }
     return rate;
-  }
-
-  // An accelerator that would finish all that is left (R) within the
-  // execution so far, while every other device without a model has not
-  // run a chunk of it yet: halving its share for them costs a kernel (the
-  // H200's cold mcpi: six kernels where the GPU alone runs one, ~0.13 ms
-  // of fixed cost each, the CPU's block taken in two halves while its team
-  // was still being made, call VD), and what it takes costs at most the
-  // time they have been absent.  (Not a host: a fork is cheap, and a host
-  // taking a GPU's block whole could hold the execution.)
-  bool takes_from_absent(int device, int64_t R, double t) const {
-    const Dev &d = dev_[size_t(device)];
-    if (d.host || !d.model.known() || d.model.c <= 0)
-      return false;
-    bool absent = false;
-    for (int j = 0; j < p_; ++j) {
-      const Dev &o = dev_[size_t(j)];
-      if (j == device || !o.active || !needs_probe(o))
-        continue;
-      if (o.exec_chunks > 0 || !o.inflight.empty())
-        return false;
-      absent = true;
-    }
-    return absent && d.model.time(double(R)) <= t - exec_begin_;
   }
 
   // Whether every device but `device` has retired from this execution.
