@@ -815,10 +815,13 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   };
   // 0. Copies in the background into the elements this chunk touches land
   //    first: one landing after its uploads could overwrite them.
-  if (!host)
+  if (!host) {
+    const double start = now_seconds();
     for (const ArrayUse &u : uses)
       if (!settle(lock, *u.a, device, why, &u.all))
         return false;
+    counts.background_wait += now_seconds() - start;
+  }
   // 1. Windows big enough for the chunk (before pinning any: a grow waits
   //    for this device's other chunks to let go of the window).
   for (const ArrayUse &u : uses)

@@ -711,6 +711,7 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
     ds.bytes_from_device += bytes.from_device;
     ds.bytes_peer += bytes.peer;
     ds.bytes_avoided += bytes.avoided;
+    ds.background_wait_seconds += bytes.background_wait;
     // Left out by the scheduler: planned so (idle) or, having asked, given
     // nothing because others took its work (eft's gave_nothing).
     ds.left_out +=

@@ -107,6 +107,7 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
           << ",\"bytes_from_device\":" << d.bytes_from_device
           << ",\"bytes_peer\":" << d.bytes_peer
           << ",\"bytes_avoided\":" << d.bytes_avoided
+          << ",\"background_wait_seconds\":" << d.background_wait_seconds
           << ",\"left_out\":" << d.left_out << "}";
       dfirst = false;
     }

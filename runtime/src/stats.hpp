@@ -20,6 +20,9 @@ struct DeviceStats {
   uint64_t bytes_from_device = 0;
   uint64_t bytes_peer = 0;    // received straight from another device
   uint64_t bytes_avoided = 0; // footprint bytes already valid, not moved
+  // Of busy_seconds: chunks waiting for copies in the background to land
+  // (TransferCounts::background_wait).
+  double background_wait_seconds = 0;
   int64_t last_iterations = 0; // in the last execution
   // Executions in which the scheduler planned to give it nothing (eft: too
   // slow to help), so it was not even woken: 0 iterations by choice, not a
