@@ -43,9 +43,8 @@ struct TransferCounts {
   // Bytes DataEnv::prefetch queued to the device in the background (not in
   // to_device: no chunk waited for them).
   uint64_t prefetched = 0;
-  // Seconds chunks waited in acquire for such copies to land (settle()):
-  // elements reaching the device for the first time, one-time work as
-  // first_to_device's copies are.
+  // Seconds chunks waited in acquire for such copies to land (settle()),
+  // shown by the statistics (background_wait_seconds).
   double background_wait = 0;
 };
 

@@ -15,13 +15,6 @@
 
 namespace hce {
 
-// Of an upload stage of `seconds`, the share that was one-time work: the
-// `waited` seconds for copies in the background to land, and of the rest
-// the share by bytes of the `uploaded` that reached the device for the
-// first time (`first`).  eft's models leave it out (chunk_loop.cpp).
-double first_upload_share(double seconds, double waited, uint64_t uploaded,
-                          uint64_t first);
-
 class RegionDeviceWork {
 public:
   RegionDeviceWork(Runtime &rt, const hce_region &region, int device, CoMode co);
@@ -35,9 +28,8 @@ public:
   bool compute(Range range, int slot, std::string &why);
   bool download(Range range, int slot, std::string &why);
   void abandon(int slot);
-  // Of the slot's last upload stage, the share of its time that moved a
-  // data region's elements into the device for the first time
-  // (first_upload_share below).
+  // Of the slot's last upload stage, the share (by bytes) that moved a data
+  // region's elements into the device for the first time.
   double first_upload_share(int slot) const { return slots_[size_t(slot)].first_share; }
   // Per-execution preparation on the device's controller (accelerators);
   // `others_work`: other devices run chunks of the execution.

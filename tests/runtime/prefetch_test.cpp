@@ -7,7 +7,6 @@
 // (SimDevice::wait_background): a copy of values changed since, or one that
 // lands over a newer upload, shows up in the results.
 #include "data_env.hpp"
-#include "region_device_work.hpp"
 #include "runtime.hpp"
 #include "sim_device.hpp"
 #include "test_support.hpp"
@@ -232,12 +231,11 @@ TEST(Prefetch, AChunkWaitsOnlyForCopiesOfWhatItTouches) {
     ASSERT_EQ(d.y[size_t(i)], 2 * x0[size_t(i)]) << i;
 }
 
-// A chunk's wait for a copy to land is one-time work, as a first upload is
-// (first_upload_share): eft's models leave it out, or a GPU that waited for
-// the CPU's rows would look slower than it is.  sim:0 gets the CPU's half
-// of x and y slowly (512 KiB at 20 MB/s, ~26 ms) and its next execution,
+// A chunk's wait for a copy to land shows in the statistics
+// (background_wait_seconds, of busy_seconds).  sim:0 gets the CPU's half of
+// x and y slowly (512 KiB at 20 MB/s, ~26 ms) and its next execution,
 // alone, waits for it.
-TEST(Prefetch, AChunksWaitForACopyToLandIsOneTimeWork) {
+TEST(Prefetch, AChunksWaitForACopyToLandIsCounted) {
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:2e7,lat:0");
   const int64_t n = 1 << 16;
   XY d(n, 88);
@@ -258,17 +256,6 @@ TEST(Prefetch, AChunksWaitForACopyToLandIsOneTimeWork) {
   d.end();
   for (int64_t i = 0; i < n; ++i)
     ASSERT_EQ(d.y[size_t(i)], 3 * x0[size_t(i)] + 1) << i;
-}
-
-// The share of an upload stage that eft leaves out: the wait, and of the
-// rest the share by bytes of first uploads.
-TEST(Prefetch, FirstUploadShareCountsTheWaitAndTheFirstBytes) {
-  EXPECT_DOUBLE_EQ(hce::first_upload_share(1.0, 0.4, 100, 50), 0.7);
-  EXPECT_DOUBLE_EQ(hce::first_upload_share(1.0, 0.4, 0, 0), 0.4) << "a wait, no upload";
-  EXPECT_DOUBLE_EQ(hce::first_upload_share(1.0, 0.0, 100, 25), 0.25);
-  EXPECT_DOUBLE_EQ(hce::first_upload_share(1.0, 2.0, 100, 0), 1.0)
-      << "not over the stage";
-  EXPECT_DOUBLE_EQ(hce::first_upload_share(0.0, 0.0, 100, 100), 0.0);
 }
 
 // The CPU rewrites the first quarter of x while sim:0's copy of the first
