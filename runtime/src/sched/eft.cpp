@@ -52,7 +52,8 @@
 //    that its chunks disprove are dropped (lanes_disproved()).
 //  * Models from fewer than three executions are provisional
 //    (provisional()): a device left out on such a model is probed again at
-//    the 2nd, 8th, 32nd ... execution, a seeded one goes back to its seed; one
+//    the 2nd, 8th, 32nd ... execution where that can pay for itself
+//    (reprobe_pays()), a seeded one goes back to its seed; one
 //    that no measured wall backs (unconfirmed()) at the 16th, 32nd ..., and a
 //    chunk 4x faster than its model replaces its samples; an arm's
 //    excess is the median of its last five measurements and a fit drops chunks far above
@@ -186,6 +187,8 @@ public:
       d.exec_chunks = 0;
       d.exec_best_rate = 0;
       d.exec_counted_busy = 0;
+      d.exec_later_chunks = 0;
+      d.exec_later_rate = 0;
       d.fill_host = -1;
       // A lanes' claim one chunk size backs: tested at the 8th, 32nd ...
       // execution (a false one made the device take the whole loop in
@@ -430,6 +433,11 @@ public:
     if (!d.host && !first_chunk) {
       d.exec_best_rate = std::max(d.exec_best_rate, double(range.size()) / seconds);
       d.exec_counted_busy += seconds;
+    }
+    if (!first_chunk) {
+      d.exec_later_chunks += 1;
+      d.exec_later_rate =
+          std::max(d.exec_later_rate, double(range.size()) / (seconds * speed));
     }
     d.exec_busy += seconds;
     d.exec_done += range.size();
@@ -735,6 +743,10 @@ private:
     int last_sample_exec = -1; // the last of them
     bool reprobe = false;      // this execution probes its model again
     int next_reprobe = 1;      // the earliest execution that may do so
+    // The fastest rate (iterations per second, at speed 1) its chunks of
+    // any execution showed, each but its first at the site, where two such
+    // chunks ran in one execution; 0: none yet (reprobe_pays()).
+    double rate_bound = 0;
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
     double exec_busy = 0; // its chunks' seconds in the last execution
@@ -745,6 +757,10 @@ private:
     // accelerator's chunks counted in it.
     double exec_best_rate = 0;
     double exec_counted_busy = 0;
+    // Its chunks of the last execution but its first at the site: how many,
+    // and the fastest one's iterations per second (Dev::rate_bound).
+    int exec_later_chunks = 0;
+    double exec_later_rate = 0;
     // An accelerator about to retire: the host's chunk it works beside
     // until that ends (fill_before_retiring()).
     int fill_host = -1;
@@ -1113,6 +1129,22 @@ private:
   bool needs_probe(const Dev &d) const {
     return !d.model.known() || (d.reprobe && (provisional(d) || unconfirmed(d)));
   }
+  // Whether probing a provisional model again can pay for itself: at the
+  // fastest its chunks showed (Dev::rate_bound), the device would run a
+  // fraction f of the loop in the chosen mode's time T, which would take
+  // T / (1 + f) with it at best; over the `horizon` executions until its
+  // next probe again that gains at most horizon T f / (1 + f), against a
+  // learning execution that costs about T more (the H200's cold heat3d,
+  // call YB: the CPU, 80 planes in 3.8 ms, probed again beside the GPU's
+  // 0.14 ms executions at a cost of 0.3-0.5 ms each, four times in 20
+  // executions; cold kmeans, 1-2.3 ms for one).  Unbounded: it may pay.
+  bool reprobe_pays(const Dev &d, double chosen, int horizon) const {
+    if (!(d.rate_bound > 0) || !(chosen > 0) || W_ <= 0)
+      return true;
+    const double f = d.rate_bound * chosen / double(W_);
+    return double(horizon) * f / (1 + f) >= 1;
+  }
+
   // A model no measured wall ever backed: the device left out since it was
   // learnt, and neither its arm alone nor co-execution measured in this
   // run.  Its chunks may all have run inside a stall at the machine's start
@@ -1495,6 +1527,10 @@ private:
     }
     if (exec_ >= 2) // (the first execution's one-time costs are no budget)
       site_wall_ += std::max(0.0, exec_wall());
+    for (Dev &d : dev_) // (the last execution's counters)
+      if (d.exec_later_chunks >= 2)
+        d.rate_bound = std::max(
+            {d.rate_bound, d.exec_later_rate, d.model.known() ? 1 / d.model.c : 0.0});
     bool measured_now = false; // the execution that ended measured `was`
     const double wall = exec_wall(), arm_wall = measured_wall(was);
     if (mode_measured_ && measured_pred_ > 0) {
@@ -1643,7 +1679,8 @@ private:
       const int at = provisional(d) ? d.next_reprobe
                                     : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
       d.reprobe = all_known && doubt && exec_ >= at &&
-                  (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1);
+                  (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1) &&
+                  (!provisional(d) || reprobe_pays(d, chosen, 3 * exec_));
       // One attempt each time (it may not get to run); an unconfirmed model
       // at every doubling: its chunks may all have run inside a slow start
       // that outlasted its young model's probes (the 16th execution).
