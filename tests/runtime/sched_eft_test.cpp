@@ -1325,6 +1325,37 @@ TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
   EXPECT_LE(total, 300 * kLudGpuAlone + 1000 * kLudCpuAlone) << s->explain();
 }
 
+// A stall long enough for the stale winner's retries to double their wait
+// many times (the CPU 30x, 1.5x the GPU alone, for 220 executions): the run
+// is back on the CPU a few executions after the stall ends, not as long
+// after as the last wait (regret_balanced_wait(): each retry found the CPU
+// 0.1 ms slower than the GPU, and staying loses 0.19 ms an execution once
+// it is over).  Call AB's warm lud ran the GPU alone 151 executions.
+TEST(SchedEft, AStaleWinnerIsBackSoonAfterALongStallEnds) {
+  auto exec = std::make_shared<int>(0);
+  constexpr int kStallEnds = 220;
+  const std::vector<SimDevice> devs = lud_pair(lud_cpu_slowed(
+      exec, [](int e) { return e >= 1 && e < kStallEnds; }, 30));
+  auto s = seeded_eft({1 / 5e7, 1e-12});
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  ASSERT_NE(seedable, nullptr);
+  seedable->seed_mode(0, kLudCpuAlone, 8);
+  seedable->seed_mode(1, kLudGpuAlone, 8);
+  std::vector<SimResult> runs;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 1000, runs, total));
+  int off_cpu = 0;
+  for (int e = kStallEnds; e < 1000; ++e)
+    off_cpu += runs[size_t(e)].makespan > 1.05 * kLudCpuAlone ? 1 : 0;
+  EXPECT_LE(off_cpu, 12) << s->explain();
+  // Through the stall the retries cost at most a fifth more than the GPU
+  // alone (1/(kRegretBalance + 1); here 1.20x, doubling's 1.03x).
+  double stalled = 0;
+  for (int e = 1; e < kStallEnds; ++e)
+    stalled += runs[size_t(e)].makespan;
+  EXPECT_LE(stalled, 1.3 * (kStallEnds - 1) * kLudGpuAlone) << s->explain();
+}
+
 // A device that asks only after the others have taken all the work (a GPU
 // whose preparation outlasts the CPU's whole execution: lud on the H100,
 // call AL) keeps its probe in the next execution, instead of learning
