@@ -1295,6 +1295,19 @@ TEST(SchedEft, ASlowStartIsFoundOutByProbingAgain) {
   expect_cpu_alone(runs, 40, 200, *s);
 }
 
+// eft as a warm lud run starts it: the profile cache seeds the models and
+// the walls alone (the CPU 10 us, the GPU 0.2 ms).
+std::unique_ptr<Scheduler> warm_lud_eft() {
+  auto s = seeded_eft({1 / 5e7, 1e-12});
+  auto *seedable = dynamic_cast<Seedable *>(s.get());
+  EXPECT_NE(seedable, nullptr);
+  if (seedable) {
+    seedable->seed_mode(0, kLudCpuAlone, 8);
+    seedable->seed_mode(1, kLudGpuAlone, 8);
+  }
+  return s;
+}
+
 // A stale winner (unmeasured_within_budget): a warm run (the profile cache
 // seeds the models and the walls alone: the CPU 10 us, the GPU 0.2 ms) whose
 // CPU stalls 1000x for executions 1-39, its chunks beside the GPU and alone
@@ -1308,11 +1321,7 @@ TEST(SchedEft, AStaleWinnerIsMeasuredAgainAfterAStall) {
   auto exec = std::make_shared<int>(0);
   const std::vector<SimDevice> devs = lud_pair(lud_cpu_slowed(
       exec, [](int e) { return e >= 1 && e < 40; }, 1000));
-  auto s = seeded_eft({1 / 5e7, 1e-12});
-  auto *seedable = dynamic_cast<Seedable *>(s.get());
-  ASSERT_NE(seedable, nullptr);
-  seedable->seed_mode(0, kLudCpuAlone, 8);
-  seedable->seed_mode(1, kLudGpuAlone, 8);
+  auto s = warm_lud_eft();
   std::vector<SimResult> runs;
   double total = 0;
   ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 1000, runs, total));
@@ -1336,11 +1345,7 @@ TEST(SchedEft, AStaleWinnerIsBackSoonAfterALongStallEnds) {
   constexpr int kStallEnds = 220;
   const std::vector<SimDevice> devs = lud_pair(lud_cpu_slowed(
       exec, [](int e) { return e >= 1 && e < kStallEnds; }, 30));
-  auto s = seeded_eft({1 / 5e7, 1e-12});
-  auto *seedable = dynamic_cast<Seedable *>(s.get());
-  ASSERT_NE(seedable, nullptr);
-  seedable->seed_mode(0, kLudCpuAlone, 8);
-  seedable->seed_mode(1, kLudGpuAlone, 8);
+  auto s = warm_lud_eft();
   std::vector<SimResult> runs;
   double total = 0;
   ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 1000, runs, total));
