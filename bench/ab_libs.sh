@@ -38,7 +38,9 @@
 #          0.11 s or fdtd2d above 0.03 s); such a machine is reported as
 #          SLOW MACHINE and measured anyway (the ratios are paired)
 # Prints one `R bench config seconds devices | choice` line per run (the
-# regions' wall_seconds summed, from HCE_STATS), a table of medians and an
+# regions' wall_seconds summed, from HCE_STATS), a table of medians, with gpu
+# and cold or warm among the configurations the best single device over auto
+# paired by round (issue 12's measure), and an
 # OUTLIER line for auto's runs of 3x the best single device or more; a run
 # that does not verify prints NOT VERIFIED.
 set -u
@@ -173,10 +175,33 @@ print("%-13s" % "bench" + "".join("%*s" % (w, c) for w, c in zip(width, cols)))
 for b in sys.argv[4].split():
     print("%-13s" % b + "".join("%*.4f" % (w, med.get((b, c), float("nan")))
                                 for w, c in zip(width, cols)))
+libs = sys.argv[2].split()
+# Issue 12's measure, paired by round: the best single device's time (the
+# library's gpu run of the round, or the CPU alone's where it ran faster:
+# its run of the round, else its one run) over auto's, median over rounds.
+configs = sys.argv[3].split()
+autos = [c for c in ("cold", "warm") if c in configs]
+if "gpu" in configs and autos:
+    print("best single / auto, paired by round: median (rounds)")
+    names = ["%s-%s" % (c, l) for l in libs for c in autos]
+    width = [max(12, len(n) + 1) for n in names]
+    print("%-13s" % "bench" + "".join("%*s" % (w, n) for w, n in zip(width, names)))
+    for b in sys.argv[4].split():
+        row = ""
+        for n, w in zip(names, width):
+            c, l = n.split("-", 1)
+            r = []
+            for k in range(1, rnd + 1):
+                singles = [by_round.get((b, "gpu-%s" % l, k)), by_round.get((b, "cpu-%s" % l, k)),
+                           med.get((b, "cpu"))]
+                singles = [t for t in singles if t]
+                if singles and by_round.get((b, n, k)):
+                    r.append(min(singles) / by_round[(b, n, k)])
+            row += "%*s" % (w, "%.2f (%d)" % (statistics.median(r), len(r)) if r else "nan")
+        print("%-13s" % b + row)
 # Each library against the first, per configuration: the median over rounds
 # of the two runs' ratio in the same round (a drift of the machine between
 # rounds cancels; medians of different rounds do not pair).
-libs = sys.argv[2].split()
 pairs = [(c, l) for c in sys.argv[3].split() for l in libs[1:]]
 if pairs:
     print("paired %s / %s: median over rounds (rounds)" % ("|".join(libs[1:]), libs[0]))
