@@ -48,7 +48,9 @@ Placement apply_partition_rule(const MapGraph &g, int task, const MapState &s,
     if (std::isfinite(f))
       by_eft.push_back({f, q});
   }
-  std::stable_sort(by_eft.begin(), by_eft.end());
+  // (Each device once: the pairs are totally ordered, so std::sort is
+  // stable here; libstdc++ 12's std::stable_sort warns under clang 19.)
+  std::sort(by_eft.begin(), by_eft.end());
   Placement best = single;
   std::vector<int> set;
   double start = 0;
