@@ -1383,6 +1383,41 @@ TEST(SchedEft, ALateDeviceIsKeptItsProbe) {
   }
 }
 
+// A device whose probe again came after the others had taken everything
+// (the H200's lud GPU registers its rows for 0.17 ms before it asks, where
+// the CPU alone takes 0.04 ms) is not probed again while the chosen mode's
+// time stays under that start: each such probe cost a cold lud run 0.17 ms
+// for nothing, four times (hce-sim, reprobe_pays()).
+TEST(SchedEft, AProbeAgainThatCameTooLateIsNotRepeated) {
+  std::vector<SimDevice> devs = {SimDevice::constant(1e7, 0, true),
+                                 SimDevice::constant(1e9, 20e-6)};
+  const int64_t W = 500; // the CPU alone 50 us
+  SimOptions opt;
+  opt.start_at = {0, 0.2e-3}; // the GPU's preparation in every execution
+  opt.drop_idle = true;
+  auto s = eft();
+  std::vector<int> probes_again;
+  double late = 0; // the walls after the first probe again
+  for (int e = 0; e < 200; ++e) {
+    SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    if (s->explain().find("probing again") != std::string::npos)
+      probes_again.push_back(e);
+    if (!probes_again.empty() && e > probes_again.front())
+      late += r.makespan;
+  }
+  ASSERT_FALSE(probes_again.empty()) << s->explain();
+  EXPECT_EQ(probes_again.size(), 1u) << "probed again at executions " << [&] {
+    std::string at;
+    for (int e : probes_again)
+      at += std::to_string(e) + " ";
+    return at;
+  }();
+  const int after = 199 - probes_again.front();
+  EXPECT_LT(late, after * 52e-6)
+      << "the executions after the probe again: " << s->explain();
+}
+
 // A GPU whose chunks cost the same up to its lanes (a 1-D kernel: the
 // H100's nbody forces took 4.5 ms for 16 bodies and for 16384): its probe
 // is its whole block, it then takes the rest in one chunk, and the CPU's

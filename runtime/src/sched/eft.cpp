@@ -174,6 +174,10 @@ public:
       d.inflight.clear();
       d.busy_until = 0;
       d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
+      // A probe again that came too late to get anything bounds how soon the
+      // device can start (Dev::starts_after); one that got work clears it.
+      if (d.reprobe && int(asked_.size()) == p_ && asked_[size_t(i)])
+        d.starts_after = d.assigned == 0 ? d.first_ask : 0;
       d.assigned = 0;
       if (!d.model.known() && d.seed.known()) {
         d.model = d.seed;
@@ -234,6 +238,8 @@ public:
   Decision next(int device) override {
     if (device < 0 || device >= p_ || !dev_[device].active)
       return Decision::done();
+    if (!asked_[device])
+      dev_[device].first_ask = now() - exec_begin_;
     asked_[device] = true;
     const int64_t R = unassigned();
     if (R <= 0)
@@ -743,6 +749,14 @@ private:
     int last_sample_exec = -1; // the last of them
     bool reprobe = false;      // this execution probes its model again
     int next_reprobe = 1;      // the earliest execution that may do so
+    // Seconds from an execution's start to its first next() (first_ask), and
+    // that of its last probe again in which the others had taken everything
+    // before it asked (0: none, or a later probe again got work): the H200's
+    // lud GPU registers its rows before it asks, 0.17 ms, where the CPU alone
+    // takes 0.04 ms; each of a cold run's four probes again cost that
+    // (hce-sim), and none could pay (reprobe_pays()).
+    double first_ask = 0;
+    double starts_after = 0;
     // The fastest rate (iterations per second, at speed 1) its chunks of
     // any execution showed, each but its first at the site, where two such
     // chunks ran in one execution; 0: none yet (reprobe_pays()).
@@ -1165,6 +1179,12 @@ private:
       return true;
     const double f = d.rate_bound * chosen / double(W_);
     return double(horizon) * f / (1 + f) >= 1;
+  }
+  // Whether the device's last probe again asked for work only after the
+  // chosen mode's predicted time (Dev::starts_after): another probe again
+  // would find the others done before it starts, and cost its start.
+  static bool starts_too_late(const Dev &d, double chosen) {
+    return d.starts_after > 0 && chosen > 0 && d.starts_after >= chosen;
   }
 
   // A model no measured wall ever backed: the device left out since it was
@@ -1703,6 +1723,7 @@ private:
                                     : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
       d.reprobe = all_known && doubt && exec_ >= at &&
                   (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1) &&
+                  !starts_too_late(d, chosen) &&
                   (!provisional(d) || reprobe_pays(d, chosen, 3 * exec_));
       // One attempt each time (it may not get to run); an unconfirmed model
       // at every doubling: its chunks may all have run inside a slow start
