@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <vector>
 
@@ -81,6 +82,15 @@ bool advise_huge_pages(void *p, size_t bytes) {
   std::vector<HostRange> untouched;
   untouched_blocks(p, bytes, untouched);
   return advise_huge_pages(untouched);
+}
+
+char *alloc_on_huge_pages(size_t &bytes) {
+  const size_t huge = huge_page_bytes();
+  bytes = (std::max<size_t>(bytes, 1) + huge - 1) / huge * huge;
+  char *p = static_cast<char *>(std::aligned_alloc(huge, bytes));
+  if (p)
+    madvise(p, bytes, MADV_HUGEPAGE); // advice: no THP, 4 KiB pages as before
+  return p;
 }
 
 } // namespace hce

@@ -33,6 +33,13 @@ bool advise_huge_pages(void *p, size_t bytes);
 // The same advice on runs untouched_blocks() found.
 bool advise_huge_pages(const std::vector<HostRange> &untouched);
 
+// Host memory of the runtime's own (staging slots it page-locks): `bytes`
+// rounded up to whole huge pages, aligned to one and advised huge pages, so
+// that faulting it in is a fault per huge page, not per 4 KiB page (most of
+// making the staging pool's 16 MiB, call ID).  nullptr if there is no
+// memory; `bytes` is set to what was allocated.  Free with std::free.
+char *alloc_on_huge_pages(size_t &bytes);
+
 inline constexpr size_t kHugePageBytes = size_t(2) << 20; // when the kernel does not say
 inline constexpr size_t kHugeAdviceMinBytes = size_t(8) << 20;
 

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -44,6 +47,37 @@ TEST(HostPages, TouchedMemoryIsLeftAlone) {
   for (size_t off = 0; off < n.bytes / 2; off += 4096)
     n.p[off] = 1;
   EXPECT_EQ(hce::advise_huge_pages(n.p, n.bytes), thp_available());
+}
+
+// THPeligible of the mapping that holds `p` (/proc/self/smaps), -1 where
+// the kernel does not say.
+int thp_eligible(const void *p) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > 8)
+      inside = uintptr_t(p) >= lo && uintptr_t(p) < hi;
+    else if (inside && line.rfind("THPeligible:", 0) == 0)
+      return std::atoi(line.c_str() + 12);
+  }
+  return -1;
+}
+
+// The runtime's own staging slots: whole huge pages, aligned to one, advised.
+TEST(HostPages, TheRuntimesArenasAreOnHugePages) {
+  size_t bytes = (size_t(3) << 20) + 5;
+  char *p = hce::alloc_on_huge_pages(bytes);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(bytes, size_t(4) << 20);
+  EXPECT_EQ(uintptr_t(p) % hce::kHugePageBytes, 0u);
+  std::memset(p, 0x3c, bytes);
+  for (size_t off = 0; off < bytes; off += 4096)
+    ASSERT_EQ(p[off], 0x3c);
+  if (thp_available() && thp_eligible(p) >= 0)
+    EXPECT_EQ(thp_eligible(p), 1) << "the arena was not advised huge pages";
+  std::free(p);
 }
 
 // untouched_blocks(): the aligned huge-page blocks no page of exists, as

@@ -2,6 +2,7 @@
 
 #include "clock.hpp"
 #include "copy_batch.hpp"
+#include "host_pages.hpp"
 #include "host_pins.hpp"
 #include "log.hpp"
 #include "staging_pool.hpp"
@@ -759,8 +760,8 @@ bool CudaDevice::ensure_staging(std::string &why) {
   // a GPU-alone jacobi2d (B's two border rows) spent 3.1-3.4 ms here when
   // every slot was registered on its own (call AA).
   const double start = now_seconds();
-  const size_t bytes = 4 * kStageSlotBytes;
-  char *arena = static_cast<char *>(std::aligned_alloc(4096, bytes));
+  size_t bytes = 4 * kStageSlotBytes; // two huge pages (alloc_on_huge_pages)
+  char *arena = alloc_on_huge_pages(bytes);
   if (!arena) {
     why = "no host memory for the staging buffers of " + name();
     return false;
