@@ -10,8 +10,11 @@
 // ms), then `reps` uploads and downloads of a pageable array written just
 // before each copy, as a program's input is.  Printed: the first upload's
 // and the median upload's and download's GB/s, each copy timed from the call
-// to the stream's synchronisation.  Every copy is checked: the bytes that
-// come back must be the bytes that went.
+// to the stream's synchronisation; and `both`: an upload and a download of
+// as many bytes at once, from two threads on two streams (a pipelined GPU's
+// chunk k+1 going up while chunk k comes home), both directions' bytes over
+// the wall.  Every copy is checked: the bytes that come back must be the
+// bytes that went.
 #include "cuda/staging_pool.hpp"
 
 #include <cuda_runtime_api.h>
@@ -23,6 +26,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -84,20 +88,24 @@ int main(int argc, char **argv) {
   check(cudaFree(nullptr), "cudaFree (context)");
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr, stream2 = nullptr;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking), "cudaStreamCreate");
   std::printf("%s, %d reps\n", prop.name, reps);
-  std::printf("%8s %8s %7s %9s %9s %9s %9s\n", "MiB", "slotKiB", "threads", "make_ms",
-              "up1_GBs", "up_GBs", "down_GBs");
+  std::printf("%8s %8s %7s %9s %9s %9s %9s %9s\n", "MiB", "slotKiB", "threads", "make_ms",
+              "up1_GBs", "up_GBs", "down_GBs", "both_GBs");
 
   for (size_t mib : mibs) {
     const size_t bytes = mib << 20;
     char *host = static_cast<char *>(std::malloc(bytes));
     char *back = static_cast<char *>(std::malloc(bytes));
-    char *dev = nullptr;
-    if (!host || !back)
+    char *host2 = static_cast<char *>(std::malloc(bytes));
+    char *back2 = static_cast<char *>(std::malloc(bytes));
+    char *dev = nullptr, *dev2 = nullptr;
+    if (!host || !back || !host2 || !back2)
       fail("no host memory for " + std::to_string(mib) + " MiB");
     check(cudaMalloc(reinterpret_cast<void **>(&dev), bytes), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void **>(&dev2), bytes), "cudaMalloc");
     std::memset(back, 0, bytes);
     for (size_t kib : slots_kib) {
       for (size_t t : threads) {
@@ -107,7 +115,7 @@ int main(int argc, char **argv) {
         const double made = now() - t0;
         if (!pool)
           fail(why);
-        std::vector<double> up, down;
+        std::vector<double> up, down, both;
         for (int r = 0; r < reps; ++r) {
           fill(host, bytes, unsigned(r));
           double s = now();
@@ -124,15 +132,43 @@ int main(int argc, char **argv) {
           if (std::memcmp(host, back, bytes) != 0)
             fail("the bytes that came back differ (" + std::to_string(mib) + " MiB, " +
                  std::to_string(kib) + " KiB slots)");
+          // Both ways at once: dev's bytes (host's) come home from dev2 while
+          // host2's go up into dev.
+          check(cudaMemcpy(dev2, dev, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+          fill(host2, bytes, unsigned(r) + 1000);
+          std::memset(back2, 0xff, bytes);
+          std::string why2;
+          bool down_ok = true;
+          s = now();
+          std::thread home([&] {
+            check(cudaSetDevice(0), "cudaSetDevice");
+            down_ok = pool->download(back2, dev2, bytes, int(t), stream2, why2) &&
+                      cudaStreamSynchronize(stream2) == cudaSuccess;
+          });
+          if (!pool->upload(dev, host2, bytes, int(t), stream, why))
+            fail(why);
+          check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+          home.join();
+          both.push_back(2 * double(bytes) / (now() - s) / 1e9);
+          if (!down_ok)
+            fail("download beside an upload: " + why2);
+          if (std::memcmp(host, back2, bytes) != 0)
+            fail("a download beside an upload brought other bytes");
+          check(cudaMemcpy(back, dev, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+          if (std::memcmp(host2, back, bytes) != 0)
+            fail("an upload beside a download sent other bytes");
         }
-        std::printf("%8zu %8zu %7zu %9.2f %9.1f %9.1f %9.1f\n", mib, kib, t, made * 1e3,
-                    up[0], median(up), median(down));
+        std::printf("%8zu %8zu %7zu %9.2f %9.1f %9.1f %9.1f %9.1f\n", mib, kib, t,
+                    made * 1e3, up[0], median(up), median(down), median(both));
         std::fflush(stdout);
       }
     }
     check(cudaFree(dev), "cudaFree");
+    check(cudaFree(dev2), "cudaFree");
     std::free(host);
     std::free(back);
+    std::free(host2);
+    std::free(back2);
   }
   return 0;
 }

@@ -16,6 +16,9 @@
 
 #if HCE_WITH_CUDA
 #include "cuda/cuda_device.hpp"
+#include "cuda/staging_pool.hpp"
+
+#include <cuda_runtime_api.h>
 #endif
 #if HCE_TEST_CUDA_VARIANTS
 #include "cuda_variants.hpp"
@@ -28,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace {
 
@@ -510,6 +514,64 @@ TEST_F(CudaDeviceTest, FreeThreadsStageOneShotCopies) {
   dev->release_event(uploaded);
   dev->release(d);
   dev->unpin_host(src.data() + 3 + pinned_lo, pinned_n * sizeof(double));
+}
+
+// The staging pool moves an upload and a download at once (a pipelined
+// GPU's chunk k+1 going up while chunk k comes home), sharing its workers:
+// sizes of one piece, of fewer slots than workers and of many slots, odd
+// lengths, with 8 workers and 3, each way's bytes checked.
+TEST_F(CudaDeviceTest, StagingPoolMovesAnUploadAndADownloadAtOnce) {
+  REQUIRE_GPU();
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  cudaStream_t up_stream = nullptr, down_stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&up_stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&down_stream, cudaStreamNonBlocking), cudaSuccess);
+  for (const int threads : {8, 3}) {
+    std::string why;
+    auto pool = hce::StagingPool::create(0, threads, why);
+    ASSERT_NE(pool, nullptr) << why;
+    for (const size_t n :
+         {size_t(33) << 10, (size_t(1) << 17) + 3, (size_t(5) << 20) + 11}) {
+      SCOPED_TRACE(std::to_string(threads) + " workers, " + std::to_string(n) +
+                   " doubles");
+      const size_t bytes = n * sizeof(double);
+      void *d_up = nullptr, *d_down = nullptr;
+      ASSERT_EQ(cudaMalloc(&d_up, bytes), cudaSuccess);
+      ASSERT_EQ(cudaMalloc(&d_down, bytes), cudaSuccess);
+      for (unsigned rep = 0; rep < 3; ++rep) {
+        const std::vector<double> going = hce_test::random_vector(n, 90 + rep),
+                                  coming = hce_test::random_vector(n, 190 + rep);
+        ASSERT_EQ(cudaMemcpy(d_down, coming.data(), bytes, cudaMemcpyHostToDevice),
+                  cudaSuccess);
+        std::vector<double> home(n, -1.0);
+        std::string down_why;
+        bool down_ok = false;
+        std::thread downloader([&] {
+          down_ok = cudaSetDevice(0) == cudaSuccess &&
+                    pool->download(reinterpret_cast<char *>(home.data()),
+                                   static_cast<const char *>(d_down), bytes, threads,
+                                   down_stream, down_why) &&
+                    cudaStreamSynchronize(down_stream) == cudaSuccess;
+        });
+        const bool up_ok = pool->upload(static_cast<char *>(d_up),
+                                        reinterpret_cast<const char *>(going.data()),
+                                        bytes, threads, up_stream, why) &&
+                           cudaStreamSynchronize(up_stream) == cudaSuccess;
+        downloader.join();
+        ASSERT_TRUE(up_ok) << why;
+        ASSERT_TRUE(down_ok) << down_why;
+        EXPECT_EQ(home, coming) << "the download beside an upload";
+        std::vector<double> sent(n, -1.0);
+        ASSERT_EQ(cudaMemcpy(sent.data(), d_up, bytes, cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        EXPECT_EQ(sent, going) << "the upload beside a download";
+      }
+      cudaFree(d_up);
+      cudaFree(d_down);
+    }
+  }
+  cudaStreamDestroy(up_stream);
+  cudaStreamDestroy(down_stream);
 }
 
 // A strided copy of a few rows far apart registers only what it must: not

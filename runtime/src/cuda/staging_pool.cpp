@@ -29,9 +29,10 @@ std::unique_ptr<StagingPool> StagingPool::create(int ordinal, int threads,
   slot_bytes = std::max(page, (slot_bytes + page - 1) / page * page);
   std::unique_ptr<StagingPool> pool(new StagingPool(ordinal, slot_bytes));
   // The caller made `ordinal` current.
-  if (!ok(cudaEventCreateWithFlags(&pool->fork_, cudaEventDisableTiming),
-          "cudaEventCreateWithFlags", ordinal, why))
-    return nullptr;
+  for (cudaEvent_t &fork : pool->fork_)
+    if (!ok(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming),
+            "cudaEventCreateWithFlags", ordinal, why))
+      return nullptr;
   pool->workers_.resize(size_t(std::max(1, threads)));
   pool->arena_bytes_ = pool->workers_.size() * 2 * slot_bytes;
   // On huge pages where the kernel gives them (THP `madvise` or `always`):
@@ -76,12 +77,12 @@ std::unique_ptr<StagingPool> StagingPool::create(int ordinal, int threads,
 
 bool StagingPool::make_worker_events(Worker &w, std::string &why) {
   if (!ok(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking),
-          "cudaStreamCreateWithFlags", ordinal_, why) ||
-      !ok(cudaEventCreateWithFlags(&w.last, cudaEventDisableTiming),
-          "cudaEventCreateWithFlags", ordinal_, why))
+          "cudaStreamCreateWithFlags", ordinal_, why))
     return false;
   for (int k = 0; k < 2; ++k)
     if (!ok(cudaEventCreateWithFlags(&w.done[k], cudaEventDisableTiming),
+            "cudaEventCreateWithFlags", ordinal_, why) ||
+        !ok(cudaEventCreateWithFlags(&w.last[k], cudaEventDisableTiming),
             "cudaEventCreateWithFlags", ordinal_, why))
       return false;
   return true;
@@ -110,30 +111,32 @@ StagingPool::~StagingPool() {
   for (Worker &w : workers_) {
     if (w.stream)
       cudaStreamSynchronize(w.stream);
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 2; ++k) {
       if (w.done[k])
         cudaEventDestroy(w.done[k]);
-    if (w.last)
-      cudaEventDestroy(w.last);
+      if (w.last[k])
+        cudaEventDestroy(w.last[k]);
+    }
     if (w.stream)
       cudaStreamDestroy(w.stream);
   }
   if (registered_)
     cudaHostUnregister(arena_);
   std::free(arena_);
-  if (fork_)
-    cudaEventDestroy(fork_);
+  for (cudaEvent_t fork : fork_)
+    if (fork)
+      cudaEventDestroy(fork);
   cudaGetLastError();
 }
 
 bool StagingPool::upload(char *dev, const char *host, size_t bytes, int use,
                          cudaStream_t stream, std::string &why) {
-  return copy(true, dev, const_cast<char *>(host), bytes, use, stream, why);
+  return copy(kUp, dev, const_cast<char *>(host), bytes, use, stream, why);
 }
 
 bool StagingPool::download(char *host, const char *dev, size_t bytes, int use,
                            cudaStream_t stream, std::string &why) {
-  return copy(false, const_cast<char *>(dev), host, bytes, use, stream, why);
+  return copy(kDown, const_cast<char *>(dev), host, bytes, use, stream, why);
 }
 
 size_t StagingPool::piece_bytes(size_t bytes, int use, size_t slot) {
@@ -142,36 +145,67 @@ size_t StagingPool::piece_bytes(size_t bytes, int use, size_t slot) {
   return std::clamp(rounded, std::min(kMinPieceBytes, slot), slot);
 }
 
-bool StagingPool::copy(bool up, char *dev, char *host, size_t bytes, int use,
+bool StagingPool::copy(Direction dir, char *dev, char *host, size_t bytes, int use,
                        cudaStream_t stream, std::string &why) {
   if (bytes == 0)
     return true;
-  std::lock_guard<std::mutex> call(call_mutex_);
+  std::lock_guard<std::mutex> call(call_mutex_[dir]);
   use = int(std::min<size_t>(size_t(std::max(1, use)), workers_.size()));
   const size_t piece = piece_bytes(bytes, use, slot_bytes_);
+  const size_t pieces = (bytes + piece - 1) / piece;
   // Never more workers than pieces to move.
-  use = int(std::min<size_t>(size_t(use), (bytes + piece - 1) / piece));
-  if (!ok(cudaEventRecord(fork_, stream), "cudaEventRecord", ordinal_, why))
+  use = int(std::min<size_t>(size_t(use), pieces));
+  if (!ok(cudaEventRecord(fork_[dir], stream), "cudaEventRecord", ordinal_, why))
     return false;
+  std::vector<cudaEvent_t> joins;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    job_ = Job{up, dev, host, bytes, use, piece};
-    error_.clear();
-    pending_ = int(workers_.size());
-    ++generation_;
+    Job &job = jobs_[dir];
+    job = Job{dev, host, bytes, piece, use, pieces, 0, 0, 0, ++generation_, {}};
+    const uint64_t gen = job.generation;
     wake_.notify_all();
-    finished_.wait(lock, [&] { return pending_ == 0; });
-    if (!error_.empty()) {
-      why = error_;
+    finished_.wait(lock, [&] { return job.finished == job.pieces; });
+    if (!job.error.empty()) {
+      why = job.error;
       return false;
     }
+    for (const Worker &w : workers_)
+      if (w.joined[dir] == gen)
+        joins.push_back(w.last[dir]);
   }
-  // Join: the caller's stream passes the copy only after every worker's.
-  for (int i = 0; i < use; ++i)
-    if (!ok(cudaStreamWaitEvent(stream, workers_[size_t(i)].last, 0),
-            "cudaStreamWaitEvent", ordinal_, why))
+  // Join: the caller's stream passes the copy only after every worker's
+  // last piece of it.
+  for (cudaEvent_t last : joins)
+    if (!ok(cudaStreamWaitEvent(stream, last, 0), "cudaStreamWaitEvent", ordinal_, why))
       return false;
   return true;
+}
+
+int StagingPool::pick(int index, int cur, uint64_t cur_gen) const {
+  const int home = index & 1; // even workers prefer uploads, odd ones downloads
+  for (const int dir : {home, home ^ 1}) {
+    const Job &job = jobs_[dir];
+    const bool inside = cur == dir && cur_gen == job.generation;
+    if (job.claimed < job.pieces && (inside || job.workers < job.use))
+      return dir;
+  }
+  return -1;
+}
+
+void StagingPool::finish(int dir, uint64_t generation, size_t count,
+                         const std::string &why) {
+  Job &job = jobs_[dir];
+  if (job.generation != generation)
+    return; // (cannot happen: a copy waits for all its pieces)
+  if (!why.empty() && job.error.empty()) {
+    job.error = why;
+    // The pieces nobody took yet are given up.
+    job.finished += job.pieces - job.claimed;
+    job.claimed = job.pieces;
+  }
+  job.finished += count;
+  if (job.finished == job.pieces)
+    finished_.notify_all();
 }
 
 void StagingPool::run(int index) {
@@ -186,74 +220,100 @@ void StagingPool::run(int index) {
     if (--starting_ == 0)
       finished_.notify_all();
   }
-  uint64_t seen = 0;
+  int cur = -1;         // the direction of the copy it takes pieces of
+  uint64_t cur_gen = 0; // ... and that copy's generation
+  Pending pending;      // its download waiting in slot pending.slot
+  Job pending_job;      // ... of this copy
+  int k = 0;            // the slot of its next piece
   for (;;) {
+    int dir = -1;
     Job job;
+    size_t off = 0, n = 0;
+    bool fork = false;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_)
-        return;
-      seen = generation_;
-      job = job_;
+      for (;;) {
+        if (stop_)
+          return; // (no copy is in progress while the pool is destroyed)
+        dir = pick(index, cur, cur_gen);
+        if (dir >= 0 || pending.n > 0)
+          break;
+        if (cur >= 0 && jobs_[cur].generation == cur_gen)
+          --jobs_[cur].workers;
+        cur = -1;
+        wake_.wait(lock);
+      }
+      if (dir >= 0) {
+        Job &j = jobs_[dir];
+        if (cur != dir || cur_gen != j.generation) {
+          if (cur >= 0 && jobs_[cur].generation == cur_gen) {
+            --jobs_[cur].workers;
+            wake_.notify_all(); // a worker kept out by its `use` may take over
+          }
+          cur = dir;
+          cur_gen = j.generation;
+          ++j.workers;
+        }
+        fork = w.joined[dir] != j.generation;
+        w.joined[dir] = j.generation;
+        off = j.claimed++ * j.piece;
+        n = std::min(j.piece, j.bytes - off);
+        job = j;
+      }
     }
     std::string why;
-    const bool done = index >= job.use || work(w, index, job, why);
+    bool issued = true;
+    if (dir >= 0) {
+      issued = (!fork || ok(cudaStreamWaitEvent(w.stream, fork_[dir], 0),
+                            "cudaStreamWaitEvent", ordinal_, why)) &&
+               issue(w, Direction(dir), job, off, n, k, why);
+    }
+    // The previous download comes out of its slot while this piece moves.
+    std::string drain_why;
+    const bool drained = pending.n == 0 || drain(w, pending, pending_job, drain_why);
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!done && error_.empty())
-      error_ = why;
-    if (--pending_ == 0)
-      finished_.notify_all();
+    if (pending.n > 0)
+      finish(pending.dir, pending.generation, 1, drained ? "" : drain_why);
+    pending = Pending{};
+    if (dir < 0)
+      continue;
+    if (dir == kDown && issued) {
+      pending = Pending{dir, job.generation, off, n, k};
+      pending_job = job;
+    } else {
+      finish(dir, job.generation, 1, issued ? "" : why);
+    }
+    k ^= 1;
   }
 }
 
-// Worker `index` of `use` moves pieces index, index + use, ... (each in one
-// of its slots): the copies of all workers interleave over the range, so
-// the link sees them in about the order of the addresses.
-bool StagingPool::work(Worker &w, int index, const Job &job, std::string &why) {
-  if (!ok(cudaStreamWaitEvent(w.stream, fork_, 0), "cudaStreamWaitEvent", ordinal_, why))
-    return false;
-  const size_t step = size_t(job.use) * job.piece;
-  int k = 0;
-  if (job.up) {
-    for (size_t off = size_t(index) * job.piece; off < job.bytes; off += step, k ^= 1) {
-      const size_t n = std::min(job.piece, job.bytes - off);
-      // The slot's previous copy must have left it before it is refilled.
-      if (!ok(cudaEventSynchronize(w.done[k]), "cudaEventSynchronize", ordinal_, why))
-        return false;
-      std::memcpy(w.slot[k], job.host + off, n);
-      if (!ok(cudaMemcpyAsync(job.dev + off, w.slot[k], n, cudaMemcpyHostToDevice,
-                              w.stream),
-              "cudaMemcpyAsync (staged upload)", ordinal_, why) ||
-          !ok(cudaEventRecord(w.done[k], w.stream), "cudaEventRecord", ordinal_, why))
-        return false;
-    }
-  } else {
-    // The device-to-host copy into slot k runs while slot k^1 is copied out.
-    size_t prev_off = 0, prev_n = 0;
-    auto drain = [&](int slot) {
-      if (prev_n == 0)
-        return true;
-      if (!ok(cudaEventSynchronize(w.done[slot]), "cudaEventSynchronize", ordinal_, why))
-        return false;
-      std::memcpy(job.host + prev_off, w.slot[slot], prev_n);
-      return true;
-    };
-    for (size_t off = size_t(index) * job.piece; off < job.bytes; off += step, k ^= 1) {
-      const size_t n = std::min(job.piece, job.bytes - off);
-      if (!ok(cudaMemcpyAsync(w.slot[k], job.dev + off, n, cudaMemcpyDeviceToHost,
-                              w.stream),
-              "cudaMemcpyAsync (staged download)", ordinal_, why) ||
-          !ok(cudaEventRecord(w.done[k], w.stream), "cudaEventRecord", ordinal_, why) ||
-          !drain(k ^ 1))
-        return false;
-      prev_off = off;
-      prev_n = n;
-    }
-    if (!drain(k ^ 1))
+// One piece in slot k: an upload's bytes copied into the slot and sent; a
+// download's requested into the slot (drain() copies them out).
+bool StagingPool::issue(Worker &w, Direction dir, const Job &job, size_t off, size_t n,
+                        int k, std::string &why) {
+  if (dir == kUp) {
+    // The slot's previous copy must have left it before it is refilled.
+    if (!ok(cudaEventSynchronize(w.done[k]), "cudaEventSynchronize", ordinal_, why))
       return false;
+    std::memcpy(w.slot[k], job.host + off, n);
+    if (!ok(cudaMemcpyAsync(job.dev + off, w.slot[k], n, cudaMemcpyHostToDevice,
+                            w.stream),
+            "cudaMemcpyAsync (staged upload)", ordinal_, why))
+      return false;
+  } else if (!ok(cudaMemcpyAsync(w.slot[k], job.dev + off, n, cudaMemcpyDeviceToHost,
+                                 w.stream),
+                 "cudaMemcpyAsync (staged download)", ordinal_, why)) {
+    return false;
   }
-  return ok(cudaEventRecord(w.last, w.stream), "cudaEventRecord", ordinal_, why);
+  return ok(cudaEventRecord(w.done[k], w.stream), "cudaEventRecord", ordinal_, why) &&
+         ok(cudaEventRecord(w.last[dir], w.stream), "cudaEventRecord", ordinal_, why);
+}
+
+bool StagingPool::drain(Worker &w, const Pending &p, const Job &job, std::string &why) {
+  if (!ok(cudaEventSynchronize(w.done[p.slot]), "cudaEventSynchronize", ordinal_, why))
+    return false;
+  std::memcpy(job.host + p.off, w.slot[p.slot], p.n);
+  return true;
 }
 
 } // namespace hce

@@ -10,13 +10,21 @@
 // unregister 13.5 / 14.0 (more threads registering do not help), staging
 // by 4 threads 25.3 / 27.1, by 8 threads 30.2 / 29.5.
 //
+// An upload and a download may run at once (one of each direction at a
+// time): a pipelined accelerator uploads chunk k+1 while chunk k comes home,
+// and the link carries both directions at full rate.  The workers claim
+// pieces as they go, even workers preferring uploads and odd ones downloads,
+// so two copies share the workers and one alone has them all.  (With one
+// copy at a time the pipeline only serialised them: call UB's cold
+// blackscholes and matadd ran slower pipelined.)
+//
 // A copy is forked from the caller's stream and joined back to it: every
 // worker's stream waits for an event recorded on the caller's stream before
-// its first copy, and the caller's stream waits for every worker's last
-// copy.  So the copy is ordered on the caller's stream as one
-// cudaMemcpyAsync there would be.  upload() returns once the host bytes are
-// in the slots (the host array may change afterwards); download() once
-// every byte is in the host array.
+// its first piece of the copy, and the caller's stream waits for the last
+// piece of every worker that moved one.  So the copy is ordered on the caller's stream as
+// one cudaMemcpyAsync there would be.  upload() returns once the host bytes are in the
+// slots (the host array may change afterwards); download() once every byte is in the host
+// array.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -74,33 +82,57 @@ public:
                 std::string &why);
 
 private:
+  enum Direction { kUp = 0, kDown = 1 };
   struct Worker {
     std::thread thread;
     cudaStream_t stream = nullptr;
     char *slot[2] = {nullptr, nullptr};
     cudaEvent_t done[2] = {nullptr, nullptr}; // the slot's last copy
-    cudaEvent_t last = nullptr;               // the worker's last copy of a job
+    cudaEvent_t last[2] = {nullptr, nullptr}; // its last piece of each direction's copy
+    uint64_t joined[2] = {0,
+                          0}; // the generation of each direction's copy it took part in
   };
+  // One copy in progress (jobs_[direction]); generation 0: none yet.
   struct Job {
-    bool up = true;
     char *dev = nullptr;
     char *host = nullptr;
     size_t bytes = 0;
-    int use = 0;
-    size_t piece = 0; // piece_bytes(): what a worker moves at a time
+    size_t piece = 0;    // piece_bytes(): what a worker moves at a time
+    int use = 0;         // at most this many workers at once
+    size_t pieces = 0;   // ceil(bytes / piece)
+    size_t claimed = 0;  // pieces handed to workers
+    size_t finished = 0; // pieces whose host side is done (or failed)
+    int workers = 0;     // workers taking its pieces now
+    uint64_t generation = 0;
+    std::string error;
+  };
+  // A worker's download whose bytes still wait in its slot.
+  struct Pending {
+    int dir = -1;
+    uint64_t generation = 0;
+    size_t off = 0, n = 0;
+    int slot = 0;
   };
 
   StagingPool(int ordinal, size_t slot_bytes)
       : ordinal_(ordinal), slot_bytes_(slot_bytes) {}
-  // On worker `index`'s thread: its stream, events and slots.
   // The worker's stream and events, by the creating thread.
   bool make_worker_events(Worker &w, std::string &why);
   // On the worker's thread: its device current, its slots faulted in.
   bool make_worker(Worker &w, std::string &why);
-  bool copy(bool up, char *dev, char *host, size_t bytes, int use, cudaStream_t stream,
-            std::string &why);
+  bool copy(Direction dir, char *dev, char *host, size_t bytes, int use,
+            cudaStream_t stream, std::string &why);
   void run(int index);
-  bool work(Worker &w, int index, const Job &job, std::string &why);
+  // Under mutex_: the direction whose copy worker `index` takes its next
+  // piece from (-1: none), given the copy it is in now (`cur` of `cur_gen`).
+  int pick(int index, int cur, uint64_t cur_gen) const;
+  // Issues one piece of `job` (a copy of its fields) in slot `k` of `w`.
+  bool issue(Worker &w, Direction dir, const Job &job, size_t off, size_t n, int k,
+             std::string &why);
+  // Copies a pending download's bytes from its slot to the host.
+  bool drain(Worker &w, const Pending &p, const Job &job, std::string &why);
+  // Under mutex_: `count` pieces of copy `dir` of `generation` are done.
+  void finish(int dir, uint64_t generation, size_t count, const std::string &why);
 
   const int ordinal_;
   const size_t slot_bytes_;
@@ -108,17 +140,16 @@ private:
   size_t arena_bytes_ = 0;
   bool registered_ = false;
   std::vector<Worker> workers_;
-  cudaEvent_t fork_ = nullptr;
+  cudaEvent_t fork_[2] = {nullptr, nullptr}; // per direction
 
-  std::mutex call_mutex_; // one copy at a time
-  std::mutex mutex_;      // the job and its progress
+  std::mutex call_mutex_[2]; // one copy per direction at a time
+  std::mutex mutex_;         // the jobs and their progress
   std::condition_variable wake_, finished_;
-  Job job_;
+  Job jobs_[2];
   uint64_t generation_ = 0;
-  int pending_ = 0;
   bool stop_ = false;
-  std::string error_;
-  int starting_ = 0; // workers still making their resources
+  std::string error_; // of the workers' start
+  int starting_ = 0;  // workers still making their resources
 };
 
 } // namespace hce
