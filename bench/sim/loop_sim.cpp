@@ -141,6 +141,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
       // page-locked, the pageable bytes at the pool's rate each way.
       in.registers = out.registers = 0;
       in.reg_bytes = out.reg_bytes = 0;
+      s.staged = true;
       const CopyLending &l = ctx_.lent;
       if (l.worker > 0) { // per staging-pool job (CopyLending::staged)
         s.up = l.staged(in.up_bytes, in.up_copies, ctx_.lent_workers) +
@@ -295,8 +296,9 @@ void LoopSim::ask(int d) {
   if (!devs_[size_t(d)].pipelined) {
     const double total = st.up + st.comp + st.down;
     SimDevice &dev = devs_[size_t(d)];
-    if (dev.pipeline_when_compute_bound && run.chunks > 1 &&
-        st.comp > 2 * (st.up + st.down))
+    if (run.chunks > 1 &&
+        ((dev.pipeline_after_first && host_quiet()) ||
+         (dev.pipeline_when_compute_bound && st.comp > 2 * (st.up + st.down))))
       dev.pipelined = true; // its next chunk in the pipeline (chunk_loop.cpp)
     long gen = 0;
     if (devs_[size_t(d)].cost.host) { // stretch_hosts may re-time it
@@ -312,15 +314,28 @@ void LoopSim::ask(int d) {
     q_.push({now_ + total + host_gap(), Ask, d, {}, 0, gen});
     return;
   }
-  const double u0 = std::max(now_, s.up_free), u1 = u0 + st.up;
+  // Staged copies through one pool (Machine::both_ways): while this upload
+  // overlaps the last chunk's download, the two move g times the bytes of
+  // one alone, not twice; the upload makes up what both lose.
+  const double u0 = std::max(now_, s.up_free);
+  double u1 = u0 + st.up;
+  if (st.staged && ctx_.both_ways >= 1) {
+    const double o = std::min(u1, s.last_down1) - std::max(u0, s.last_down0);
+    if (o > 0)
+      u1 += (2 - ctx_.both_ways) * o;
+  }
   const double c0 = std::max(u1, s.comp_free), c1 = c0 + st.comp;
   const double d0 = std::max(c1, s.down_free), d1 = d0 + st.down;
+  s.last_down0 = d0;
+  s.last_down1 = d1;
   s.up_free = u1;
   s.comp_free = c1;
   s.down_free = d1;
   s.completions.push_back(d1);
-  q_.push({d1, Complete, d, dec.range, std::max({st.up, st.comp, st.down}), 0,
-           steady(std::max({st.up - st.first_up, st.comp, st.down}))});
+  // What the chunk loop measures: its slowest stage.
+  const double up = u1 - u0;
+  q_.push({d1, Complete, d, dec.range, std::max({up, st.comp, st.down}), 0,
+           steady(std::max({up - st.first_up, st.comp, st.down}))});
   // The next upload starts when the upload stream and a slot are free.
   double next = u1;
   if (s.completions.size() >= 3) {

@@ -29,6 +29,10 @@ struct SimDevice {
   // ChunkWorker::pipeline_when_compute_bound: pipelined from the chunk
   // after one (not its first) whose compute outlasted twice its copies.
   bool pipeline_when_compute_bound = false;
+  // ChunkWorker::pipeline_after_first: ... from the chunk after one (not
+  // its first) that ends while no host computes (host_quiet), whatever the
+  // chunks cost (the GPU's uploads and downloads run at once).
+  bool pipeline_after_first = false;
   double prepare = 0;     // seconds on its controller before its first chunk
   double first_extra = 0; // added to its first chunk's compute (a GPU kernel's first
                           // launch, the CPU's team creation)
@@ -82,6 +86,10 @@ struct ExecutionContext {
   // outside its timed stages, and per copying stage, when two or more
   // devices work.  0: none.
   double chunk_host = 0, chunk_copy = 0;
+  // Machine::both_ways: a pipelined GPU's staged upload and download at once
+  // move both_ways times the bytes of one alone.  0: the directions
+  // independent.
+  double both_ways = 0;
   // The program's virtual time at the execution's start, and the stalls of
   // its devices (Stall::device resolved to the execution's device index).
   double t0 = 0;
@@ -137,6 +145,8 @@ private:
   struct DeviceState {
     bool waiting = false, done = false;
     double up_free = 0, comp_free = 0, down_free = 0;
+    double last_down0 = 0,
+           last_down1 = 0;          // its last download (ExecutionContext::both_ways)
     std::deque<double> completions; // of the chunks in flight
     // The sequential host chunk in flight (contention: stretch_hosts).
     long gen = 0;
@@ -148,6 +158,7 @@ private:
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
     double first_up = 0; // of `up`: Moves::first_up's share of its bytes
+    bool staged = false; // its copies by the threads lent beside the CPU's team
   };
 
   void ask(int d);

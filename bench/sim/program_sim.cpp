@@ -320,6 +320,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         d.pipeline_when_compute_bound =
             d.gpu && !d.pipelined && (cfg.schedule == "auto" || cfg.schedule == "eft") &&
             one_shot_staged(b, r, e);
+        // ... or once no host computes (CudaDevice::copies_overlap).
+        d.pipeline_after_first = d.pipeline_when_compute_bound;
         // The CPU's team reported to the scheduler: one core fewer when
         // the process has an accelerator (CpuDevice::threads()).
         const int team = names.size() > 1 ? d.cost.threads - 1 : d.cost.threads;
@@ -355,6 +357,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.dma_slowdown = m.dma_slowdown;
       ctx.chunk_host = m.chunk_host;
       ctx.chunk_copy = m.chunk_copy;
+      ctx.both_ways = m.both_ways;
       ctx.contention = m.contention_of(b);
       ctx.t0 = out.seconds;
       for (const Stall &st : stalls)

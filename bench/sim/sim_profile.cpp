@@ -131,6 +131,10 @@ Machine read_profile(const std::string &path) {
         m.staging_pool = std::stod(first);
         if (m.staging_pool < 0)
           throw std::runtime_error("staging_pool: seconds >= 0");
+      } else if (kw == "both_ways") {
+        m.both_ways = std::stod(first);
+        if (m.both_ways < 1)
+          throw std::runtime_error("both_ways: a factor >= 1");
       } else if (kw == "pipeline_first") {
         m.pipeline_first = std::stod(first);
         if (m.pipeline_first < 0)

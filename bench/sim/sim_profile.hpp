@@ -280,6 +280,15 @@ struct Machine {
   // second chunk faster than its first and grows the chunks (docs/simulator.md,
   // "ADETS in the simulator").  0: none.
   double pipeline_first = 0;
+  // `both_ways G` (optional, >= 1; session 63): a pipelined GPU's copies
+  // staged by threads (lent beside the CPU's team) share the staging pool:
+  // an upload and a download at once move G times the bytes one copy alone
+  // moves in the same time (call BA, H200, eight workers: 37.0 GB/s both
+  // ways against 32.8 one after the other, G ~1.12).  Modelled on the
+  // upload: over its overlap o with the last chunk's download it takes
+  // (2 - G) o longer.  0: the two directions independent (the copy
+  // engines' registered copies).
+  double both_ways = 0;
   // `chunk_host S [copy=C]` (optional, seconds, unscaled; session 36): in
   // an execution where two or more devices work, each device's controller
   // spends S per chunk outside the chunk's timed stages (the hand-off:

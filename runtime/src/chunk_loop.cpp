@@ -33,6 +33,10 @@ struct Shared {
   // Every iteration complete (result.completed covers [0, W)): read by the
   // prologues without the lock.
   std::atomic<bool> all_complete{false};
+  // Host devices that compute this execution's chunks or may still ask for
+  // one (not done, retired or paused): ChunkWorker::pipeline_after_first
+  // waits for none.
+  std::atomic<int> hosts_working{0};
   double t0 = 0;
   const std::string *label = nullptr; // the caller's, alive for the loop
 };
@@ -82,7 +86,8 @@ private:
 class DeviceRun {
 public:
   DeviceRun(Runtime &rt, Shared &sh, ChunkWorker &w, int slot)
-      : rt_(rt), sh_(sh), w_(w), slot_(slot), dev_(rt.devices()[w.device]->name()) {}
+      : rt_(rt), sh_(sh), w_(w), slot_(slot), dev_(rt.devices()[w.device]->name()),
+        host_(rt.devices()[w.device]->uses_host_memory()) {}
 
   void run() {
     if (w_.prologue) {
@@ -96,6 +101,7 @@ public:
     }
     if (w_.pipelined || run_sequential())
       run_pipelined();
+    set_quiet(true);
     if (w_.epilogue && !failed_)
       w_.epilogue();
     if (retired_ && !failed_ && w_.retired &&
@@ -135,10 +141,12 @@ private:
         lend_back_ =
             lend_back_ || (w_.lending_ended && !lent_back_ && !sh_.scheduler->lending());
         paused_ = false;
+        set_quiet(false);
         return dec.range;
       }
       if (!paused_ && w_.paused && sh_.scheduler->paused(slot_)) {
         paused_ = true;
+        set_quiet(true);
         lock.unlock(); // (a fork: the others' completions go on meanwhile)
         const double start = now_seconds();
         w_.paused();
@@ -242,10 +250,19 @@ private:
         break;
       }
       // Not by the first chunk: its first launch may outlast tiny copies.
-      if (w_.pipeline_when_compute_bound && k > 0 && c.compute > 2 * (c.upload + down)) {
+      // Copy-bound, only once no host computes: beside the CPU's team an
+      // accelerator asking an upload ahead commits rows at the copies' rate
+      // of a quiet host (hce-sim: cold matadd on 3 of 9 profiles).
+      const bool hosts_quiet = sh_.hosts_working.load(std::memory_order_relaxed) == 0;
+      if (k > 0 &&
+          ((w_.pipeline_after_first && hosts_quiet) ||
+           (w_.pipeline_when_compute_bound && c.compute > 2 * (c.upload + down)))) {
         complete(c, down, now_seconds());
         if (trace_enabled())
-          trace_event(dev_, "prepare", *sh_.label + " compute-bound: pipelined from here",
+          trace_event(dev_, "prepare",
+                      *sh_.label + (w_.pipeline_after_first
+                                        ? " copies overlap: pipelined from here"
+                                        : " compute-bound: pipelined from here"),
                       now_seconds(), now_seconds());
         return true;
       }
@@ -309,6 +326,16 @@ private:
   int slot_;
   std::string dev_;
   std::atomic<bool> failed_{false};
+  // A host device: counted in Shared::hosts_working while not quiet.
+  void set_quiet(bool quiet) {
+    if (host_ && quiet != quiet_) {
+      quiet_ = quiet;
+      sh_.hosts_working.fetch_add(quiet ? -1 : 1, std::memory_order_relaxed);
+    }
+  }
+
+  const bool host_;
+  bool quiet_ = false;   // (a host device starts working: run_chunk_loop counts it)
   bool retired_ = false; // the scheduler retired it early (Scheduler::retired)
   bool paused_ = false;  // ... or paused it (Scheduler::paused): w_.paused() ran
   // Scheduler::lending() turned false; w_.lending_ended() ran.
@@ -380,6 +407,8 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   for (size_t i = 0; i < workers.size(); ++i)
     if (workers[i].idle)
       scheduler.drop(int(i)); // before any device asks: nothing to re-run
+    else if (rt.devices()[size_t(workers[i].device)]->uses_host_memory())
+      sh.hosts_working.fetch_add(1, std::memory_order_relaxed);
   // One device may run on this thread: the CPU first (its team is this
   // thread's; on a controller it would be a second team, spinning on the
   // same cores), else an accelerator.  The others are handed to their

@@ -34,6 +34,14 @@ struct ChunkWorker {
   // regions under eft; copy-bound loops stay sequential, their uploads and
   // downloads share the staging threads).
   bool pipeline_when_compute_bound = false;
+  // ... or, where the device's uploads and downloads run at once
+  // (Device::copies_overlap), after a chunk (not its first) whatever the
+  // chunks cost once no host device computes (done, retired or paused): a
+  // copy-bound chunk's download then runs beside the next one's upload (the
+  // H200's cold blackscholes: the GPU's chunks after the CPU retired went
+  // up, computed and came home one after another, call YB).
+
+  bool pipeline_after_first = false;
   // The stages of one chunk; `slot` in [0, kPipelineDepth) names the state
   // the chunk keeps while in flight.  false + why on a device failure.
   using Stage = std::function<bool(Range, int slot, std::string &why)>;

@@ -45,6 +45,11 @@ public:
   const std::string &hardware() const { return hardware_; }
   // True when the device works directly on host memory (no transfers).
   bool uses_host_memory() const { return kind_ == DeviceKind::Cpu; }
+  // Whether an upload and a download may run at once, each near its own
+  // rate: a CUDA GPU's copy engines, its staging pool taking one copy per
+  // direction (cuda/staging_pool.hpp); a sim's modelled copies.  A pipeline
+  // then hides a chunk's download behind the next one's upload.
+  virtual bool copies_overlap() const { return false; }
 
   // Whether this device has a variant of the region it can run.
   virtual bool can_run(const hce_region &region) const = 0;

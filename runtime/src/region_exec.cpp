@@ -763,6 +763,8 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
     w.pipeline_when_compute_bound =
         !w.pipelined && accelerator &&
         pipelines_when_compute_bound(rt, r, plan.co, plan.sched_name);
+    w.pipeline_after_first =
+        w.pipeline_when_compute_bound && rt.devices()[devs[i]]->copies_overlap();
   }
   lending = copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);

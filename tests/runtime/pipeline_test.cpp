@@ -146,9 +146,10 @@ TEST(Pipeline, OverlapsUploadComputeAndDownload) {
 // its stages taking up/comp/down ms.
 struct StageTimes {
   std::mutex m;
-  std::vector<std::pair<double, double>> up, comp;
+  std::vector<std::pair<double, double>> up, comp, down;
 };
-void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed) {
+void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed,
+                   bool after_first = false) {
   auto timed = [&t](int ms, std::vector<std::pair<double, double>> *into) {
     return [&t, ms, into](hce::Range, int, std::string &) {
       const double a = hce::now_seconds();
@@ -162,9 +163,10 @@ void run_switching(int up, int comp, int down, StageTimes &t, int64_t *completed
   };
   hce::ChunkWorker w;
   w.pipeline_when_compute_bound = true;
+  w.pipeline_after_first = after_first;
   w.upload = timed(up, &t.up);
   w.compute = timed(comp, &t.comp);
-  w.download = timed(down, nullptr);
+  w.download = timed(down, &t.down);
   *completed = run_one_per_chunk(8, std::move(w)).completed.total_length();
 }
 
@@ -202,6 +204,108 @@ TEST(Pipeline, ASequentialWorkerPipelinesOnceComputeBound) {
     EXPECT_EQ(done, 8);
     EXPECT_EQ(overlaps(t), 0);
   }
+}
+
+// Where the device's uploads and downloads run at once
+// (ChunkWorker::pipeline_after_first: a CUDA GPU and its staging pool), a
+// copy-bound worker switches too, after its second chunk as a compute-bound
+// one does: then a chunk's download runs beside the next one's upload (the
+// H200's cold blackscholes and matadd, call BB).
+TEST(Pipeline, ACopyBoundWorkerPipelinesWhereCopiesOverlap) {
+  StageTimes t;
+  int64_t done = 0;
+  run_switching(10, 1, 10, t, &done, /*after_first=*/true);
+  EXPECT_EQ(done, 8);
+  ASSERT_EQ(t.up.size(), 8u);
+  ASSERT_EQ(t.down.size(), 8u);
+  // Chunks 0 and 1 ran in turn; from chunk 2 on, pipelined.
+  EXPECT_GE(t.up[1].first, t.down[0].second);
+  EXPECT_GE(t.up[2].first, t.down[1].second);
+  // Downloads beside later uploads: chunk k+1's upload began before chunk
+  // k's download ended.
+  int beside = 0;
+  for (size_t k = 2; k + 1 < t.up.size(); ++k)
+    beside += t.up[k + 1].first < t.down[k].second;
+  EXPECT_GE(beside, 3);
+}
+
+// One chunk for the host (device slot 0), the rest one iteration at a time
+// for the accelerator (slot 1).
+class HostOnceThenAccelerator final : public hce::Scheduler {
+public:
+  std::string_view name() const override { return "host-once"; }
+  void begin(const hce::SchedParams &p) override {
+    w_ = p.iterations;
+    next_ = 1;
+  }
+  hce::Decision next(int device) override {
+    if (device == 0) {
+      if (host_given_)
+        return hce::Decision::done();
+      host_given_ = true;
+      return hce::Decision::run(0, 1);
+    }
+    if (next_ >= w_)
+      return hce::Decision::done();
+    ++next_;
+    return hce::Decision::run(next_ - 1, next_);
+  }
+  void complete(int, hce::Range, double) override {}
+  void drop(int) override {}
+
+private:
+  int64_t w_ = 0, next_ = 1;
+  bool host_given_ = false;
+};
+
+// ... but not while a host device computes: the accelerator's chunks go
+// in turn until the CPU's one long chunk is done, pipelined after.
+TEST(Pipeline, ACopyBoundWorkerPipelinesOnlyOnceNoHostComputes) {
+  hce_test::use_devices("cpu,sim:0");
+  StageTimes t;
+  double host_end = 0;
+  auto timed = [&t](int ms, std::vector<std::pair<double, double>> *into) {
+    return [&t, ms, into](hce::Range, int, std::string &) {
+      const double a = hce::now_seconds();
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      std::lock_guard<std::mutex> lock(t.m);
+      into->push_back({a, hce::now_seconds()});
+      return true;
+    };
+  };
+  std::vector<hce::ChunkWorker> workers(2);
+  hce::ChunkWorker &host = workers[0], &acc = workers[1];
+  host.device = 0;
+  host.upload = host.download = [](hce::Range, int, std::string &) { return true; };
+  host.compute = [&host_end](hce::Range, int, std::string &) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    host_end = hce::now_seconds();
+    return true;
+  };
+  acc.device = 1;
+  acc.pipeline_when_compute_bound = acc.pipeline_after_first = true;
+  acc.upload = timed(6, &t.up);
+  acc.compute = timed(1, &t.comp);
+  acc.download = timed(6, &t.down);
+  for (hce::ChunkWorker &w : workers)
+    w.abandon = [](int) {};
+  HostOnceThenAccelerator sched;
+  hce::SchedParams p;
+  p.iterations = 24;
+  p.num_devices = 2;
+  sched.begin(p);
+  const hce::ChunkLoopResult res =
+      hce::run_chunk_loop(hce::Runtime::get(), sched, workers, "host-once");
+  EXPECT_EQ(res.completed.total_length(), 24);
+  ASSERT_EQ(t.up.size(), 23u);
+  ASSERT_EQ(t.down.size(), 23u);
+  int before = 0, after = 0;
+  for (size_t k = 0; k + 1 < t.up.size(); ++k) {
+    const bool beside = t.up[k + 1].first < t.down[k].second;
+    (t.up[k + 1].first < host_end ? before : after) += beside;
+  }
+  EXPECT_EQ(before, 0) << "pipelined beside the host's chunk";
+  EXPECT_GE(after, 3) << "not pipelined once the host was done";
 }
 
 // A chunk's first uploads of a data region's elements (three quarters of

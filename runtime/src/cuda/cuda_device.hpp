@@ -87,6 +87,9 @@ public:
   void *scratch(void *stream, size_t bytes) override;
 
   bool can_run(const hce_region &region) const override { return region.cuda != nullptr; }
+  // Its upload and download streams, and its staging pool's one copy per
+  // direction at a time.
+  bool copies_overlap() const override { return true; }
   // A 1-D kernel's block on every multiprocessor: fewer iterations leave
   // some idle, and each block takes as long.
   int64_t lanes(const hce_region &region) const override {
