@@ -226,8 +226,7 @@ bool DataEnv::ensure_window(std::unique_lock<std::mutex> &lock, Array &a, int de
     return true;
   // Chunks in flight use the window: it moves only when they are done; so
   // do copies in the background into it.
-  cv_.wait(lock, [&] { return w.pins == 0; });
-  if (std::string e; !settle(lock, a, device, e))
+  if (std::string e; !quiesce_window(lock, a, device, e))
     warning("copies in the background into '" + a.name + "' on " +
             devices_[size_t(device)]->name() + " failed: " + e);
   if (w.buffer && need.lo >= w.lo && need.hi <= w.hi)
@@ -322,6 +321,22 @@ void DataEnv::free_window(Array &a, int device) {
   if (w.buffer)
     dev.release(w.buffer);
   w = Window();
+}
+
+bool DataEnv::quiesce_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
+                             std::string &why) {
+  Window &w = a.windows[size_t(device)];
+  bool ok = true;
+  for (;;) {
+    cv_.wait(lock, [&] { return w.pins == 0 && !w.settling; });
+    if (!w.background)
+      return ok; // (still under the hold that saw no pins)
+    std::string err;
+    if (!settle(lock, a, device, err)) { // lets go of the lock: look again
+      ok = false;
+      why = std::move(err);
+    }
+  }
 }
 
 bool DataEnv::settle(std::unique_lock<std::mutex> &lock, Array &a, int device,
@@ -1246,9 +1261,8 @@ bool DataEnv::evict(int device, std::string &why) {
   std::unique_lock<std::mutex> lock(mutex_);
   bool ok = true;
   for (auto &[key, a] : arrays_) {
-    cv_.wait(lock, [&] { return a.windows[device].pins == 0; });
     std::string lost; // (what was on its way is simply not valid)
-    settle(lock, a, device, lost);
+    quiesce_window(lock, a, device, lost);
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
     TransferCounts ignored;
     if (!only_here.empty())
@@ -1353,6 +1367,12 @@ bool DataEnv::in_data_region(const hce_region &region) const {
       return true;
   }
   return false;
+}
+
+int DataEnv::window_pins(const void *host, int device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = arrays_.find(host);
+  return it == arrays_.end() ? 0 : it->second.windows[size_t(device)].pins;
 }
 
 IntervalSet DataEnv::valid_on(const void *host, int holder) const {

@@ -157,6 +157,8 @@ public:
   bool in_data_region(const hce_region &region) const;
   // Elements of the array at `host` valid on holder h (tests, stats).
   IntervalSet valid_on(const void *host, int holder) const;
+  // Chunks and copies using `device`'s window of the array at `host` (tests).
+  int window_pins(const void *host, int device) const;
 
 private:
   struct Window {
@@ -318,6 +320,18 @@ private:
   // block resident, beside the CPU's rows on their way).
   bool settle(std::unique_lock<std::mutex> &lock, Array &a, int device, std::string &why,
               const IntervalSet *touching = nullptr);
+  // Before device's window of `a` moves or is freed: waits until no chunk
+  // or copy uses it (pins) and its copies in the background have landed
+  // (settle()), and returns with both true under the one hold of `lock`
+  // the caller keeps until it is done.  settle() lets go of the lock while
+  // it waits: another device's chunk could meanwhile pin the window as the
+  // source of a fetch, and freeing it then left that copy reading freed
+  // memory and the pin count below zero (a later ensure_window waited for
+  // ever: the fault matrix's jacobi2d, sim:0 failing at its 3rd kernel).
+  // false + why when the copies in the background failed (the window is
+  // quiet all the same).
+  bool quiesce_window(std::unique_lock<std::mutex> &lock, Array &a, int device,
+                      std::string &why);
   bool download(Array &a, int device, const IntervalSet &what, TransferCounts &counts,
                 std::string &why);
   void drop_device_copies(Array &a);

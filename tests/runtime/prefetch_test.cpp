@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 
@@ -333,5 +335,68 @@ TEST(Prefetch, NothingIsCopiedOutsideADataRegionOrWithoutCo) {
     EXPECT_EQ(sim0().background_bytes() > 0, std::string(co) == "incremental");
     for (int64_t i = 0; i < n; ++i)
       ASSERT_EQ(d.y[size_t(i)], 2 * x0[size_t(i)]) << i;
+  }
+}
+
+// A failed device's windows are freed (DataEnv::evict) only once no other
+// device's chunk copies from them.  sim:0 holds the only valid copy of
+// x[0, n/2) and has x[n/2, n) on its way in the background (its epilogue
+// in the first execution: DataEnv::prefetch); while the
+// eviction waits for that copy to land (52 ms at 5 MB/s), sim:1's chunk
+// fetches x[0, n/2) from sim:0's window (52 ms more).  The eviction went
+// on once the copy had landed and freed the window under the fetch: its
+// pin count went below zero, and sim:0's next window waited for ever (the
+// fault matrix's jacobi2d under schedule(profile), sim:0 failing).
+TEST(Prefetch, AnEvictedWindowIsFreedOnlyOnceNoFetchUsesIt) {
+  hce_test::use_devices("sim:0,sim:1", "sim:0=bw:5e6,lat:0");
+  const int64_t n = 1 << 16; // halves of 256 KiB
+  XY d(n, 89);
+  const std::vector<double> x0 = d.x;
+  d.begin();
+  void *both = nullptr, *doubled = nullptr, *again = nullptr;
+  // Both read x: sim:0's window of x is [0, n), and after its half the
+  // other goes to it in the background (52 ms).
+  hce_map x_in = hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1);
+  hce_region read = axpb_region("x_read", n, 1, &x_in);
+  read.cpu = [](int64_t, int64_t, void *const *, const void *, void *) {};
+  read.devices = "sim:0,sim:1";
+  read.site = &both;
+  ASSERT_EQ(hce_co_exec(&read), 0);
+  // x = 2x on sim:0's half: valid there only.
+  hce_map x_inout = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
+  Axpb twice{2, 0, true};
+  hce_region r = axpb_region("x_twice", n / 2, 1, &x_inout, &twice);
+  r.devices = "sim:0";
+  r.site = &doubled;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  ASSERT_EQ(data.valid_on(d.x.data(), 0).overlaps(0, n / 2), false);
+  std::string why;
+  hce::TransferCounts counts;
+  // sim:0 evicted while sim:1's chunk of a region reading x[0, n/2)
+  // fetches it from sim:0.
+  std::string evict_why;
+  bool evicted = false;
+  std::jthread evict([&] { evicted = data.evict(1, evict_why); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  hce_region first = axpb_region("x_first_half", n / 2, 1, &x_in);
+  ASSERT_TRUE(data.begin_region(first, why)) << why;
+  std::vector<void *> ptrs;
+  hce::DataEnv::ChunkHold hold;
+  ASSERT_TRUE(data.acquire(2, first, hce::Range{0, n / 2}, ptrs, hold, counts, why))
+      << why;
+  ASSERT_TRUE(data.release(2, first, hce::Range{0, n / 2}, hce::CoMode::Incremental, hold,
+                           counts, why))
+      << why;
+  ASSERT_TRUE(data.end_region(first, why)) << why;
+  evict.join();
+  EXPECT_TRUE(evicted) << evict_why;
+  ASSERT_EQ(data.window_pins(d.x.data(), 1), 0) << "a pin outlived sim:0's window";
+  d.run(&again, "sim:0,sim:1", {3, 0, false}); // y = 3x, sim:0 again
+  d.end();
+  for (int64_t i = 0; i < n; ++i) {
+    const double x1 = x0[size_t(i)] * (i < n / 2 ? 2 : 1);
+    ASSERT_EQ(d.x[size_t(i)], x1) << i;
+    ASSERT_EQ(d.y[size_t(i)], 3 * x1) << i;
   }
 }
