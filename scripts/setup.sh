@@ -13,12 +13,13 @@ build="${HCE_BUILD_DIR:-$root/build}"
 # link (clang-offload-packager, clang-linker-wrapper), libclang-rt-19-dev for
 # the sanitizer/fuzzer builds and hce-cc's -fsanitize/--coverage tests,
 # pkg-config and make for the installed-package tests, python3-matplotlib
-# for bench/plots.py.
+# for bench/plots.py, gdb for the stacks of a run the matrices found hung
+# (tests/property/hce_matrix.py).
 packages=(cmake ninja-build make pkg-config python3 g++ clang-19 clang-tools-19
           libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev
           llvm-19-dev llvm-19-tools libomp-19-dev libzstd-dev zlib1g-dev libedit-dev
           libxml2-dev libffi-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
-          libbenchmark-dev python3-matplotlib)
+          libbenchmark-dev python3-matplotlib gdb)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

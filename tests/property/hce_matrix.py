@@ -60,6 +60,32 @@ def base_env(devices, schedule, sim, stats):
     return env
 
 
+def hung_stacks(pid, per_thread=4):
+    """The runtime's frames of every thread of a hung process (gdb, where
+    installed): a hang in CI is then diagnosed from its log, not by
+    reproducing a rare interleaving."""
+    try:
+        bt = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex",
+                             "thread apply all bt"], capture_output=True, text=True,
+                            timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    keep, in_thread = [], 0
+    for line in bt.splitlines():
+        if line.startswith("Thread "):
+            keep.append(line.strip())
+            in_thread = 0
+        elif (line.startswith("#") and "hce::" in line and in_thread < per_thread
+              and not any(w in line for w in ("std::__invoke", "std::thread::",
+                                              "Controller::Controller"))):
+            keep.append("  " + line.strip())
+            in_thread += 1
+    if not keep:
+        return ""
+    return "\n    where each thread waited (gdb):\n      " + "\n      ".join(
+        line[:240] for line in keep)
+
+
 def run_one(argv, devices, schedule, sim, timeout=60, extra_env=None, verified="verified",
             check_work=True, captured=None):
     """Runs argv with those settings and judges it (check_work: also the
@@ -71,12 +97,15 @@ def run_one(argv, devices, schedule, sim, timeout=60, extra_env=None, verified="
     env = base_env(devices, schedule, sim, stats)
     env.update(extra_env or {})
     try:
+        p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
         try:
-            p = subprocess.run(argv, env=env, capture_output=True, text=True,
-                               timeout=timeout)
+            out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            return Verdict(False, "hang", f"no exit within {timeout} s")
-        out, err = p.stdout, p.stderr
+            stacks = hung_stacks(p.pid)
+            p.kill()
+            p.communicate()
+            return Verdict(False, "hang", f"no exit within {timeout} s" + stacks)
         if captured is not None:
             captured.update(stdout=out, stderr=err)
         tail = (out + err).strip().splitlines()[-6:]
