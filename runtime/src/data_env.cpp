@@ -847,15 +847,24 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
   //    only what is missing on this device moves (Alg. 1 generalised).
   std::vector<Copy> fetches, uploads;
   std::vector<std::pair<Array *, int>> fetch_pins;
+  // Planned fetches that will not run are no longer on their way home: a
+  // later fetch of the same elements would wait for them for ever
+  // (wait_for_copies_home).
+  const auto give_up = [&] {
+    for (const Copy &c : fetches)
+      if (!c.to_device)
+        c.a->to_host.subtract(c.elems);
+    unpin_all(fetch_pins);
+    unpin_all(hold.pins);
+    return false;
+  };
   for (const ArrayUse &u : uses) {
     Array &a = *u.a;
     if (host) {
       set_ptrs(u, a.host);
       if (!u.current.empty() &&
-          !plan_fetch_to_host(lock, a, u.current, -1, fetches, fetch_pins, why)) {
-        unpin_all(fetch_pins);
-        return false;
-      }
+          !plan_fetch_to_host(lock, a, u.current, -1, fetches, fetch_pins, why))
+        return give_up();
       if (!u.takeover.empty()) {
         // The CPU writes these host elements without the lock.  Where a
         // device holds the only valid copy (written in an earlier
@@ -874,11 +883,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       // from the host's values once they are there.
       if (u.all.empty())
         continue; // nothing mapped: a null pointer, never the host's memory
-      if (!plan_fetch_to_host(lock, a, u.all, -1, fetches, fetch_pins, why)) {
-        unpin_all(fetch_pins);
-        unpin_all(hold.pins);
-        return false;
-      }
+      if (!plan_fetch_to_host(lock, a, u.all, -1, fetches, fetch_pins, why))
+        return give_up();
       DataEnv::PrivateCopy p;
       p.a = &a;
       p.maps = u.maps;
@@ -897,12 +903,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     if (w.buffer && a.rows) {
       // Rows: the variant indexes a table of row pointers into the window
       // (rebuilt only when the window moved; pinned, it cannot move now).
-      if (!w.table.update(*devices_[size_t(device)], *a.rows, w.buffer, w.lo, w.hi,
-                          why)) {
-        unpin_all(fetch_pins);
-        unpin_all(hold.pins);
-        return false;
-      }
+      if (!w.table.update(*devices_[size_t(device)], *a.rows, w.buffer, w.lo, w.hi, why))
+        return give_up();
       set_ptrs(u, w.table.biased());
     }
     if (u.current.empty())
@@ -915,11 +917,8 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
     plan_peer_copies(a, device, missing, uploads, fetch_pins);
     if (missing.empty())
       continue;
-    if (!plan_fetch_to_host(lock, a, missing, device, fetches, fetch_pins, why)) {
-      unpin_all(fetch_pins);
-      unpin_all(hold.pins);
-      return false;
-    }
+    if (!plan_fetch_to_host(lock, a, missing, device, fetches, fetch_pins, why))
+      return give_up();
     if (a.data_refs > 0) {
       IntervalSet first = missing;
       first.subtract(w.received);
@@ -1265,8 +1264,10 @@ bool DataEnv::evict(int device, std::string &why) {
     quiesce_window(lock, a, device, lost);
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));
     TransferCounts ignored;
-    if (!only_here.empty())
-      ok = download(a, device, only_here, ignored, why) && ok;
+    if (!only_here.empty() && !download(a, device, only_here, ignored, why)) {
+      ok = false;
+      a.lost.unite(only_here);
+    }
     a.res.release(device + 1);
     free_window(a, device);
   }
@@ -1286,6 +1287,12 @@ bool DataEnv::flush_and_drop(Array &a, bool bring_home, std::string &why) {
     TransferCounts ignored;
     // Everything some device holds that the host lacks.
     ok = fetch_to_host(a, a.res.host_stale(a.res.universe()), -1, ignored, why);
+    // ... and nothing lost that nobody wrote again since.
+    if (IntervalSet gone = a.res.unheld(a.lost); ok && !gone.empty()) {
+      why = "elements " + gone.to_string() + " of '" + a.name +
+            "' were lost with a failed device; the host holds older values";
+      ok = false;
+    }
   }
   drop_device_copies(a);
   return ok;

@@ -200,6 +200,9 @@ public:
     ArrayResidency res;          // valid elements per holder
     std::vector<Window> windows; // per device
     IntervalSet to_host;         // elements being copied to the host now
+    // Elements whose only copy a failed device could not send home (evict):
+    // a data region that ends without them says so.
+    IntervalSet lost;
     int region_refs = 0;         // co_exec regions mapping it now
     int data_refs = 0;           // enclosing data regions
     bool data_from = false;      // some data region maps it from/tofrom

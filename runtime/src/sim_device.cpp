@@ -79,6 +79,8 @@ bool apply_sim_params(const std::string &who, const std::string &list, SimParams
       p.p2p = v == 1;
     else if (key == "bg" && (v == 0 || v == 1))
       p.background = v == 1;
+    else if (key == "sticky" && (v == 0 || v == 1))
+      p.sticky = v == 1;
     else if (key == "fail_compute" && v >= 1)
       p.fail_compute = static_cast<long>(v);
     else if (key == "fail_upload" && v >= 1)
@@ -148,8 +150,15 @@ bool SimDevice::enter_caller() {
 
 void SimDevice::leave_caller() { omp_set_num_threads(caller_threads_); }
 
+bool SimDevice::injected_failure(std::atomic<long> &counter, long fail_at) const {
+  if (!fail_at)
+    return false;
+  const long k = ++counter;
+  return k == fail_at || (params_.sticky && k > fail_at);
+}
+
 bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {
-  if (params_.fail_compute && ++computes_ == params_.fail_compute) {
+  if (injected_failure(computes_, params_.fail_compute)) {
     why =
         "injected kernel failure (fail_compute:" + std::to_string(params_.fail_compute) +
         ")";
@@ -222,7 +231,7 @@ bool SimDevice::finish_copies(std::string &why) {
 bool SimDevice::transfer(void *dst, const void *src, size_t bytes,
                          std::atomic<long> &counter, long fail_at, const char *what,
                          std::string &why) {
-  if (fail_at && ++counter == fail_at) {
+  if (injected_failure(counter, fail_at)) {
     why = std::string("injected ") + what + " failure";
     return false;
   }

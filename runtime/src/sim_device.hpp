@@ -25,6 +25,8 @@
 //          registered memory; 0: none                          default 1
 // fail_compute:K / fail_upload:K / fail_download:K
 //          the K-th such operation (1-based) fails once: fault injection
+// sticky   1: ... and every later one of that kind fails too (a GPU's
+//          sticky error, which ends its context)            default 0
 #pragma once
 
 #include "device.hpp"
@@ -49,6 +51,7 @@ struct SimParams {
   double pin = 0;       // seconds per GiB pinned (prepare_host)
   bool background = true; // copies in the background (bg)
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
+  bool sticky = false; // a failure repeats at every later operation of its kind
 };
 
 // Parameters of sim:`ordinal` from an HCE_SIM string; nullopt and `why` on a
@@ -136,6 +139,8 @@ private:
   std::map<std::pair<const void *, size_t>, size_t> pinned_;
   std::atomic<int> copy_threads_{0}; // 0: never set
   int caller_threads_ = 0; // the calling thread's team size, while it runs chunks
+  // Counts one operation of a kind; true when it is to fail (fail_*, sticky).
+  bool injected_failure(std::atomic<long> &counter, long fail_at) const;
   bool transfer(void *dst, const void *src, size_t bytes, std::atomic<long> &counter,
                 long fail_at, const char *what, std::string &why);
 

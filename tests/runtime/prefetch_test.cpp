@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <future>
+#include <memory>
 #include <thread>
 #include <utility>
 
@@ -399,4 +401,71 @@ TEST(Prefetch, AnEvictedWindowIsFreedOnlyOnceNoFetchUsesIt) {
     ASSERT_EQ(d.x[size_t(i)], x1) << i;
     ASSERT_EQ(d.y[size_t(i)], 3 * x1) << i;
   }
+}
+
+// A chunk whose data cannot all be found (lost with a failed device) gives
+// up the fetches it planned before it found out: they are not on their way
+// home any more.  y's only copy is on sim:2 and x was lost when sim:0 failed
+// to send it home; sim:1's chunk reading y and x planned y's fetch, then
+// failed on x, and left y's elements marked on their way: the host's next
+// fetch of y waited for them for ever.  The data region's end then says x
+// was lost (it returned 0 with the host's older x).
+TEST(Prefetch, AChunkThatCannotFindItsDataGivesUpItsPlannedFetches) {
+  hce_test::use_devices("sim:0,sim:1,sim:2",
+                        "sim=bw:1e10,lat:0;sim:0=fail_download:1,sticky:1");
+  const int64_t n = 1 << 12;
+  XY d(n, 90);
+  const std::vector<double> y0 = d.y;
+  d.begin();
+  void *on0 = nullptr, *on2 = nullptr;
+  // x = 2x on sim:0, y = 2y on sim:2: each valid there only.
+  hce_map x_inout = hce_test::row_map("x", d.x.data(), HCE_MAP_TOFROM, 1);
+  hce_map y_inout = hce_test::row_map("y", d.y.data(), HCE_MAP_TOFROM, 1);
+  Axpb twice{2, 0, true};
+  hce_region r = axpb_region("x_twice", n, 1, &x_inout, &twice);
+  r.devices = "sim:0";
+  r.site = &on0;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  r = axpb_region("y_twice", n, 1, &y_inout, &twice);
+  r.devices = "sim:2";
+  r.site = &on2;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  std::string why;
+  ASSERT_FALSE(data.evict(1, why)) << "sim:0's download was to fail";
+  // sim:1 reads y, then x: x is valid nowhere.
+  hce_map y_x[2] = {hce_test::row_map("y", d.y.data(), HCE_MAP_TO, 1),
+                    hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1)};
+  hce_region both = axpb_region("y_and_x", n, 2, y_x);
+  ASSERT_TRUE(data.begin_region(both, why)) << why;
+  std::vector<void *> ptrs;
+  hce::DataEnv::ChunkHold hold;
+  hce::TransferCounts counts;
+  why.clear();
+  EXPECT_FALSE(data.acquire(2, both, hce::Range{0, n}, ptrs, hold, counts, why));
+  EXPECT_NE(why.find("valid nowhere"), std::string::npos) << why;
+  ASSERT_TRUE(data.end_region(both, why)) << why;
+  // The host reads y (from sim:2), on a thread of its own: the test fails
+  // rather than hangs if it waits for ever.
+  hce_region y_only = axpb_region("y_read", n, 1, &y_x[0]);
+  ASSERT_TRUE(data.begin_region(y_only, why)) << why;
+  auto fetched = std::make_shared<std::promise<bool>>();
+  std::future<bool> done = fetched->get_future();
+  std::thread([&data, &y_only, n, fetched] {
+    std::vector<void *> p;
+    hce::DataEnv::ChunkHold h;
+    hce::TransferCounts c;
+    std::string e;
+    const bool ok =
+        data.acquire(0, y_only, hce::Range{0, n}, p, h, c, e) &&
+        data.release(0, y_only, hce::Range{0, n}, hce::CoMode::Incremental, h, c, e);
+    fetched->set_value(ok);
+  }).detach();
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(20)), std::future_status::ready)
+      << "the host's fetch of y waited for copies that were never made";
+  EXPECT_TRUE(done.get());
+  ASSERT_TRUE(data.end_region(y_only, why)) << why;
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(d.y[size_t(i)], 2 * y0[size_t(i)]) << i;
+  EXPECT_NE(hce_data_end(), 0) << "x was lost with sim:0";
 }
