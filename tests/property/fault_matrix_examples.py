@@ -2,7 +2,8 @@
 """The fault-injection matrix on examples built with hce-cc.
 
 Every HCE_SIM fault kind that runtime/src/sim_device.cpp parses (fail_compute,
-fail_upload, fail_download), at the first and at the third such operation,
+fail_upload, fail_download), at the first and at the third such operation
+and sticky from the third on (`sticky:1`: every later one fails too),
 x every scheduler of runtime/include/hce/names.def x the examples below
 (rows with per-iteration maps; data regions with halos; a data region with
 `update to` / `update from`; scattered writes in a data region) x three
@@ -39,6 +40,10 @@ CONFIGS = [
     ("sim:0,sim:1", "sim=bw:1e11,lat:0,{fault}"),
 ]
 AT = [1, 3]  # the first, and a later, operation of the kind fails
+# ... and a sticky fault: the 3rd operation of the kind and every later one
+# fail, as after a GPU's sticky error (the device fails in every execution
+# from then on; data only it held may be lost: a clear error then).
+STICKY_AT = [3]
 VERIFIED = "verified against sequential"
 
 
@@ -49,6 +54,7 @@ def main(argv):
     examples_dir = argv[1]
     schedulers = hce_matrix.scheduler_names()
     faults = [f"{kind}:{k}" for kind in hce_matrix.fault_kinds() for k in AT]
+    faults += [f"{kind}:{k},sticky:1" for kind in hce_matrix.fault_kinds() for k in STICKY_AT]
     print(f"fault matrix: {len(EXAMPLES)} examples x {len(faults)} faults "
           f"({', '.join(faults)}) x {len(schedulers)} schedulers x {len(CONFIGS)} configurations")
     failures, counts, fired = [], {}, {}

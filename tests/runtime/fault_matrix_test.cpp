@@ -227,6 +227,40 @@ TEST(FaultMatrix, VerifiedOrAClearErrorNeverWrong) {
   EXPECT_GT(verified, 0);
 }
 
+// The same with a sticky fault (`sticky:1`: the K-th operation of the kind
+// and every later one fail, as after a GPU's sticky error that ends its
+// context): sim:0 fails in every execution from then on.  Data only sim:0
+// held may be lost, so a clear error is allowed here; a wrong result with
+// status 0 never is, and a failing compute (nothing lost: its chunks
+// re-run elsewhere) must still be verified.
+TEST(FaultMatrix, AStickyFaultIsVerifiedOrAClearErrorNeverWrong) {
+  const std::vector<std::pair<const char *, Program>> programs = {
+      {"rows", rows_program}, {"scatter", scatter_program}, {"stencil", stencil_program}};
+  const char *faults[] = {"fail_compute:1", "fail_compute:3",  "fail_upload:1",
+                          "fail_upload:3",  "fail_download:1", "fail_download:3"};
+  int verified = 0;
+  for (const auto &[pname, program] : programs)
+    for (const char *fault : faults)
+      for (const std::string &sched : hce::scheduler_names()) {
+        if (sched == "fdets_inc")
+          continue;
+        SCOPED_TRACE(std::string(pname) + " " + fault + ",sticky:1 " + sched);
+        hce_test::use_devices("cpu,sim:0,sim:1", std::string("sim=bw:1e12,lat:0;sim:0=") +
+                                                     fault + ",sticky:1");
+        setenv("HCE_MIN_SHARE", "0", 1);
+        bool right = false;
+        int rc = program(sched, right);
+        unsetenv("HCE_MIN_SHARE");
+        if (std::string(fault).rfind("fail_compute", 0) == 0)
+          EXPECT_EQ(rc, 0) << "a failing compute loses nothing";
+        if (rc != 0)
+          continue; // a clear error and a non-zero status: allowed
+        EXPECT_TRUE(right) << "wrong result with status 0";
+        verified += right;
+      }
+  EXPECT_GT(verified, 0);
+}
+
 // A device's failed download is reported as that device's, not as the
 // failure of the device that asked for the data.
 TEST(FaultMatrix, FailedDownloadNamesTheDevice) {
