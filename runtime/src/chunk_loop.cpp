@@ -117,6 +117,10 @@ public:
       std::lock_guard<std::mutex> lock(sh_.mutex);
       if (!fatal.empty() && sh_.result.fatal.empty())
         sh_.result.fatal = fatal;
+      for (const Range &r : w_.finished_by_rescue)
+        sh_.result.completed.add(r.lb, r.ub);
+      if (sh_.iterations >= 0 && sh_.result.completed.total_length() >= sh_.iterations)
+        sh_.all_complete.store(true, std::memory_order_relaxed);
     }
     sh_.cv.notify_all();
   }

@@ -81,7 +81,11 @@ struct ChunkWorker {
   std::function<void()> lending_ended;
   // Called (outside the lock, after the device's stages have stopped) after
   // a failure, to rescue the device's data; returns "" or a fatal error.
+  // May fill finished_by_rescue (below).
   std::function<std::string()> on_failure;
+  // Iterations of failed chunks whose results on_failure found final (not
+  // to run again): the loop counts them completed.
+  std::vector<Range> finished_by_rescue;
   // Filled in by the loop:
   int64_t iterations = 0, chunks = 0;
   double busy = 0, finish = 0; // seconds; finish relative to the loop start

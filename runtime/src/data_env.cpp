@@ -1183,6 +1183,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
   std::vector<Copy> downloads;
   std::set<const Array *> merged; // written home by twin and diff
   bool ok = true;
+  hold.results_on_device = false;
   if (!hold.privates.empty()) {
     // Twin and diff: only what the device changed goes to the host, and
     // only that makes the other copies stale.  Nothing is written home
@@ -1246,6 +1247,7 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
     }
   }
   ok = copy_unlocked(lock, downloads, counts, why);
+  hold.results_on_device = !ok && co != CoMode::None;
   if (co == CoMode::None && !host) {
     // Without CO nothing stays on the device for the next chunk.
     for (int m = 0; m < region.num_maps; ++m)

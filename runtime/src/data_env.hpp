@@ -101,6 +101,11 @@ public:
   struct ChunkHold {
     std::vector<std::pair<Array *, int>> pins;
     std::vector<PrivateCopy> privates;
+    // After a failed release(): the chunk's results stayed on the device,
+    // recorded as written there, so that evict() brings them home (or
+    // reports them lost); false where they are nowhere (nothing merged from
+    // a private copy, or dropped without CO) and the chunk must run again.
+    bool results_on_device = false;
   };
 
   // Makes the footprint of `range` valid on `device` and fills ptrs (one per

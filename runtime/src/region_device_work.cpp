@@ -34,7 +34,7 @@ void RegionDeviceWork::bind(ChunkWorker &w) {
   };
   w.abandon = [this](int k) { abandon(k); };
   w.first_upload_share = [this](int k) { return first_upload_share(k); };
-  w.on_failure = [this] { return rescue(); };
+  w.on_failure = [this, &w] { return rescue(w.finished_by_rescue); };
 }
 
 bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
@@ -87,11 +87,22 @@ bool RegionDeviceWork::run_in_pieces(Range range, Slot &s, std::string &why) {
       data_.abandon(hold);
       return false;
     }
-    if (!data_.release(device_, r_, p, co_, hold, bytes_, why))
+    if (!data_.release(device_, r_, p, co_, hold, bytes_, why)) {
+      std::lock_guard<std::mutex> lock(partials_mutex_);
+      if (hold.results_on_device)
+        failed_downloads_.push_back({p, std::move(red)});
       return false;
-    reduction_combine_all(r_, s.red.data(), red.data());
+    }
+    // Final whatever happens to the rest of the chunk (rescue()).
+    std::lock_guard<std::mutex> lock(partials_mutex_);
+    reduction_combine_all(r_, partials_.data(), red.data());
+    pieces_home_.push_back(p);
     lb = p.ub;
   }
+  // The chunk completes as a whole.
+  std::lock_guard<std::mutex> lock(partials_mutex_);
+  std::erase_if(pieces_home_,
+                [&](Range p) { return p.lb >= range.lb && p.ub <= range.ub; });
   return true;
 }
 
@@ -105,9 +116,17 @@ bool RegionDeviceWork::compute(Range range, int k, std::string &why) {
 
 bool RegionDeviceWork::download(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
-  if (!s.in_pieces && !data_.release(device_, r_, range, co_, s.hold, bytes_, why))
+  if (s.in_pieces)
+    return true; // its pieces' partials are in partials_ already
+  const bool released = data_.release(device_, r_, range, co_, s.hold, bytes_, why);
+  // Only a chunk that completed contributes to the reductions (one whose
+  // download failed, once rescue() brought its results home).
+  std::lock_guard<std::mutex> lock(partials_mutex_);
+  if (!released) {
+    if (s.hold.results_on_device)
+      failed_downloads_.push_back({range, s.red});
     return false;
-  // Only a chunk that completed contributes to the reductions.
+  }
   reduction_combine_all(r_, partials_.data(), s.red.data());
   return true;
 }
@@ -128,11 +147,20 @@ void RegionDeviceWork::prefetch() {
                 start, now_seconds());
 }
 
-std::string RegionDeviceWork::rescue() {
+std::string RegionDeviceWork::rescue(std::vector<Range> &finished) {
   std::string err;
   if (!data_.evict(device_, err))
     return "cannot recover the data held by " + rt_.devices()[size_t(device_)]->name() +
            ": " + err;
+  // Everything the device computed is home now (evict): a chunk whose
+  // download failed finished after all.
+  std::lock_guard<std::mutex> lock(partials_mutex_);
+  finished = pieces_home_;
+  for (const FailedDownload &f : failed_downloads_) {
+    reduction_combine_all(r_, partials_.data(), f.red.data());
+    finished.push_back(f.range);
+  }
+  failed_downloads_.clear();
   return "";
 }
 

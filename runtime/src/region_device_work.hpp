@@ -10,6 +10,7 @@
 #include "hce/hce.h"
 
 #include <array>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,13 @@ public:
   // in the background (DataEnv::prefetch).
   void prefetch();
   // After a failure: gives the device's data back to the host; "" or a
-  // fatal error.
-  std::string rescue();
+  // fatal error.  `finished` gets the iterations of its failed chunks whose
+  // results are home all the same and must not run again: the pieces of a
+  // chunk run in pieces before the piece that failed, and a chunk whose
+  // download failed once the rescue brought its results home.  Run again
+  // from the host's values, an update in place (a[i] = 2 * a[i] + 1) would
+  // be applied twice.
+  std::string rescue(std::vector<Range> &finished);
 
   // The reduction partials of the chunks it completed, and its traffic.
   const std::vector<unsigned char> &partials() const { return partials_; }
@@ -57,6 +63,9 @@ private:
     double first_share = 0; // first_upload_share()
   };
   bool run_in_pieces(Range range, Slot &s, std::string &why);
+  // Under partials_mutex_: a finished chunk's (or piece's) reduction
+  // partials into the device's.
+  void add_partials(const std::vector<unsigned char> &red);
 
   Runtime &rt_;
   const hce_region &r_;
@@ -64,8 +73,17 @@ private:
   const CoMode co_;
   DataEnv &data_;
   std::array<Slot, kPipelineDepth> slots_;
+  std::mutex partials_mutex_; // the upload stage's pieces and the download stage
   std::vector<unsigned char> partials_;
   TransferCounts bytes_;
+  // For rescue(), under partials_mutex_: pieces released before their
+  // chunk failed; chunks (and their slots) whose download failed.
+  std::vector<Range> pieces_home_;
+  struct FailedDownload {
+    Range range;
+    std::vector<unsigned char> red; // its reduction partials
+  };
+  std::vector<FailedDownload> failed_downloads_;
 };
 
 } // namespace hce

@@ -81,6 +81,8 @@ bool apply_sim_params(const std::string &who, const std::string &list, SimParams
       p.background = v == 1;
     else if (key == "sticky" && (v == 0 || v == 1))
       p.sticky = v == 1;
+    else if (key == "repeat" && v >= 1 && v == double(long(v)))
+      p.repeat = long(v);
     else if (key == "fail_compute" && v >= 1)
       p.fail_compute = static_cast<long>(v);
     else if (key == "fail_upload" && v >= 1)
@@ -154,7 +156,7 @@ bool SimDevice::injected_failure(std::atomic<long> &counter, long fail_at) const
   if (!fail_at)
     return false;
   const long k = ++counter;
-  return k == fail_at || (params_.sticky && k > fail_at);
+  return k >= fail_at && (params_.sticky || k < fail_at + params_.repeat);
 }
 
 bool SimDevice::compute(const ChunkContext &ctx, std::string &why) {

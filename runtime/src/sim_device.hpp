@@ -27,6 +27,8 @@
 //          the K-th such operation (1-based) fails once: fault injection
 // sticky   1: ... and every later one of that kind fails too (a GPU's
 //          sticky error, which ends its context)            default 0
+// repeat   N: the K-th and the N-1 after it fail (a copy that fails twice,
+//          its retry included, and then works)              default 1
 #pragma once
 
 #include "device.hpp"
@@ -52,6 +54,7 @@ struct SimParams {
   bool background = true; // copies in the background (bg)
   long fail_compute = 0, fail_upload = 0, fail_download = 0;
   bool sticky = false; // a failure repeats at every later operation of its kind
+  long repeat = 1;     // ... or at the repeat - 1 operations after it
 };
 
 // Parameters of sim:`ordinal` from an HCE_SIM string; nullopt and `why` on a
