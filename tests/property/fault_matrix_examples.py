@@ -31,6 +31,7 @@ EXAMPLES = [
     ("jacobi2d", ["131", "6"], "data region, halos"),
     ("kmeans", ["20001", "5", "6", "6"], "data region, update to/from, reductions"),
     ("bfs", ["20011", "6"], "data region, scattered writes"),
+    ("lud", ["131"], "one-shot regions, rows updated in place"),
 ]
 # (HCE_DEVICES, HCE_SIM with {fault}): the fault in sim:0 beside the CPU
 # and sim:1; in sim:0 beside sim:1 alone; in both sims (each fails once).
@@ -44,6 +45,10 @@ AT = [1, 3]  # the first, and a later, operation of the kind fails
 # fail, as after a GPU's sticky error (the device fails in every execution
 # from then on; data only it held may be lost: a clear error then).
 STICKY_AT = [3]
+# ... and a download that fails in its batch and in the copy again (twice
+# each), then works: the chunk fails, the rescue brings its results home,
+# and they must not be computed again (an update in place applied twice).
+REPEATED = ["fail_download:3,repeat:4"]
 VERIFIED = "verified against sequential"
 
 
@@ -55,6 +60,7 @@ def main(argv):
     schedulers = hce_matrix.scheduler_names()
     faults = [f"{kind}:{k}" for kind in hce_matrix.fault_kinds() for k in AT]
     faults += [f"{kind}:{k},sticky:1" for kind in hce_matrix.fault_kinds() for k in STICKY_AT]
+    faults += REPEATED
     print(f"fault matrix: {len(EXAMPLES)} examples x {len(faults)} faults "
           f"({', '.join(faults)}) x {len(schedulers)} schedulers x {len(CONFIGS)} configurations")
     failures, counts, fired = [], {}, {}
