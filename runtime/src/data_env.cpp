@@ -1247,9 +1247,10 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
     }
   }
   ok = copy_unlocked(lock, downloads, counts, why);
-  hold.results_on_device = !ok && co != CoMode::None;
-  if (co == CoMode::None && !host) {
-    // Without CO nothing stays on the device for the next chunk.
+  hold.results_on_device = !ok;
+  if (co == CoMode::None && !host && ok) {
+    // Without CO nothing stays on the device for the next chunk (but what
+    // failed to come home, which evict() brings home or reports lost).
     for (int m = 0; m < region.num_maps; ++m)
       if (region.maps[m].host)
         arrays_.at(region.maps[m].host).res.release(holder);

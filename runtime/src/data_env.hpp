@@ -103,8 +103,8 @@ public:
     std::vector<PrivateCopy> privates;
     // After a failed release(): the chunk's results stayed on the device,
     // recorded as written there, so that evict() brings them home (or
-    // reports them lost); false where they are nowhere (nothing merged from
-    // a private copy, or dropped without CO) and the chunk must run again.
+    // reports them lost); false where nothing of them was recorded (a
+    // private copy that never merged) and the chunk must run again.
     bool results_on_device = false;
   };
 

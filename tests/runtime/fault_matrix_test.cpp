@@ -228,35 +228,51 @@ int stencil_program(const std::string &sched, bool &right) {
 }
 
 using Program = std::function<int(const std::string &, bool &)>;
+using Programs = std::vector<std::pair<const char *, Program>>;
 
-TEST(FaultMatrix, VerifiedOrAClearErrorNeverWrong) {
-  const std::vector<std::pair<const char *, Program>> programs = {
-      {"rows", rows_program},
-      {"inplace", inplace_program},
-      {"scatter", scatter_program},
-      {"stencil", stencil_program}};
-  const char *faults[] = {"fail_compute:1", "fail_compute:3",  "fail_upload:1",
-                          "fail_upload:3",  "fail_download:1", "fail_download:3"};
-  int verified = 0, errors = 0;
+const Programs kAllPrograms = {{"rows", rows_program},
+                               {"inplace", inplace_program},
+                               {"scatter", scatter_program},
+                               {"stencil", stencil_program}};
+const std::vector<std::string> kFaults = {"fail_compute:1",  "fail_compute:3",
+                                          "fail_upload:1",   "fail_upload:3",
+                                          "fail_download:1", "fail_download:3"};
+
+// Every program x fault x scheduler (fdets_inc aside): sim:0 failing as the
+// fault among `devices`, HCE_CO=`co` where not empty; check(fault, status,
+// whether the result was right) under a trace naming the run.
+template <typename Check>
+void each_run(const Programs &programs, const std::vector<std::string> &faults,
+              const char *devices, const char *co, Check check) {
   for (const auto &[pname, program] : programs)
-    for (const char *fault : faults)
+    for (const std::string &fault : faults)
       for (const std::string &sched : hce::scheduler_names()) {
         if (sched == "fdets_inc")
           continue;
-        SCOPED_TRACE(std::string(pname) + " " + fault + " " + sched);
-        hce_test::use_devices("cpu,sim:0,sim:1",
-                              std::string("sim=bw:1e12,lat:0;sim:0=") + fault);
+        SCOPED_TRACE(std::string(pname) + " " + fault + " " + sched + " HCE_CO=" + co);
+        hce_test::use_devices(devices, "sim=bw:1e12,lat:0;sim:0=" + fault);
+        if (*co)
+          setenv("HCE_CO", co, 1); // (read as the runtime starts, at the run)
         setenv("HCE_MIN_SHARE", "0", 1);
         bool right = false;
-        int rc = program(sched, right);
+        const int rc = program(sched, right);
         unsetenv("HCE_MIN_SHARE");
-        if (rc != 0) {
-          ++errors;
-          continue; // a clear error and a non-zero status: allowed
-        }
-        EXPECT_TRUE(right) << "wrong result with status 0";
-        verified += right;
+        unsetenv("HCE_CO");
+        check(fault, rc, right);
       }
+}
+
+TEST(FaultMatrix, VerifiedOrAClearErrorNeverWrong) {
+  int verified = 0, errors = 0;
+  each_run(kAllPrograms, kFaults, "cpu,sim:0,sim:1", "",
+           [&](const std::string &, int rc, bool right) {
+             if (rc != 0) {
+               ++errors; // a clear error and a non-zero status
+               return;
+             }
+             EXPECT_TRUE(right) << "wrong result with status 0";
+             verified += right;
+           });
   // One fault is always survivable: a retried copy, a chunk re-run.
   EXPECT_EQ(errors, 0);
   EXPECT_GT(verified, 0);
@@ -269,33 +285,19 @@ TEST(FaultMatrix, VerifiedOrAClearErrorNeverWrong) {
 // status 0 never is, and a failing compute (nothing lost: its chunks
 // re-run elsewhere) must still be verified.
 TEST(FaultMatrix, AStickyFaultIsVerifiedOrAClearErrorNeverWrong) {
-  const std::vector<std::pair<const char *, Program>> programs = {
-      {"rows", rows_program},
-      {"inplace", inplace_program},
-      {"scatter", scatter_program},
-      {"stencil", stencil_program}};
-  const char *faults[] = {"fail_compute:1", "fail_compute:3",  "fail_upload:1",
-                          "fail_upload:3",  "fail_download:1", "fail_download:3"};
+  std::vector<std::string> sticky;
+  for (const std::string &f : kFaults)
+    sticky.push_back(f + ",sticky:1");
   int verified = 0;
-  for (const auto &[pname, program] : programs)
-    for (const char *fault : faults)
-      for (const std::string &sched : hce::scheduler_names()) {
-        if (sched == "fdets_inc")
-          continue;
-        SCOPED_TRACE(std::string(pname) + " " + fault + ",sticky:1 " + sched);
-        hce_test::use_devices("cpu,sim:0,sim:1", std::string("sim=bw:1e12,lat:0;sim:0=") +
-                                                     fault + ",sticky:1");
-        setenv("HCE_MIN_SHARE", "0", 1);
-        bool right = false;
-        int rc = program(sched, right);
-        unsetenv("HCE_MIN_SHARE");
-        if (std::string(fault).rfind("fail_compute", 0) == 0)
-          EXPECT_EQ(rc, 0) << "a failing compute loses nothing";
-        if (rc != 0)
-          continue; // a clear error and a non-zero status: allowed
-        EXPECT_TRUE(right) << "wrong result with status 0";
-        verified += right;
-      }
+  each_run(kAllPrograms, sticky, "cpu,sim:0,sim:1", "",
+           [&](const std::string &fault, int rc, bool right) {
+             if (fault.rfind("fail_compute", 0) == 0)
+               EXPECT_EQ(rc, 0) << "a failing compute loses nothing";
+             if (rc != 0)
+               return; // a clear error and a non-zero status: allowed
+             EXPECT_TRUE(right) << "wrong result with status 0";
+             verified += right;
+           });
   EXPECT_GT(verified, 0);
 }
 
@@ -305,30 +307,23 @@ TEST(FaultMatrix, AStickyFaultIsVerifiedOrAClearErrorNeverWrong) {
 // (sim:0 holds 20000 bytes), and a chunk whose download failed -- in its
 // batch and in the copy again, twice each (repeat:4) -- once the rescue
 // brought its results home.  Run again, the update in place of `inplace`
-// was applied twice: exit 0 with a wrong answer, on static's chunks.
-// Nothing is lost in any of these: every run must be verified.
+// was applied twice: exit 0 with a wrong answer, on static's chunks.  With
+// CO and without (where the device's copy of a chunk was dropped even when
+// its download failed).  Nothing is lost in any of these: every run must
+// be verified.
 TEST(FaultMatrix, AFailedChunksFinishedPartsAreNotRunAgain) {
-  const std::vector<std::pair<const char *, Program>> programs = {
+  const Programs programs = {
       {"inplace", inplace_program}, {"rows", rows_program}, {"scatter", scatter_program}};
-  const char *faults[] = {
+  const std::vector<std::string> faults = {
       "fail_download:1,repeat:4",           "fail_download:3,repeat:4",
       "mem:20000,fail_compute:2",           "mem:20000,fail_compute:3",
       "mem:20000,fail_download:2,repeat:4", "mem:20000,fail_upload:2,repeat:4"};
-  for (const auto &[pname, program] : programs)
-    for (const char *fault : faults)
-      for (const std::string &sched : hce::scheduler_names()) {
-        if (sched == "fdets_inc")
-          continue;
-        SCOPED_TRACE(std::string(pname) + " " + fault + " " + sched);
-        hce_test::use_devices("cpu,sim:0",
-                              std::string("sim=bw:1e12,lat:0;sim:0=") + fault);
-        setenv("HCE_MIN_SHARE", "0", 1);
-        bool right = false;
-        const int rc = program(sched, right);
-        unsetenv("HCE_MIN_SHARE");
-        EXPECT_EQ(rc, 0) << "nothing was lost";
-        EXPECT_TRUE(right) << "wrong result";
-      }
+  for (const char *co : {"incremental", "off"})
+    each_run(programs, faults, "cpu,sim:0", co,
+             [](const std::string &, int rc, bool right) {
+               EXPECT_EQ(rc, 0) << "nothing was lost";
+               EXPECT_TRUE(right) << "wrong result";
+             });
 }
 
 // A device's failed download is reported as that device's, not as the
