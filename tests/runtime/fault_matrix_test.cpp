@@ -1,8 +1,9 @@
 // Issue 11, point 5: the fault-injection matrix.  Every HCE_SIM fault kind
 // (fail_compute, fail_upload, fail_download, at the first and at a later
-// operation) x every scheduler x three programs (rows with per-iteration
-// maps; a whole-array map merged by twin and diff; a stencil in a data
-// region with `update from` in the middle): each run is verified against
+// operation) x every scheduler x the programs (rows with per-iteration
+// maps; rows updated in place, alone and in a data region; a whole-array
+// map merged by twin and diff; a stencil in a data region with `update
+// from` in the middle): each run is verified against
 // the sequential reference, or fails with a non-zero status (the runtime
 // printed the error); never a wrong result with status 0.  A single fault
 // is survivable (a retried copy, a chunk re-run on the CPU), so every run
@@ -122,6 +123,37 @@ int inplace_program(const std::string &sched, bool &right) {
   return rc;
 }
 
+// ---- program 1c: rows updated in place in a data region, four times --------
+// From the second execution on, a device holds rows the host does not: a
+// chunk of them the device computed but never released (a pipelined
+// device's next chunk, when the one before it failed) must not come home
+// as the rows' values before the chunk.
+int inplace_data_program(const std::string &sched, bool &right) {
+  const int64_t m = 300, n = 24;
+  const int steps = 4;
+  std::vector<double> a = hce_test::random_vector(size_t(m * n), 8);
+  std::vector<double> ref = a;
+  for (int t = 0; t < steps; ++t)
+    for (double &v : ref)
+      v = v * 2.0 + 1.0;
+  Args args{n, nullptr};
+  hce_map whole[1] = {make_map("a", a.data(), HCE_MAP_TOFROM, 0, 0, m * n, m * n)};
+  hce_map maps[1] = {make_map("a", a.data(), HCE_MAP_TOFROM, n, 0, n, m * n)};
+  void *site = nullptr;
+  hce_region r =
+      make_region("inplace_data", sched.c_str(), maps, 1, m, args, inplace_cpu, &site);
+  right = false;
+  if (int rc = hce_data_begin(1, whole); rc != 0)
+    return rc;
+  for (int t = 0; t < steps; ++t)
+    if (int rc = hce_co_exec(&r); rc != 0)
+      return rc;
+  if (int rc = hce_data_end(); rc != 0)
+    return rc;
+  right = a == ref;
+  return 0;
+}
+
 // ---- program 2: scattered writes into a whole-array map ----------------------
 void scatter_cpu(int64_t lb, int64_t ub, void *const *p, const void *args, void *) {
   const double *x = static_cast<const double *>(p[0]);
@@ -232,6 +264,7 @@ using Programs = std::vector<std::pair<const char *, Program>>;
 
 const Programs kAllPrograms = {{"rows", rows_program},
                                {"inplace", inplace_program},
+                               {"inplace_data", inplace_data_program},
                                {"scatter", scatter_program},
                                {"stencil", stencil_program}};
 const std::vector<std::string> kFaults = {"fail_compute:1",  "fail_compute:3",
@@ -308,7 +341,8 @@ TEST(FaultMatrix, AStickyFaultIsVerifiedOrAClearErrorNeverWrong) {
 // batch and in the copy again, twice each (repeat:4) -- once the rescue
 // brought its results home.  Run again, the update in place of `inplace`
 // was applied twice: exit 0 with a wrong answer, on static's chunks.  With
-// CO and without (where the device's copy of a chunk was dropped even when
+// CO (incremental, and pipelined: chunks in flight behind the failing one)
+// and without (where the device's copy of a chunk was dropped even when
 // its download failed).  Nothing is lost in any of these: every run must
 // be verified.
 TEST(FaultMatrix, AFailedChunksFinishedPartsAreNotRunAgain) {
@@ -318,7 +352,7 @@ TEST(FaultMatrix, AFailedChunksFinishedPartsAreNotRunAgain) {
       "fail_download:1,repeat:4",           "fail_download:3,repeat:4",
       "mem:20000,fail_compute:2",           "mem:20000,fail_compute:3",
       "mem:20000,fail_download:2,repeat:4", "mem:20000,fail_upload:2,repeat:4"};
-  for (const char *co : {"incremental", "off"})
+  for (const char *co : {"incremental", "pipelined", "off"})
     each_run(programs, faults, "cpu,sim:0", co,
              [](const std::string &, int rc, bool right) {
                EXPECT_EQ(rc, 0) << "nothing was lost";
