@@ -411,6 +411,7 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   sh.label = &label;
   sh.t0 = now_seconds();
   std::vector<std::unique_ptr<DeviceRun>> runs;
+  runs.reserve(workers.size());
   for (size_t i = 0; i < workers.size(); ++i)
     runs.push_back(std::make_unique<DeviceRun>(rt, sh, workers[i], int(i)));
   for (size_t i = 0; i < workers.size(); ++i)

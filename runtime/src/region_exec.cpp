@@ -43,6 +43,19 @@ double mapped_bytes(const hce_region &r) {
   return bytes;
 }
 
+// What an execution asks of its region more than once (the copy threads,
+// the rate ceilings, the pipeline, the team beside): found once per
+// execution -- each asked anew cost lud's short executions ~1 us beside an
+// idle GPU (H200, BM_ShrinkingRegion).
+struct RegionFacts {
+  double mapped_bytes = 0;     // mapped_bytes()
+  bool in_data_region = false; // DataEnv::in_data_region
+};
+
+RegionFacts region_facts(Runtime &rt, const hce_region &r) {
+  return {mapped_bytes(r), rt.data().in_data_region(r)};
+}
+
 std::string region_name(const hce_region &r) {
   return r.name && *r.name ? r.name : "<unnamed region>";
 }
@@ -98,12 +111,13 @@ void set_co_speed(Runtime &rt, const std::vector<int> &devs,
 // accelerator's staged copies allow at most -- the region's mapped bytes
 // per iteration at kStagedCopyCeiling (mapped_bytes is an upper bound:
 // the ceiling errs low, and eft pauses the host less).
-void set_rate_ceiling(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
-                      const std::vector<bool> &is_cpu, SchedParams &params) {
+void set_rate_ceiling(Runtime &rt, const hce_region &r, const RegionFacts &facts,
+                      const std::vector<int> &devs, const std::vector<bool> &is_cpu,
+                      SchedParams &params) {
   params.rate_ceiling.assign(devs.size(), 0.0);
   const bool lent = std::any_of(params.co_speed.begin(), params.co_speed.end(),
                                 [](double s) { return s < 1; });
-  const double bytes = mapped_bytes(r);
+  const double bytes = facts.mapped_bytes;
   if (!lent || !(bytes > 0) || r.iterations <= 0)
     return;
   for (size_t i = 0; i < devs.size(); ++i)
@@ -165,9 +179,10 @@ int share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // first kept the CPU working to its end did worse (jacobi2d 1.30x, cg 1.56x:
 // the rented arrays were then registered beside the team after all).
 // (settings.hpp data_region_lending_pays: the rule and its constants.)
-bool lends_in_data_region(Runtime &rt, const hce_region &r, const std::vector<int> &devs,
-                          const std::vector<bool> &is_cpu, const SiteState &site) {
-  const double mapped = mapped_bytes(r);
+bool lends_in_data_region(Runtime &rt, const hce_region &r, const RegionFacts &facts,
+                          const std::vector<int> &devs, const std::vector<bool> &is_cpu,
+                          const SiteState &site) {
+  const double mapped = facts.mapped_bytes;
   if (!data_region_lending_pays(mapped, mapped, site.lent_wall))
     return false; // not even every mapped byte would be enough, or worth more
   double unpinned = 0;
@@ -191,15 +206,16 @@ bool lends_in_data_region(Runtime &rt, const hce_region &r, const std::vector<in
 // threads (blackscholes 1.65x), adets (1.13x, 1.26x: its pipeline's
 // chunks), logfit (1.01x, 1.09x).  The default is shared: at most half
 // the CPU's threads in all, whatever the number of GPUs.
-CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings &set,
+CopyLending copy_threads_beside(Runtime &rt, const hce_region &r,
+                                const RegionFacts &facts, const Settings &set,
                                 std::string_view schedule, const std::vector<int> &devs,
                                 const SiteState &site) {
-  if (mapped_bytes(r) < kQuietHostBytes)
+  if (facts.mapped_bytes < kQuietHostBytes)
     return {};
   const bool auto_lends = schedule == "auto" || schedule == "eft" ||
                           schedule == "fdets" || schedule == "hguided";
-  if (rt.data().in_data_region(r)) {
-    if (!lends_in_data_region(rt, r, devs, site.plan.is_cpu, site))
+  if (facts.in_data_region) {
+    if (!lends_in_data_region(rt, r, facts, devs, site.plan.is_cpu, site))
       return {};
     if (set.copy_threads_beside)
       return {*set.copy_threads_beside, false, true};
@@ -223,10 +239,10 @@ CopyLending copy_threads_beside(Runtime &rt, const hce_region &r, const Settings
 // against 25.2, but blackscholes 47.3 against 43.4 and matadd 29.1 against
 // 27.5: their uploads and downloads share the staging threads, and a
 // copy-bound chunk does not switch.
-bool pipelines_when_compute_bound(Runtime &rt, const hce_region &r, CoMode co,
+bool pipelines_when_compute_bound(const RegionFacts &facts, CoMode co,
                                   std::string_view schedule) {
   return co == CoMode::Incremental && (schedule == "auto" || schedule == "eft") &&
-         !rt.data().in_data_region(r) && mapped_bytes(r) >= kQuietHostBytes;
+         !facts.in_data_region && facts.mapped_bytes >= kQuietHostBytes;
 }
 
 // The page prefaulter's threads for this execution (page_prefaulter.hpp):
@@ -475,6 +491,7 @@ struct ExecutionPlan {
   std::string_view sched_name;
   CoMode co = CoMode::Incremental;
   const SchedParams *params = nullptr;
+  RegionFacts facts; // (region_facts: once per execution)
 };
 
 // The devices of a region: those selected for the process that the region's
@@ -610,7 +627,7 @@ bool plan_schedule(Runtime &rt, const hce_region &r, const Settings &set,
   // decided an execution ahead, so that data stays where it is.
   plan.sched_name = sp.schedule;
   if (sp.schedule == "fdets" && plan.co == CoMode::Incremental &&
-      rt.data().in_data_region(r))
+      plan.facts.in_data_region)
     plan.sched_name = "fdets_inc";
   // One device left by HCE_MIN_SHARE: nothing to balance, and the papers'
   // packets only add forks and launches -- hguided halved lud's CPU alone
@@ -754,6 +771,7 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
   SiteState &site = *plan.site;
   const std::vector<int> &devs = plan.devs;
   run.workers.resize(devs.size());
+  run.work.reserve(devs.size());
   for (size_t i = 0; i < devs.size(); ++i) {
     run.work.push_back(std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co));
     ChunkWorker &w = run.workers[i];
@@ -762,14 +780,14 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
     w.pipelined = plan.co == CoMode::Pipelined && accelerator;
     w.pipeline_when_compute_bound =
         !w.pipelined && accelerator &&
-        pipelines_when_compute_bound(rt, r, plan.co, plan.sched_name);
+        pipelines_when_compute_bound(plan.facts, plan.co, plan.sched_name);
     w.pipeline_after_first =
         w.pipeline_when_compute_bound && rt.devices()[devs[i]]->copies_overlap();
   }
-  lending = copy_threads_beside(rt, r, set, plan.sched_name, devs, site);
+  lending = copy_threads_beside(rt, r, plan.facts, set, plan.sched_name, devs, site);
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
-  set_rate_ceiling(rt, r, devs, site.plan.is_cpu, site.plan.params);
-  site.plan.params.data_region = rt.data().in_data_region(r);
+  set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
+  site.plan.params.data_region = plan.facts.in_data_region;
   site.scheduler->begin(*plan.params);
 }
 
@@ -826,7 +844,7 @@ void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &
       // of its arrays goes to the accelerator in the background: a later
       // execution may give it more.  (Alone, its chunks brought everything
       // it reads; without CO nothing stays.)
-      if (others_work && plan.co != CoMode::None && rt.data().in_data_region(r))
+      if (others_work && plan.co != CoMode::None && plan.facts.in_data_region)
         workers[i].epilogue = [w = run.work[i].get()] { w->prefetch(); };
     }
   }
@@ -835,11 +853,11 @@ void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &
 // The CPU's team, created while an accelerator runs alone, its threads
 // asleep after: the first CPU chunk of a later region only wakes them.
 // Empty when there is none to create (team_to_create_beside).
-std::function<void()> team_beside(Runtime &rt, const hce_region &r, const SiteState &site,
+std::function<void()> team_beside(Runtime &rt, const ExecutionPlan &plan,
                                   const std::vector<ChunkWorker> &workers) {
-  const double expected = site.scheduler->expected_wall();
-  CpuDevice *cpu =
-      team_to_create_beside(rt, workers, expected, expected > 0 ? mapped_bytes(r) : 0);
+  const double expected = plan.site->scheduler->expected_wall();
+  CpuDevice *cpu = team_to_create_beside(rt, workers, expected,
+                                         expected > 0 ? plan.facts.mapped_bytes : 0);
   if (!cpu)
     return {};
   return [cpu] {
@@ -881,7 +899,7 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
       cpu_works);
   attach_device_hooks(rt, r, plan, run, prefault.wanted() ? &prefault : nullptr);
   run.loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
-                            team_beside(rt, r, site, workers), r.iterations);
+                            team_beside(rt, plan, workers), r.iterations);
   prefault.finish();
   return true;
 }
@@ -905,6 +923,7 @@ int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
     return -1;
   }
   std::vector<TransferCounts> bytes;
+  bytes.reserve(run.work.size());
   for (const auto &w : run.work)
     bytes.push_back(w->bytes());
   // Profile store (HCE_PROFILE): what each device did in this execution.
@@ -939,6 +958,7 @@ void fold_results(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
                   int64_t retried, double called, double t0) {
   SiteState &site = *plan.site;
   std::vector<const void *> blocks;
+  blocks.reserve(run.work.size() + 1);
   for (const auto &w : run.work)
     blocks.push_back(w->partials().data());
   blocks.push_back(retry_red.data());
@@ -983,6 +1003,7 @@ int execute_region(const hce_region &r, std::string &why) {
   if (!select_devices_and_site(rt, r, plan, why))
     return fail(why);
   tasks::DeviceClaim claim(plan.devs, plan.site);
+  plan.facts = region_facts(rt, r);
   if (!plan_schedule(rt, r, set, plan, why))
     return fail(why);
 

@@ -41,9 +41,10 @@ struct RegionStats {
   std::vector<std::string> device_order;
   std::map<std::string, DeviceStats> devices;
   DeviceStats &device(const std::string &name) {
-    if (!devices.count(name))
+    auto [it, fresh] = devices.try_emplace(name); // one lookup per execution
+    if (fresh)
       device_order.push_back(name);
-    return devices[name];
+    return it->second;
   }
 };
 

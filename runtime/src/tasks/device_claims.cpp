@@ -3,16 +3,33 @@
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
-#include <set>
+#include <vector>
 
 namespace hce::tasks {
 namespace {
 
+// Flags by device index and a short list of sites, not std::sets: a claim
+// is taken and let go at every execution, and lud's 511 executions of ~15
+// us each paid a node's allocation and release per device and site.
 struct Table {
   std::mutex mutex;
   std::condition_variable cv;
-  std::set<int> devices;
-  std::set<const void *> sites;
+  std::vector<char> devices; // held[d], grown on demand
+  std::vector<const void *> sites;
+
+  bool holds(int d) const {
+    return d >= 0 && size_t(d) < devices.size() && devices[size_t(d)];
+  }
+  void set(int d, bool held) {
+    if (d < 0)
+      return;
+    if (size_t(d) >= devices.size())
+      devices.resize(size_t(d) + 1, 0);
+    devices[size_t(d)] = held;
+  }
+  bool has_site(const void *s) const {
+    return std::find(sites.begin(), sites.end(), s) != sites.end();
+  }
 };
 
 Table &table() {
@@ -27,14 +44,15 @@ DeviceClaim::DeviceClaim(std::vector<int> devices, const void *site)
   Table &t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
   t.cv.wait(lock, [&] {
-    if (site_ && t.sites.count(site_))
+    if (site_ && t.has_site(site_))
       return false;
     return std::none_of(devices_.begin(), devices_.end(),
-                        [&](int d) { return t.devices.count(d) > 0; });
+                        [&](int d) { return t.holds(d); });
   });
-  t.devices.insert(devices_.begin(), devices_.end());
+  for (int d : devices_)
+    t.set(d, true);
   if (site_)
-    t.sites.insert(site_);
+    t.sites.push_back(site_);
 }
 
 void DeviceClaim::add(int device) {
@@ -42,8 +60,8 @@ void DeviceClaim::add(int device) {
     return;
   Table &t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
-  t.cv.wait(lock, [&] { return !t.devices.count(device); });
-  t.devices.insert(device);
+  t.cv.wait(lock, [&] { return !t.holds(device); });
+  t.set(device, true);
   devices_.push_back(device);
 }
 
@@ -52,9 +70,9 @@ DeviceClaim::~DeviceClaim() {
   {
     std::lock_guard<std::mutex> lock(t.mutex);
     for (int d : devices_)
-      t.devices.erase(d);
+      t.set(d, false);
     if (site_)
-      t.sites.erase(site_);
+      t.sites.erase(std::find(t.sites.begin(), t.sites.end(), site_));
   }
   t.cv.notify_all();
 }
