@@ -410,10 +410,10 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
   sh.iterations = iterations;
   sh.label = &label;
   sh.t0 = now_seconds();
-  std::vector<std::unique_ptr<DeviceRun>> runs;
-  runs.reserve(workers.size());
+  std::vector<std::unique_ptr<DeviceRun>> runs(workers.size()); // none for the idle
   for (size_t i = 0; i < workers.size(); ++i)
-    runs.push_back(std::make_unique<DeviceRun>(rt, sh, workers[i], int(i)));
+    if (!workers[i].idle)
+      runs[i] = std::make_unique<DeviceRun>(rt, sh, workers[i], int(i));
   for (size_t i = 0; i < workers.size(); ++i)
     if (workers[i].idle)
       scheduler.drop(int(i)); // before any device asks: nothing to re-run

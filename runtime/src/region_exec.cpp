@@ -717,7 +717,8 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
   double first = -1, last = 0;
   for (size_t i = 0; i < workers.size(); ++i) {
     const ChunkWorker &w = workers[i];
-    const TransferCounts &bytes = work[i]->bytes();
+    static const TransferCounts kNone;
+    const TransferCounts &bytes = work[i] ? work[i]->bytes() : kNone;
     DeviceStats &ds = st.device(rt.devices()[w.device]->name());
     ds.iterations += w.iterations;
     ds.last_iterations = w.iterations;
@@ -764,17 +765,29 @@ struct ExecutionRun {
   bool lent_in_data_region = false; // (lends_in_data_region)
 };
 
-// One RegionDeviceWork per device, bound to its worker; then the scheduler
-// begins, with the execution's co-execution speeds and rate ceilings.
+// The scheduler begins, with the execution's co-execution speeds and rate
+// ceilings; then one RegionDeviceWork per device it gives work, bound to its
+// worker.  A device the scheduler leaves out (idle) has none: its worker
+// only names it (lud's 511 executions on the CPU alone beside an idle GPU
+// made and folded the GPU's every time).
 void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
                const ExecutionPlan &plan, ExecutionRun &run, CopyLending &lending) {
   SiteState &site = *plan.site;
   const std::vector<int> &devs = plan.devs;
+  lending = copy_threads_beside(rt, r, plan.facts, set, plan.sched_name, devs, site);
+  set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
+  set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
+  site.plan.params.data_region = plan.facts.in_data_region;
+  site.scheduler->begin(*plan.params);
   run.workers.resize(devs.size());
-  run.work.reserve(devs.size());
+  run.work.resize(devs.size());
   for (size_t i = 0; i < devs.size(); ++i) {
-    run.work.push_back(std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co));
     ChunkWorker &w = run.workers[i];
+    w.device = devs[i];
+    w.idle = site.scheduler->idle(int(i));
+    if (w.idle)
+      continue;
+    run.work[i] = std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co);
     run.work[i]->bind(w);
     const bool accelerator = !rt.devices()[devs[i]]->uses_host_memory();
     w.pipelined = plan.co == CoMode::Pipelined && accelerator;
@@ -784,11 +797,6 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
     w.pipeline_after_first =
         w.pipeline_when_compute_bound && rt.devices()[devs[i]]->copies_overlap();
   }
-  lending = copy_threads_beside(rt, r, plan.facts, set, plan.sched_name, devs, site);
-  set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
-  set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
-  site.plan.params.data_region = plan.facts.in_data_region;
-  site.scheduler->begin(*plan.params);
 }
 
 // Before each device's first chunk, on its controller: an accelerator's
@@ -804,6 +812,8 @@ void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &
   std::vector<ChunkWorker> &workers = run.workers;
   for (size_t i = 0; i < devs.size(); ++i) {
     const Device &dev = *rt.devices()[devs[i]];
+    if (workers[i].idle)
+      continue; // never runs in this execution
     if (is_cpu[i]) {
       bool alone = true;
       for (size_t j = 0; j < devs.size(); ++j)
@@ -830,7 +840,7 @@ void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &
         cpu->reserve_for_copies(0);
         cpu->use_team(/*alone=*/false);
       };
-    } else if (!dev.uses_host_memory() && !workers[i].idle) {
+    } else if (!dev.uses_host_memory()) {
       bool others_work = false;
       for (size_t j = 0; j < devs.size(); ++j)
         others_work = others_work || (j != i && !workers[j].idle);
@@ -885,8 +895,6 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
   CopyLending lending;
   begin_run(rt, r, set, plan, run, lending);
   std::vector<ChunkWorker> &workers = run.workers;
-  for (size_t i = 0; i < devs.size(); ++i)
-    workers[i].idle = site.scheduler->idle(int(i));
   run.lent_in_data_region =
       share_copy_threads(rt, devs, site.plan.is_cpu, workers, lending) > 0 &&
       lending.data_region;
@@ -925,7 +933,7 @@ int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
   std::vector<TransferCounts> bytes;
   bytes.reserve(run.work.size());
   for (const auto &w : run.work)
-    bytes.push_back(w->bytes());
+    bytes.push_back(w ? w->bytes() : TransferCounts{});
   // Profile store (HCE_PROFILE): what each device did in this execution.
   // (Which execution at this site: the first carries one-time costs.)
   const int64_t nth = site.stats.executions;
@@ -960,7 +968,8 @@ void fold_results(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
   std::vector<const void *> blocks;
   blocks.reserve(run.work.size() + 1);
   for (const auto &w : run.work)
-    blocks.push_back(w->partials().data());
+    if (w) // (an idle device's partials would be the identity)
+      blocks.push_back(w->partials().data());
   blocks.push_back(retry_red.data());
   reduction_fold_into_vars(r, blocks);
   const double now = now_seconds();
