@@ -513,6 +513,39 @@ TEST(SchedEft, ExpectedWallIsTheChosenArmsEstimate) {
   EXPECT_DOUBLE_EQ(s->expected_wall(), 0.05) << s->explain();
 }
 
+// The settled device alone (choose_mode's hold, kSettledHold): lud's CPU
+// alone beside a GPU 50x slower holds without the other arms' estimates
+// between full choices.  The hold watches the CPU's own walls: when the CPU
+// becomes slower than the GPU alone (its cores taken), the GPU alone runs
+// within as many executions as the arm's median needs (three of five
+// walls), not at the next full choice.
+TEST(SchedEft, ASettledDeviceAloneGivesWayAsSoonAsItsWallsDo) {
+  double cpu_speed = 5e7; // 10 us for lud's 511 rows, then 100x slower
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [&cpu_speed](Range r, int) {
+    return 2e-6 + double(r.size()) / cpu_speed;
+  };
+  const std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e6, 300e-6)};
+  auto s = seeded_eft({1 / 5e7, 1e-6});
+  SimOptions opt;
+  opt.drop_idle = true;
+  int first_gpu_alone = -1;
+  for (int e = 0; e < 200; ++e) {
+    if (e == 100)
+      cpu_speed = 5e5; // ~1 ms an execution against the GPU alone's 0.8
+    const int64_t W = 500;
+    SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    if (e >= 20 && e < 100)
+      ASSERT_EQ(r.iterations[0], W) << "execution " << e << ": " << s->explain();
+    if (e >= 100 && r.iterations[1] == W && first_gpu_alone < 0)
+      first_gpu_alone = e;
+  }
+  EXPECT_GE(first_gpu_alone, 100);
+  EXPECT_LE(first_gpu_alone, 104) << s->explain();
+}
+
 // measured_mode reports an execution's wall only once the models are known
 // and the data has settled (not the learning execution, not the first one
 // after a switch), with the mode it ran in.

@@ -1599,6 +1599,9 @@ private:
         d.model = d.seed; // an earlier run's steady cost (provisional())
         d.model.lanes = double(d.lanes);
       }
+    if (keeps_settled_alone(was, measured_now))
+      return;
+    settled_until_ = 0; // (a full choice: note_settled_alone() may set it again)
     solo_ = -1;
     bool all_known = p_ >= 2;
     for (const Dev &d : dev_)
@@ -1769,6 +1772,100 @@ private:
     first_measured_ = exec_ == 1 && all_known && alone_probe_ < 0;
     if (solo_ != was)
       mode_since_ = exec_;
+    note_settled_alone(was, best);
+  }
+
+  // A device alone, settled and far ahead of every other arm, stays alone
+  // for the next few executions on its own estimate: the other arms'
+  // estimates (the co-execution arm's split, the explorations' and the
+  // stale winners' tests) are made again only every kSettledHold
+  // executions, when the trip count moved kNearTrip or more, when the
+  // device's own estimate rose past kFarAhead times below the best other
+  // arm's, or at the next execution a probe again, an alone probe or the
+  // settled retry is due.  Those tests cost an execution of lud's trailing
+  // update on the CPU alone beside an idle GPU ~2k instructions (~1.5 us of
+  // 16 on the H200, where the CPU alone on a process without the GPU
+  // spends none of them); what they could decide moves by kFarAhead only
+  // through the device's own walls, which are measured every execution.
+  static constexpr int kSettledHold = 8;
+  static constexpr int kNoDueExecution = std::numeric_limits<int>::max();
+  static constexpr double kFarAhead = 2;
+
+  // After a full choice: where the settled device alone (solo_ == was ==
+  // best, nothing probed or retried) may hold without one.
+  void note_settled_alone(int was, int best) {
+    if (!(was >= 0 && solo_ == was && best == was && exec_ >= 2 && p_ >= 2 &&
+          retry_from_ == kNoRetry && !exploring_ && !reprobe_ && alone_probe_ < 0 &&
+          mode_measured_ && choice_.all_known))
+      return;
+    const std::vector<double> &est = choice_.est;
+    double others = std::numeric_limits<double>::infinity();
+    for (int a = -1; a < p_; ++a)
+      if (a != was)
+        others = std::min(others, est[size_t(a + 1)]);
+    const double mine = est[size_t(was + 1)];
+    if (!(mine > 0) || !(others >= kFarAhead * mine))
+      return;
+    int64_t until = exec_ + kSettledHold;
+    // The settled retry (choose_mode): its test is made on time.
+    if (exec_ - mode_since_ < retry_after_)
+      until = std::min<int64_t>(until, mode_since_ + retry_after_);
+    for (int i = 0; i < p_; ++i) {
+      const Dev &d = dev_[size_t(i)];
+      if (i == was)
+        continue;
+      // A model that may be doubted (no seed) is tested for a probe again
+      // at every execution from its next one on (choose_mode): held only
+      // until then.  A provisional() one from d.next_reprobe (it may become
+      // provisional: young, or from its first execution only); an
+      // unconfirmed() one from the 16th at the earliest, and only while its
+      // probe is predicted within the chosen arm's estimate -- which the
+      // hold keeps under `others / kFarAhead`.
+      if (!d.seed.known() && d.model.known()) {
+        int at = kNoDueExecution;
+        if (cold_only(d) || young(d))
+          at = d.next_reprobe;
+        else if (d.model.time(double(probe_size(d))) <= others / kFarAhead)
+          at = std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
+        if (at <= exec_)
+          return;
+        until = std::min<int64_t>(until, at);
+      }
+      if (d.host && d.next_alone_probe > exec_)
+        until = std::min<int64_t>(until, d.next_alone_probe);
+    }
+    settled_until_ = until;
+    settled_solo_ = was;
+    settled_trip_ = W_;
+    settled_limit_ = others / kFarAhead;
+  }
+
+  // choose_mode() for an execution note_settled_alone() covers: the device
+  // alone again, its arm's estimate and prediction updated, nothing else.
+  bool keeps_settled_alone(int was, bool measured_now) {
+    if (exec_ >= settled_until_ || was != settled_solo_ || !measured_now ||
+        std::abs(double(W_ - settled_trip_)) >
+            Arm::kNearTrip * double(std::max(W_, settled_trip_)))
+      return false;
+    Arm &m = arm(was);
+    const double pr = solo_model(dev_[size_t(was)]).time(double(W_));
+    const double near = m.n ? m.near_wall(W_) : 0;
+    const double mine = near > 0 ? near : m.excess() * pr;
+    if (!(mine > 0) || mine > settled_limit_)
+      return false;
+    m.stale_wait = 0; // (as a full choice that keeps the best does)
+    choice_.est[size_t(was + 1)] = mine;
+    pred_[size_t(was + 1)] = pr;
+    choice_.measured[size_t(was + 1)] = m.n;
+    for (Dev &d : dev_)
+      d.reprobe = false;
+    solo_ = was;
+    measured_pred_ = pr;
+    measured_trip_ = W_;
+    settling_ = false;
+    mode_measured_ = true;
+    first_measured_ = false;
+    return true;
   }
 
   // One contiguous block per device in device order: the EFT split of W when
@@ -2206,6 +2303,12 @@ private:
   bool reprobe_ = false; // this execution probes a provisional model again
   int alone_probe_ = -1; // the device probed alone this execution (-1: none)
   int exec_ = 0, mode_since_ = 0;
+  // note_settled_alone(): the device alone that holds until execution
+  // settled_until_ (0: none), at trip counts near settled_trip_, while its
+  // estimate stays within settled_limit_.
+  int64_t settled_until_ = 0, settled_trip_ = 0;
+  int settled_solo_ = -1;
+  double settled_limit_ = 0;
   double site_wall_ = 0; // the walls of this site's executions so far
   // Exploration (unmeasured_within_budget()): one under way, the best arm's
   // estimate when it began, and what explorations cost beyond it so far.
