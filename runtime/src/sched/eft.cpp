@@ -1821,15 +1821,20 @@ private:
       // unconfirmed() one from the 16th at the earliest, and only while its
       // probe is predicted within the chosen arm's estimate -- which the
       // hold keeps under `others / kFarAhead`.
+      // One due already that did not come stays out of the hold only where
+      // its other tests cannot pass within it (reprobe_not_within()).
       if (!d.seed.known() && d.model.known()) {
+        const bool may_be_provisional = cold_only(d) || young(d);
         int at = kNoDueExecution;
-        if (cold_only(d) || young(d))
+        if (may_be_provisional)
           at = d.next_reprobe;
         else if (d.model.time(double(probe_size(d))) <= others / kFarAhead)
           at = std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
-        if (at <= exec_)
+        if (at > exec_)
+          until = std::min<int64_t>(until, at);
+        else if (!may_be_provisional ||
+                 !reprobe_not_within(d, others / kFarAhead, exec_ + kSettledHold))
           return;
-        until = std::min<int64_t>(until, at);
       }
       if (d.host && d.next_alone_probe > exec_)
         until = std::min<int64_t>(until, d.next_alone_probe);
@@ -1838,6 +1843,19 @@ private:
     settled_solo_ = was;
     settled_trip_ = W_;
     settled_limit_ = others / kFarAhead;
+  }
+
+  // Whether a provisional model's probe again (choose_mode) cannot come
+  // before execution `until` while the chosen arm's estimate stays at most
+  // `chosen`: it starts too late for any such estimate, or it cannot pay
+  // over a horizon of 3 `until` executions at trip counts down to 0.9 W
+  // (reprobe_pays() grows with the estimate and the horizon, and falls
+  // with the trip count).
+  bool reprobe_not_within(const Dev &d, double chosen, int64_t until) const {
+    constexpr double kLowestTrip = 1 - Arm::kNearTrip;
+    return starts_too_late(d, chosen) ||
+           !reprobe_pays(d, chosen / kLowestTrip,
+                         int(std::min<int64_t>(3 * until, 1 << 30)));
   }
 
   // choose_mode() for an execution note_settled_alone() covers: the device
