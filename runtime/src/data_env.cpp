@@ -506,6 +506,8 @@ bool DataEnv::download(Array &a, int device, const IntervalSet &what,
 
 bool DataEnv::fetch_to_host(Array &a, const IntervalSet &want, int except_device,
                             TransferCounts &counts, std::string &why) {
+  if (want.empty()) // the usual end of a region the CPU ran alone
+    return true;
   // Devices that can send to the host (not the one being filled, not the
   // CPU, which works on the host copy itself).
   std::vector<int> sources;

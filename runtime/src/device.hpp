@@ -30,7 +30,7 @@ struct ChunkContext {
 class Device {
 public:
   Device(DeviceKind kind, std::string name, int ordinal)
-      : kind_(kind), name_(std::move(name)), ordinal_(ordinal) {}
+      : kind_(kind), name_(std::move(name)), ordinal_(ordinal), profile_key_(name_) {}
   virtual ~Device() = default;
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -43,6 +43,9 @@ public:
   // a cache shared between machines (an NFS home) or a changed HCE_SIM
   // never replays another device's timings.  Empty: the name alone.
   const std::string &hardware() const { return hardware_; }
+  // "NAME@HARDWARE" (the name alone without one): the profile's key of the
+  // device, made once -- recorded executions read it for every device.
+  const std::string &profile_key() const { return profile_key_; }
   // True when the device works directly on host memory (no transfers).
   bool uses_host_memory() const { return kind_ == DeviceKind::Cpu; }
   // Whether an upload and a download may run at once, each near its own
@@ -204,13 +207,17 @@ public:
   virtual double one_time_seconds() const { return 0; }
 
 protected:
-  void set_hardware(std::string hardware) { hardware_ = std::move(hardware); }
+  void set_hardware(std::string hardware) {
+    hardware_ = std::move(hardware);
+    profile_key_ = hardware_.empty() ? name_ : name_ + "@" + hardware_;
+  }
 
 private:
   DeviceKind kind_;
   std::string name_;
   int ordinal_;
   std::string hardware_;
+  std::string profile_key_;
 };
 
 } // namespace hce

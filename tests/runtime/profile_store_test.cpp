@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -250,6 +251,36 @@ TEST(ProfileStore, SampleCountIsBounded) {
   EXPECT_LE(v.size(), hce::profile::kMaxSamples);
   for (size_t i = 1; i < v.size(); ++i)
     EXPECT_LT(v[i - 1].iterations, v[i].iterations);
+}
+
+// Store::add puts a new or merged sample back in its place instead of
+// sorting: sizes recorded in any order (shrinking like lud's, growing,
+// random, some within kMergeTolerance of one recorded before) stay distinct
+// and increasing, and the line they lie on is read back.
+TEST(ProfileStore, SamplesRecordedInAnyOrderStaySortedAndDistinct) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> size(100, 1000000);
+  std::uniform_real_distribution<double> jitter(0.99, 1.01);
+  Store s;
+  std::vector<int64_t> recorded;
+  for (int i = 0; i < 400; ++i) {
+    int64_t w = i < 100   ? 500000 - 4000 * i // shrinking
+                : i < 200 ? size(rng)
+                          : int64_t(double(recorded[size_t(rng() % recorded.size())]) *
+                                    jitter(rng)); // near an earlier size
+    recorded.push_back(w);
+    s.record("r", "cpu", S(w, 1e-9 * double(w) + 1e-6));
+    const std::vector<Sample> v = s.samples("r", "cpu");
+    ASSERT_LE(v.size(), hce::profile::kMaxSamples);
+    for (size_t k = 1; k < v.size(); ++k)
+      ASSERT_LT(v[k - 1].iterations, v[k].iterations) << "after record " << i;
+  }
+  for (int64_t w : {int64_t(123456), int64_t(654321)}) {
+    auto e = s.estimate("r", "cpu", w);
+    ASSERT_TRUE(e.has_value());
+    EXPECT_NEAR(e->exec_s, 1e-9 * double(w) + 1e-6, 0.05 * (1e-9 * double(w) + 1e-6))
+        << w;
+  }
 }
 
 TEST(ProfileStore, RoundTripThroughTheFile) {

@@ -25,20 +25,18 @@ std::string co_key(const Runtime &rt, const std::vector<int> &devs) {
 std::string alone_key(const Runtime &rt, int dev) {
   return "=alone:" + device_key(*rt.devices()[size_t(dev)]);
 }
-// The cost model eft held for device `i` at the end of an execution on the
-// device set `devs`: "=model:cpu+cuda:0/cpu".  Samples of a device measured
-// alone (a `cpu` run with the whole team, a GPU run whose first execution
-// placed all the data) are not what it costs beside the others.
-std::string model_key(const Runtime &rt, const std::vector<int> &devs, size_t i) {
-  return "=model:" + co_key(rt, devs).substr(4) + "/" +
-         device_key(*rt.devices()[size_t(devs[i])]);
+// The cost model eft held for `device` at the end of an execution on the
+// device set of `co` (co_key()): "=model:cpu+cuda:0/cpu".  Samples of a
+// device measured alone (a `cpu` run with the whole team, a GPU run whose
+// first execution placed all the data) are not what it costs beside the
+// others.
+std::string model_key(const std::string &co, const std::string &device) {
+  return "=model:" + co.substr(4) + "/" + device;
 }
 
 } // namespace
 
-std::string device_key(const Device &dev) {
-  return dev.hardware().empty() ? dev.name() : dev.name() + "@" + dev.hardware();
-}
+const std::string &device_key(const Device &dev) { return dev.profile_key(); }
 
 int64_t iterations_fitting(const hce_region &r, double capacity) {
   if (!(capacity > 0))
@@ -100,15 +98,19 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
   const Store &store = global();
   const std::string region = region_key(r);
   const int64_t w1 = r.iterations, w2 = r.iterations / 4;
+  // Every key built once (a warm site's first execution reads ~9).
+  const std::string co = devs.size() >= 2 ? co_key(rt, devs) : "";
   for (size_t i = 0; i < devs.size(); ++i) {
-    const std::string dev = device_key(*rt.devices()[size_t(devs[i])]);
+    const std::string &dev = device_key(*rt.devices()[size_t(devs[i])]);
     // The model learnt beside these devices first, the device's own
     // samples otherwise (a device set never co-executed before).
-    const std::string learnt = devs.size() >= 2 ? model_key(rt, devs, i) : "";
-    const bool has_learnt =
-        !learnt.empty() && store.estimate(region, learnt, w1).has_value();
-    auto e1 = store.estimate(region, has_learnt ? learnt : dev, w1);
-    auto e2 = store.estimate(region, has_learnt ? learnt : dev, w2);
+    std::string key = co.empty() ? dev : model_key(co, dev);
+    auto e1 = store.estimate(region, key, w1);
+    if (!e1 && !co.empty()) {
+      key = dev;
+      e1 = store.estimate(region, key, w1);
+    }
+    auto e2 = store.estimate(region, key, w2);
     if (!e1 || !e2 || e1->total_s() <= 0)
       continue;
     double c = (e1->total_s() - e2->total_s()) / double(w1 - w2);
@@ -121,8 +123,8 @@ void seed(Scheduler &s, const hce_region &r, const Runtime &rt,
   }
   if (devs.size() < 2)
     return;
-  if (auto co = store.estimate(region, co_key(rt, devs), w1))
-    seedable->seed_mode(-1, co->exec_s, co->measurements);
+  if (auto mode = store.estimate(region, co, w1))
+    seedable->seed_mode(-1, mode->exec_s, mode->measurements);
   for (size_t i = 0; i < devs.size(); ++i)
     if (auto alone = store.estimate(region, alone_key(rt, devs[i]), w1))
       seedable->seed_mode(int(i), alone->exec_s, alone->measurements);
@@ -155,15 +157,17 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
   // The models, as two points of their line (W and W/4), so that seed()
   // reads back o and c; the store averages them over the executions.
   const int64_t w1 = std::max<int64_t>(4, r.iterations), w2 = w1 / 4;
+  const std::string region = region_key(r), co = co_key(rt, devs);
   for (size_t i = 0; sampled && i < devs.size(); ++i) {
     double o = 0, c = 0;
     if (!seedable->learnt_model(int(i), o, c))
       continue;
+    const std::string key = model_key(co, device_key(*rt.devices()[size_t(devs[i])]));
     for (int64_t w : {w1, w2}) {
       Sample m;
       m.iterations = w;
       m.exec_s = o + c * double(w);
-      global().record(region_key(r), model_key(rt, devs, i), m, first);
+      global().record(region, key, m, first);
     }
   }
   int device = -1;
@@ -171,9 +175,8 @@ void record_mode(const Scheduler &s, const hce_region &r, const Runtime &rt,
   if (!seedable->measured_mode(device, sample.exec_s) || device >= int(devs.size()))
     return;
   sample.iterations = r.iterations;
-  global().record(region_key(r),
-                  device < 0 ? co_key(rt, devs) : alone_key(rt, devs[size_t(device)]),
-                  sample, first);
+  global().record(region, device < 0 ? co : alone_key(rt, devs[size_t(device)]), sample,
+                  first);
 }
 
 void record_execution(const hce_region &r, const Runtime &rt,

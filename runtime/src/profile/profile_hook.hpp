@@ -26,7 +26,7 @@ double device_capacity(const Device &dev, const Settings &settings);
 // The name the store keys a device's samples by: "cuda:0@NVIDIA H100 80GB
 // HBM3/132sm", "cpu@<model>/16t"; the name alone for a device with no
 // hardware() description.
-std::string device_key(const Device &dev);
+const std::string &device_key(const Device &dev);
 
 // Gives the region's scheduler its profile context (no-op for schedulers
 // that do not use one).

@@ -218,22 +218,38 @@ std::optional<Estimate> interpolate(const std::vector<Sample> &samples, int64_t 
   return interpolate_plausible(plausible_samples(samples), w);
 }
 
+namespace {
+
+// Moves v[i] (new, or its size changed by a merge) to its place by size.
+// The rest stays sorted: no sort of the whole vector (recorded executions
+// of a shrinking loop, lud's, add one sample to 32 every time).
+void reposition(std::vector<Sample> &v, size_t i) {
+  const Sample s = v[i];
+  v.erase(v.begin() + long(i));
+  auto at = std::upper_bound(v.begin(), v.end(), s.iterations,
+                             [](int64_t w, const Sample &a) { return w < a.iterations; });
+  v.insert(at, s);
+}
+
+} // namespace
+
 void Store::add(std::vector<Sample> &v, const Sample &s) {
   if (s.iterations <= 0 || !(s.weight > 0))
     return;
-  for (Sample &t : v) {
+  bool merged = false;
+  for (size_t i = 0; i < v.size() && !merged; ++i) {
+    Sample &t = v[i];
     double d = std::fabs(double(t.iterations - s.iterations));
     if (d <= kMergeTolerance * double(std::max(t.iterations, s.iterations))) {
       merge_into(t, s, true);
-      std::sort(v.begin(), v.end(), [](const Sample &a, const Sample &b) {
-        return a.iterations < b.iterations;
-      });
-      return;
+      reposition(v, i);
+      merged = true;
     }
   }
+  if (merged)
+    return;
   v.push_back(s);
-  std::sort(v.begin(), v.end(),
-            [](const Sample &a, const Sample &b) { return a.iterations < b.iterations; });
+  reposition(v, v.size() - 1);
   while (v.size() > kMaxSamples) { // merge the two closest sizes
     size_t best = 0;
     double best_ratio = INFINITY;
@@ -258,46 +274,60 @@ void Store::add(std::vector<Sample> &v, const Sample &s) {
   }
 }
 
-void Store::record(const std::string &region, const std::string &device, const Sample &s,
+std::vector<Sample> &Store::slot(SampleMap &map, std::string_view region,
+                                 std::string_view device) {
+  auto it = map.find(KeyView{region, device});
+  if (it == map.end())
+    it = map.emplace(Key{std::string(region), std::string(device)}, std::vector<Sample>{})
+             .first;
+  return it->second;
+}
+
+void Store::record(std::string_view region, std::string_view device, const Sample &s,
                    bool first_execution) {
   std::lock_guard<std::mutex> lock(mutex_);
-  add(data_[{region, device}], s); // this run plans with it either way
+  add(slot(data_, region, device), s); // this run plans with it either way
   if (first_execution) {
-    add(held_[{region, device}], s);
+    add(slot(held_, region, device), s);
     return;
   }
   // A later execution: the region's first one is not what the next run
   // should start from -- except for a device that ran only then and was
   // left out after (keep_held_of_left_out), until it runs again.
-  kept_held_.erase({region, device});
-  for (auto it = held_.lower_bound({region, std::string()});
+  if (auto kept = kept_held_.find(KeyView{region, device}); kept != kept_held_.end())
+    kept_held_.erase(kept);
+  for (auto it = held_.lower_bound(KeyView{region, std::string_view()});
        it != held_.end() && it->first.first == region;)
     it = kept_held_.count(it->first) ? std::next(it) : held_.erase(it);
-  add(pending_[{region, device}], s);
+  add(slot(pending_, region, device), s);
 }
 
-void Store::keep_held_of_left_out(const std::string &region, const std::string &device) {
+void Store::keep_held_of_left_out(std::string_view region, std::string_view device) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (held_.count({region, device}))
-    kept_held_.insert({region, device});
+  if (held_.count(KeyView{region, device}))
+    kept_held_.emplace(std::string(region), std::string(device));
 }
 
-std::vector<Sample> Store::samples(const std::string &region,
-                                   const std::string &device) const {
+std::vector<Sample> Store::samples(std::string_view region,
+                                   std::string_view device) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = data_.find({region, device});
+  auto it = data_.find(KeyView{region, device});
   return it == data_.end() ? std::vector<Sample>{} : it->second;
 }
 
-bool Store::has(const std::string &region, const std::string &device) const {
+bool Store::has(std::string_view region, std::string_view device) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = data_.find({region, device});
+  auto it = data_.find(KeyView{region, device});
   return it != data_.end() && !it->second.empty();
 }
 
-std::optional<Estimate> Store::estimate(const std::string &region,
-                                        const std::string &device, int64_t w) const {
-  return interpolate(samples(region, device), w);
+std::optional<Estimate> Store::estimate(std::string_view region, std::string_view device,
+                                        int64_t w) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = data_.find(KeyView{region, device});
+  if (it == data_.end())
+    return std::nullopt;
+  return interpolate(it->second, w);
 }
 
 size_t Store::pending() const {
@@ -342,7 +372,7 @@ std::string Store::serialize() const {
 }
 
 bool Store::parse(const std::string &text, const std::string &file, std::string &why) {
-  std::map<Key, std::vector<Sample>> parsed;
+  SampleMap parsed;
   std::istringstream in(text);
   std::string line;
   int lineno = 0;
@@ -410,7 +440,7 @@ bool Store::parse(const std::string &text, const std::string &file, std::string 
 void Store::merge(const Store &other) {
   if (&other == this)
     return;
-  std::map<Key, std::vector<Sample>> copy;
+  SampleMap copy;
   {
     std::lock_guard<std::mutex> lock(other.mutex_);
     copy = other.data_;
@@ -447,7 +477,7 @@ bool Store::save(const std::string &path) {
   bool exists = false;
   if (read_file(path, text, exists) && exists && !merged.parse(text, path, why))
     warning("profile " + why + "; the file is replaced");
-  std::map<Key, std::vector<Sample>> mine;
+  SampleMap mine;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     mine = pending_;

@@ -90,7 +90,7 @@ public:
   // count).  This run plans with them; held back from the file, they are
   // dropped once the region executes again and saved only if it never does
   // (a program that runs its loop once).
-  void record(const std::string &region, const std::string &device, const Sample &s,
+  void record(std::string_view region, std::string_view device, const Sample &s,
               bool first_execution = false);
   // The device, whose only sample of `region` in this process is held back
   // (its first execution), was left out of a later execution: that sample
@@ -99,11 +99,13 @@ public:
   // nothing in the file, and every later run probed it again in its first
   // execution (the H100's lud, call FE: the GPU's 255 rows in every warm
   // run, ~0.8 ms of 11 ms).  No-op when nothing of it is held.
-  void keep_held_of_left_out(const std::string &region, const std::string &device);
+  void keep_held_of_left_out(std::string_view region, std::string_view device);
   // The samples of (region, device), sorted by iterations; empty if none.
-  std::vector<Sample> samples(const std::string &region, const std::string &device) const;
-  bool has(const std::string &region, const std::string &device) const;
-  std::optional<Estimate> estimate(const std::string &region, const std::string &device,
+  std::vector<Sample> samples(std::string_view region, std::string_view device) const;
+  bool has(std::string_view region, std::string_view device) const;
+  // Interpolated under the lock, without copying the samples or building a
+  // key: the first execution of a warm site asks ~9 of these (seed()).
+  std::optional<Estimate> estimate(std::string_view region, std::string_view device,
                                    int64_t w) const;
   // Samples recorded since the last load/save (what save() merges in),
   // held ones included.
@@ -132,12 +134,26 @@ public:
 
 private:
   using Key = std::pair<std::string, std::string>; // region, device
+  // Orders keys, and finds one from two string_views without building it.
+  struct KeyLess {
+    using is_transparent = void;
+    template <class A, class B> bool operator()(const A &a, const B &b) const {
+      const int c = std::string_view(a.first).compare(std::string_view(b.first));
+      return c < 0 || (c == 0 && std::string_view(a.second) < std::string_view(b.second));
+    }
+  };
+  using SampleMap = std::map<Key, std::vector<Sample>, KeyLess>;
+  using KeyView = std::pair<std::string_view, std::string_view>;
+  // The samples of (region, device) in `map`, made empty when new: a key
+  // is built only the first time (record() runs on recorded executions).
+  static std::vector<Sample> &slot(SampleMap &map, std::string_view region,
+                                   std::string_view device);
   static void add(std::vector<Sample> &v, const Sample &s);
   mutable std::mutex mutex_;
-  std::map<Key, std::vector<Sample>> data_;    // everything known
-  std::map<Key, std::vector<Sample>> pending_; // recorded since load/save
-  std::map<Key, std::vector<Sample>> held_;    // first executions (record)
-  std::set<Key> kept_held_;                    // keep_held_of_left_out()
+  SampleMap data_;                   // everything known
+  SampleMap pending_;                // recorded since load/save
+  SampleMap held_;                   // first executions (record)
+  std::set<Key, KeyLess> kept_held_; // keep_held_of_left_out()
 };
 
 // Merging: samples whose sizes differ by at most this fraction are one.
