@@ -10,7 +10,7 @@
 //      per execution (the site and its cached plan, device claims, the
 //      scheduler, handing the job to the controllers and back, the data
 //      layer's bookkeeping, statistics), wall time.
-//  BM_ShrinkingRegion/<devices>[/team]/auto
+//  BM_ShrinkingRegion/<devices>[/team]/auto (and cpu[/team]/static)
 //      lud's shape outside a data region: 511 executions of one site whose
 //      trip count and map offsets shrink every step; one elimination is
 //      timed, per_execution_us is that over 511.  /team: a CPU variant that
@@ -249,15 +249,22 @@ void register_all() {
       if (set.cpu_slow)
         continue;
       const size_t clause = set.name.find("(devices(");
-      benchmark::RegisterBenchmark(
-          ("BM_ShrinkingRegion/" + set.name + (team ? "/team" : "") + "/auto").c_str(),
-          BM_ShrinkingRegion, set.devices, set.sim, std::string("auto"), team,
-          clause == std::string::npos
-              ? std::string()
-              : set.name.substr(clause + 9, set.name.size() - clause - 11))
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime()
-          ->MinTime(0.2);
+      // static on the CPU alone: the suite's `cpu` column, what auto beside
+      // an idle device is measured against (lud's warm ratio).
+      for (const char *schedule : {"auto", "static"}) {
+        if (std::string(schedule) == "static" && set.name != "cpu")
+          continue;
+        benchmark::RegisterBenchmark(
+            ("BM_ShrinkingRegion/" + set.name + (team ? "/team/" : "/") + schedule)
+                .c_str(),
+            BM_ShrinkingRegion, set.devices, set.sim, std::string(schedule), team,
+            clause == std::string::npos
+                ? std::string()
+                : set.name.substr(clause + 9, set.name.size() - clause - 11))
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->MinTime(0.2);
+      }
     }
 }
 

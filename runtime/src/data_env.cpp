@@ -85,7 +85,7 @@ DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations,
     a.host = static_cast<char *>(map.host);
     a.elem_size = map.elem_size;
     a.rows = row_layout(map);
-    a.windows.assign(devices_.size(), Window());
+    a.windows.resize(devices_.size()); // (in place: no Window copied)
     if (writes(map.kind) && !a.rows && iterations > 0)
       advise_written(a, map, iterations, untouched);
   }

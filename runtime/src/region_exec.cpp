@@ -719,7 +719,7 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
     const ChunkWorker &w = workers[i];
     static const TransferCounts kNone;
     const TransferCounts &bytes = work[i] ? work[i]->bytes() : kNone;
-    DeviceStats &ds = st.device(rt.devices()[w.device]->name());
+    DeviceStats &ds = st.device(w.device, rt.devices()[w.device]->name());
     ds.iterations += w.iterations;
     ds.last_iterations = w.iterations;
     ds.chunks += w.chunks;
@@ -746,7 +746,7 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
     }
   }
   if (retried) {
-    DeviceStats &ds = st.device(rt.devices()[0]->name());
+    DeviceStats &ds = st.device(0, rt.devices()[0]->name());
     ds.iterations += retried;
     ds.last_iterations += retried;
   }

@@ -41,11 +41,33 @@ struct RegionStats {
   std::vector<std::string> device_order;
   std::map<std::string, DeviceStats> devices;
   DeviceStats &device(const std::string &name) {
-    auto [it, fresh] = devices.try_emplace(name); // one lookup per execution
+    auto [it, fresh] = devices.try_emplace(name);
     if (fresh)
       device_order.push_back(name);
     return it->second;
   }
+  // The same by the runtime's device index: each name looked up once per
+  // site, not per device at every execution (lud's 511).
+  DeviceStats &device(int index, const std::string &name) {
+    std::vector<DeviceStats *> &p = by_index_.p;
+    if (size_t(index) >= p.size())
+      p.resize(size_t(index) + 1, nullptr);
+    if (!p[size_t(index)])
+      p[size_t(index)] = &device(name); // (a map's elements stay put)
+    return *p[size_t(index)];
+  }
+
+private:
+  // Pointers into `devices`: a copy starts without them.
+  struct IndexCache {
+    std::vector<DeviceStats *> p;
+    IndexCache() = default;
+    IndexCache(const IndexCache &) {}
+    IndexCache &operator=(const IndexCache &) {
+      p.clear();
+      return *this;
+    }
+  } by_index_;
 };
 
 struct NamedStats {

@@ -463,17 +463,25 @@ TEST(ProfileStore, CommentsAndEmptyFileAreAnEmptyProfile) {
 
 namespace {
 
-// The hooks record a region's first 16 executions and then every 16th:
-// recording costs as much as a resident execution (lud runs 511).
+// The hooks record a region's first 16 executions, then every 16th up to
+// the 256th, every 64th after: recording costs as much as a resident
+// execution (lud runs 511).
 TEST(ProfileStore, LongRunningRegionsAreSampled) {
   int recorded = 0;
   for (int64_t n = 0; n < 511; ++n)
     recorded += hce::profile::recorded_execution(n) ? 1 : 0;
-  EXPECT_EQ(recorded, 16 + 31);
+  EXPECT_EQ(recorded, 16 + 15 + 4);
   EXPECT_TRUE(hce::profile::recorded_execution(0));
   EXPECT_TRUE(hce::profile::recorded_execution(15));
   EXPECT_FALSE(hce::profile::recorded_execution(17));
   EXPECT_TRUE(hce::profile::recorded_execution(32));
+  EXPECT_TRUE(hce::profile::recorded_execution(240));
+  EXPECT_FALSE(hce::profile::recorded_execution(272));
+  EXPECT_TRUE(hce::profile::recorded_execution(320));
+  int later = 0; // a long run's: one in 64
+  for (int64_t n = 1 << 20; n < (1 << 20) + 6400; ++n)
+    later += hce::profile::recorded_execution(n) ? 1 : 0;
+  EXPECT_EQ(later, 100);
 }
 
 } // namespace

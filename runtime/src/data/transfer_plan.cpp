@@ -26,16 +26,9 @@ IntervalSet ArrayResidency::universe() const {
                                     : extent_);
 }
 
-void ArrayResidency::check_holder(int h) const {
-  if (h < 0 || h >= num_holders())
-    throw std::out_of_range("ArrayResidency: holder " + std::to_string(h) +
-                            " out of range [0, " +
-                            std::to_string(num_holders()) + ")");
-}
-
-const IntervalSet &ArrayResidency::valid(int holder) const {
-  check_holder(holder);
-  return valid_[static_cast<size_t>(holder)];
+void ArrayResidency::holder_out_of_range(int h) const {
+  throw std::out_of_range("ArrayResidency: holder " + std::to_string(h) +
+                          " out of range [0, " + std::to_string(num_holders()) + ")");
 }
 
 IntervalSet ArrayResidency::plan_upload(int dev,
@@ -153,11 +146,6 @@ IntervalSet ArrayResidency::settle_arriving(int holder) {
   arriving_[static_cast<size_t>(holder)].clear();
   valid_[static_cast<size_t>(holder)].unite(landed);
   return landed;
-}
-
-const IntervalSet &ArrayResidency::arriving(int holder) const {
-  check_holder(holder);
-  return arriving_[static_cast<size_t>(holder)];
 }
 
 } // namespace hce

@@ -64,8 +64,13 @@ public:
   // [0, extent), or [0, INT64_MAX) when the extent is unknown.
   IntervalSet universe() const;
 
-  // The elements holder h holds a valid copy of.
-  const IntervalSet &valid(int holder) const;
+  // The elements holder h holds a valid copy of.  (Inline, as arriving():
+  // a CPU chunk's check that the host holds its rows alone reads both for
+  // every device, twice a chunk.)
+  const IntervalSet &valid(int holder) const {
+    check_holder(holder);
+    return valid_[static_cast<size_t>(holder)];
+  }
 
   // ---- planning (const) ---------------------------------------------------
   // What device `dev` must receive before it can use `needed`:
@@ -123,10 +128,17 @@ public:
   // there (returned), and nothing is arriving any more.
   IntervalSet settle_arriving(int holder);
   // What is arriving on `holder` and has not been written since it started.
-  const IntervalSet &arriving(int holder) const;
+  const IntervalSet &arriving(int holder) const {
+    check_holder(holder);
+    return arriving_[static_cast<size_t>(holder)];
+  }
 
 private:
-  void check_holder(int h) const;
+  void check_holder(int h) const {
+    if (h < 0 || h >= num_holders()) [[unlikely]]
+      holder_out_of_range(h);
+  }
+  [[noreturn]] void holder_out_of_range(int h) const;
 
   int64_t extent_;
   std::vector<IntervalSet> valid_;    // index: holder

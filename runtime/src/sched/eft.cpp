@@ -139,7 +139,7 @@ public:
   std::string_view name() const override { return "eft"; }
 
   void begin(const SchedParams &params) override {
-    params_ = params;
+    clock_ = params.clock; // (not the whole SchedParams: a third of a held begin())
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
     data_region_ = params.data_region;
@@ -218,7 +218,7 @@ public:
         dev_[i].active = i == solo_;
       }
     } else {
-      plan_blocks();
+      plan_blocks(params);
     }
     asked_.assign(p_, false);
     exec_begin_ = last_complete_ = now();
@@ -478,11 +478,22 @@ public:
     d.samples.add(range.size(), kept, exec_, d.first_exec);
     if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
       d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
+    bool lanes_changed = false;
     if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
       d.lanes = 0;
+      lanes_changed = true;
     }
-    d.model = rescaled(fit(d.samples.v, d.host, d.lanes, fit_scratch_), 1 / d.speed);
+    // A held execution's chunk that its model predicted (d.confident) leaves
+    // the model as fitted: one more sample it agrees with moves it little,
+    // and the fit was ~1.3k instructions of each of lud's 511 executions
+    // on the CPU alone beside an idle GPU (VM callgrind).  The sample is
+    // kept; the hold's end (choose_mode()) fits them all, learnt_model()
+    // reads a fresh fit.
+    if (held_ && device == solo_ && d.confident && d.model.known() && !lanes_changed)
+      d.fit_stale = true;
+    else
+      refit(d);
     if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
       d.alone.add(range.size(), kept, exec_, d.first_exec);
       // Fitted when read (alone_model()), with the host and lanes of now.
@@ -676,7 +687,8 @@ public:
     if (!dev_[device].model.known() || provisional(dev_[device]) ||
         (young(dev_[device]) && exec_ > dev_[device].first_exec))
       return false;
-    const Model m = rescaled(dev_[device].model, dev_[device].speed);
+    const Dev &d = dev_[device];
+    const Model m = rescaled(d.fit_stale ? fitted(d) : d.model, d.speed);
     overhead_s = m.o;
     per_iteration_s = m.c;
     return true;
@@ -685,8 +697,10 @@ public:
   // Introspection for tests and the simulator.
   std::vector<double> modelled_rates() const {
     std::vector<double> r;
-    for (const Dev &d : dev_)
-      r.push_back(d.model.known() ? 1 / d.model.c : 0);
+    for (const Dev &d : dev_) {
+      const Model m = d.fit_stale ? fitted(d) : d.model;
+      r.push_back(m.known() ? 1 / m.c : 0);
+    }
     return r;
   }
 
@@ -739,6 +753,8 @@ private:
     // alone_lanes: the fit's inputs as at the last chunk alone.
     mutable Model alone_fit;
     mutable bool alone_stale = false;
+    // Samples added since `model` was fitted (complete(), held executions).
+    bool fit_stale = false;
     bool alone_host = false;
     int64_t alone_lanes = 0;
     int next_alone_probe = 1;  // the earliest execution of its next alone probe
@@ -959,6 +975,15 @@ private:
     return alone.known() ? alone : d.seed.known() ? d.seed : d.model;
   }
 
+  // The fit of the device's samples, at its speed now (Dev::fit_stale).
+  Model fitted(const Dev &d) const {
+    return rescaled(fit(d.samples.v, d.host, d.lanes, fit_scratch_), 1 / d.speed);
+  }
+  void refit(Dev &d) {
+    d.model = fitted(d);
+    d.fit_stale = false;
+  }
+
   // The device's model alone (Dev::alone_fit), fitted if a chunk came since.
   const Model &alone_model(const Dev &d) const {
     if (d.alone_stale) {
@@ -1127,7 +1152,7 @@ private:
     return d.host && d.model.known() && d.longest - d.model.o < d.model.o;
   }
 
-  double now() const { return params_.clock ? params_.clock() : now_seconds(); }
+  double now() const { return clock_ ? clock_() : now_seconds(); }
 
   // A model from the device's first execution at this site only, once a
   // later execution has begun without the device running again.  It may
@@ -1599,8 +1624,12 @@ private:
         d.model = d.seed; // an earlier run's steady cost (provisional())
         d.model.lanes = double(d.lanes);
       }
-    if (keeps_settled_alone(was, measured_now))
+    held_ = keeps_settled_alone(was, measured_now);
+    if (held_)
       return;
+    for (Dev &d : dev_) // (samples of the hold's executions)
+      if (d.fit_stale)
+        refit(d);
     settled_until_ = 0; // (a full choice: note_settled_alone() may set it again)
     solo_ = -1;
     bool all_known = p_ >= 2;
@@ -1923,7 +1952,7 @@ private:
     }
   }
 
-  void plan_blocks() {
+  void plan_blocks(const SchedParams &params) {
     std::vector<double> w(p_, 0);
     bool all_known = p_ > 0 && !reprobe_;
     for (const Dev &d : dev_)
@@ -1934,7 +1963,7 @@ private:
       for (int i = 0; i < p_; ++i)
         w[i] = s[i];
     } else {
-      w = initial_ratios(params_);
+      w = initial_ratios(params);
     }
     // The EFT split may give a device nothing (idle(): left out); the
     // initial ratios give every device an iteration when W >= p.
@@ -2190,7 +2219,7 @@ private:
                                std::max<int64_t>(1, most));
   }
 
-  SchedParams params_;
+  std::function<double()> clock_; // SchedParams::clock
   bool lends_ = false; // lends() at begin()
   bool data_region_ = false; // SchedParams::data_region
   // This execution's accelerators retired and the host's team took back
@@ -2325,6 +2354,8 @@ private:
   // settled_until_ (0: none), at trip counts near settled_trip_, while its
   // estimate stays within settled_limit_.
   int64_t settled_until_ = 0, settled_trip_ = 0;
+  // This execution is one keeps_settled_alone() held (complete(): fit_stale).
+  bool held_ = false;
   int settled_solo_ = -1;
   double settled_limit_ = 0;
   double site_wall_ = 0; // the walls of this site's executions so far

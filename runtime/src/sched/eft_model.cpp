@@ -118,12 +118,15 @@ bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t l
 void Samples::add(int64_t n, double t, int at, int first_exec) {
   v.push_back({n, t});
   exec.push_back(at);
-  if (at > first_exec)
-    for (size_t k = v.size(); k-- > 0;)
-      if (exec[k] == first_exec) {
-        v.erase(v.begin() + std::ptrdiff_t(k));
-        exec.erase(exec.begin() + std::ptrdiff_t(k));
-      }
+  // `at` never decreases, and first_exec is the device's first: its chunks
+  // are the oldest, a prefix (no scan of every sample at every chunk).
+  if (at > first_exec) {
+    size_t k = 0;
+    while (k < exec.size() && exec[k] == first_exec)
+      ++k;
+    v.erase(v.begin(), v.begin() + std::ptrdiff_t(k));
+    exec.erase(exec.begin(), exec.begin() + std::ptrdiff_t(k));
+  }
   if (int(v.size()) > kMaxSamples) {
     v.erase(v.begin());
     exec.erase(exec.begin());

@@ -71,7 +71,8 @@ struct Samples {
   std::vector<int> exec;
   // Keeps the newest kMaxSamples; once `exec` is past `first_exec`, the
   // chunks of the device's first execution at the site leave (one-time
-  // costs, see complete()).
+  // costs, see complete()).  `at` (the execution) never decreases from one
+  // call to the next, and first_exec is at most every `at`.
   void add(int64_t n, double t, int at, int first_exec);
 };
 
