@@ -513,6 +513,17 @@ TEST(SchedEft, ExpectedWallIsTheChosenArmsEstimate) {
   EXPECT_DOUBLE_EQ(s->expected_wall(), 0.05) << s->explain();
 }
 
+// lud's CPU (2 us a chunk, `cpu_speed` rows a second, read at each chunk)
+// beside a GPU 300 us a chunk: the CPU alone is the settled choice.
+std::vector<SimDevice> lud_cpu_beside_slow_gpu(const double &cpu_speed) {
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [&cpu_speed](Range r, int) {
+    return 2e-6 + double(r.size()) / cpu_speed;
+  };
+  return {cpu, SimDevice::constant(1e6, 300e-6)};
+}
+
 // The settled device alone (choose_mode's hold, kSettledHold): lud's CPU
 // alone beside a GPU 50x slower holds without the other arms' estimates
 // between full choices.  The hold watches the CPU's own walls: when the CPU
@@ -521,12 +532,7 @@ TEST(SchedEft, ExpectedWallIsTheChosenArmsEstimate) {
 // walls), not at the next full choice.
 TEST(SchedEft, ASettledDeviceAloneGivesWayAsSoonAsItsWallsDo) {
   double cpu_speed = 5e7; // 10 us for lud's 511 rows, then 100x slower
-  SimDevice cpu;
-  cpu.host = true;
-  cpu.time_fn = [&cpu_speed](Range r, int) {
-    return 2e-6 + double(r.size()) / cpu_speed;
-  };
-  const std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e6, 300e-6)};
+  const std::vector<SimDevice> devs = lud_cpu_beside_slow_gpu(cpu_speed);
   auto s = seeded_eft({1 / 5e7, 1e-6});
   SimOptions opt;
   opt.drop_idle = true;
@@ -553,12 +559,7 @@ TEST(SchedEft, ASettledDeviceAloneGivesWayAsSoonAsItsWallsDo) {
 // hold goes on (the model as last fitted said 11.76 us at every one).
 TEST(SchedEft, AHeldDevicesModelIsFittedWhenRead) {
   double cpu_speed = 5e7;
-  SimDevice cpu;
-  cpu.host = true;
-  cpu.time_fn = [&cpu_speed](Range r, int) {
-    return 2e-6 + double(r.size()) / cpu_speed;
-  };
-  const std::vector<SimDevice> devs = {cpu, SimDevice::constant(1e6, 300e-6)};
+  const std::vector<SimDevice> devs = lud_cpu_beside_slow_gpu(cpu_speed);
   auto s = seeded_eft({1 / 5e7, 1e-6});
   auto *seedable = dynamic_cast<Seedable *>(s.get());
   ASSERT_TRUE(seedable);
