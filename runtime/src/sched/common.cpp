@@ -210,8 +210,14 @@ void SyncChunkScheduler::begin(const SchedParams &params) {
         ratios_[i] = init[i];
     ratios_ = normalise(ratios_, active_);
   }
-  pending_.assign(p_, {});
-  outstanding_.assign(p_, {});
+  // Cleared in place: re-made, each device's deque allocated its map and a
+  // node at every execution (lud's 511 on the CPU alone under static).
+  pending_.resize(size_t(p_));
+  outstanding_.resize(size_t(p_));
+  for (std::deque<Range> &q : pending_)
+    q.clear();
+  for (std::vector<Range> &o : outstanding_)
+    o.clear();
   round_iters_.assign(p_, 0);
   round_secs_.assign(p_, 0.0);
   assigned_ = 0;
