@@ -76,9 +76,41 @@ DataEnv::~DataEnv() {
     drop_device_copies(a);
 }
 
+void DataEnv::Array::reset() {
+  name.clear();
+  host = nullptr;
+  elem_size = 0;
+  rows.reset();
+  res.reset();
+  for (Window &w : windows)
+    w = Window(); // (already: free_window)
+  to_host.clear();
+  lost.clear();
+  region_refs = data_refs = 0;
+  data_from = false;
+}
+
+void DataEnv::recycle(std::map<const void *, Array>::iterator it) {
+  if (spare_arrays_.size() >= kSpareArrays) {
+    arrays_.erase(it);
+    return;
+  }
+  spare_arrays_.push_back(arrays_.extract(it));
+  spare_arrays_.back().mapped().reset();
+}
+
 DataEnv::Array &DataEnv::array_for(const hce_map &map, int64_t iterations,
                                    std::vector<HostRange> *untouched) {
-  auto [it, fresh] = arrays_.try_emplace(map.host, int(devices_.size()));
+  auto it = arrays_.find(map.host);
+  const bool fresh = it == arrays_.end();
+  if (fresh && !spare_arrays_.empty()) {
+    auto node = std::move(spare_arrays_.back());
+    spare_arrays_.pop_back();
+    node.key() = map.host;
+    it = arrays_.insert(std::move(node)).position;
+  } else if (fresh) {
+    it = arrays_.try_emplace(map.host, int(devices_.size())).first;
+  }
   Array &a = it->second;
   if (fresh) {
     a.name = map.name ? map.name : "?";
@@ -214,7 +246,7 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
       continue;
     // Not inside a data region: results come home, device copies go.
     ok = flush_and_drop(a, true, why) && ok;
-    arrays_.erase(it);
+    recycle(it);
   }
   return ok;
 }
@@ -1290,10 +1322,13 @@ bool DataEnv::flush_and_drop(Array &a, bool bring_home, std::string &why) {
   bool ok = true;
   if (bring_home) {
     TransferCounts ignored;
-    // Everything some device holds that the host lacks.
-    ok = fetch_to_host(a, a.res.host_stale(a.res.universe()), -1, ignored, why);
+    // Everything some device holds that the host lacks (nothing, when no
+    // device holds anything: the usual end of a region the CPU ran alone).
+    if (!a.res.host_holds_alone())
+      ok = fetch_to_host(a, a.res.host_stale(a.res.universe()), -1, ignored, why);
     // ... and nothing lost that nobody wrote again since.
-    if (IntervalSet gone = a.res.unheld(a.lost); ok && !gone.empty()) {
+    if (IntervalSet gone = a.lost.empty() ? IntervalSet() : a.res.unheld(a.lost);
+        ok && !gone.empty()) {
       why = "elements " + gone.to_string() + " of '" + a.name +
             "' were lost with a failed device; the host holds older values";
       ok = false;
@@ -1344,7 +1379,7 @@ bool DataEnv::data_end(std::string &why) {
     // OpenMP target-data semantics: `from` arrays come home in full; `to`
     // arrays are simply released (their device writes are discarded).
     ok = flush_and_drop(a, a.data_from, why) && ok;
-    arrays_.erase(it);
+    recycle(it);
   }
   data_stack_.pop_back();
   return ok;

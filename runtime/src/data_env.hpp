@@ -211,6 +211,10 @@ public:
     int region_refs = 0;         // co_exec regions mapping it now
     int data_refs = 0;           // enclosing data regions
     bool data_from = false;      // some data region maps it from/tofrom
+
+    // The record as constructed (every member above), its storage kept;
+    // only for a record no device holds anything of (flush_and_drop'd).
+    void reset();
   };
 
 private:
@@ -349,6 +353,14 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable cv_; // a window's pins dropped
   std::map<const void *, Array> arrays_;
+  // The records of arrays dropped at a region's end, reused by the next
+  // array_for: a loop outside a data region maps its arrays anew at every
+  // execution (lud's 511), and making and freeing a record with its
+  // residency sets and windows cost ~1.3k instructions an array.
+  static constexpr size_t kSpareArrays = 8;
+  std::vector<std::map<const void *, Array>::node_type> spare_arrays_;
+  // Erases arrays_'s `it` (flush_and_drop'd), its record kept as a spare.
+  void recycle(std::map<const void *, Array>::iterator it);
   // advise_written(): huge pages for written arrays (HCE_HUGE_PAGES), and
   // its footprint scratch (under the lock).
   const bool huge_pages_, report_untouched_;

@@ -303,6 +303,58 @@ TEST(DataRegion, ACpuWriteMakesADevicesCopyStale) {
   }
 }
 
+// A loop outside a data region maps its arrays anew at every execution;
+// the data layer reuses the records of dropped arrays (DataEnv::recycle).
+// A reused record must start as a new one: nothing valid on the device
+// (which wrote the last array it held), the host valid everywhere.  More
+// arrays than the spares kept, of sizes that differ, some inside a data
+// region (whose end recycles too), at addresses the allocator may reuse.
+TEST(DataRegion, ArraysMappedAnewAtEveryExecutionStartFresh) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  hce::DataEnv &data = hce::Runtime::get().data();
+  const int sim_holder = 2; // holder d+1 for device 1 (sim:0); 0 is the host
+  void *site = nullptr;
+  for (int k = 0; k < 20; ++k) {
+    SCOPED_TRACE("array pair " + std::to_string(k));
+    const int64_t n = 1000 + 97 * k;
+    std::vector<double> x = hce_test::random_vector(size_t(n), 300 + unsigned(k)),
+                        y = hce_test::random_vector(size_t(n), 400 + unsigned(k));
+    const bool in_data = k % 3 == 0;
+    hce_map whole[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                        hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1)};
+    for (hce_map &m : whole) {
+      m.scale = 0;
+      m.len = n;
+    }
+    if (in_data)
+      ASSERT_EQ(hce_data_begin(2, whole), 0);
+    hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                       hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
+    Axpb args{1.5 + k, -0.25 * k};
+    hce_region r{};
+    r.name = "fresh_records";
+    r.schedule = "static";
+    r.devices = "cpu,sim:0";
+    r.iterations = n;
+    r.num_maps = 2;
+    r.maps = maps;
+    r.args = &args;
+    r.cpu = axpb_cpu;
+    r.site = &site;
+    ASSERT_EQ(hce_co_exec(&r), 0);
+    EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0) << "sim:0 did no work";
+    EXPECT_GT(hce_last_iterations(&site, "cpu"), 0) << "the CPU did no work";
+    if (in_data) {
+      EXPECT_FALSE(data.valid_on(y.data(), sim_holder).empty()) << "sim:0 kept nothing";
+      ASSERT_EQ(hce_data_end(), 0);
+    }
+    EXPECT_TRUE(data.valid_on(x.data(), sim_holder).empty());
+    EXPECT_TRUE(data.valid_on(y.data(), sim_holder).empty());
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(y[size_t(i)], x[size_t(i)] * args.f + args.g) << i;
+  }
+}
+
 TEST(DataRegion, WorkLeftWhenTheOnlyDeviceFailsRunsOnTheCpu) {
   // sim:0 alone fails early (out of memory): the chunk it failed on and all
   // the work the scheduler never handed out must still run, on the CPU.

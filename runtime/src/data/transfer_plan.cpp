@@ -135,6 +135,22 @@ void ArrayResidency::release(int dev) {
   arriving_[static_cast<size_t>(dev)].clear();
 }
 
+bool ArrayResidency::host_holds_alone() const {
+  for (size_t h = 1; h < valid_.size(); ++h)
+    if (!valid_[h].empty() || !arriving_[h].empty())
+      return false;
+  return true;
+}
+
+void ArrayResidency::reset(int64_t extent) {
+  extent_ = extent < 0 ? -1 : extent;
+  for (IntervalSet &s : valid_)
+    s.clear();
+  for (IntervalSet &s : arriving_)
+    s.clear();
+  valid_[kHost].add(0, extent_ < 0 ? std::numeric_limits<int64_t>::max() : extent_);
+}
+
 void ArrayResidency::start_arriving(int holder, const IntervalSet &elems) {
   check_holder(holder);
   arriving_[static_cast<size_t>(holder)].unite(elems);

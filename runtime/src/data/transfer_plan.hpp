@@ -101,6 +101,9 @@ public:
   // The part of `elems` whose only valid copies are on devices (the host is
   // stale there): what a full synchronisation would have to download.
   IntervalSet host_stale(const IntervalSet &elems) const;
+  // Whether no device holds (or has on its way) any element: the host's
+  // copy is the only one.
+  bool host_holds_alone() const;
 
   // ---- updates --------------------------------------------------------------
   // A copy of `elems` landed on `holder` (an upload, download or peer copy).
@@ -116,6 +119,10 @@ public:
   // Drops everything a device holds (end of a data region, after the
   // downloads it needed).
   void release(int dev);
+  // Back to the state the constructor gives (the host valid over [0,
+  // extent), nothing elsewhere, nothing arriving), keeping the sets'
+  // storage: a record reused for another array (DataEnv::recycle).
+  void reset(int64_t extent = -1);
 
   // ---- copies in the background (DataEnv::prefetch) -------------------------
   // A copy of `elems` into `holder` was started and lands later: they are
