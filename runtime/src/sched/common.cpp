@@ -15,6 +15,11 @@ int64_t default_initial_chunk(const SchedParams &params) {
 
 std::vector<double> normalise(std::vector<double> ratios,
                               const std::vector<bool> &active) {
+  normalise_in_place(ratios, active);
+  return ratios;
+}
+
+void normalise_in_place(std::vector<double> &ratios, const std::vector<bool> &active) {
   double sum = 0;
   int nactive = 0;
   for (size_t i = 0; i < ratios.size(); ++i) {
@@ -35,15 +40,21 @@ std::vector<double> normalise(std::vector<double> ratios,
     else
       ratios[i] = 1.0 / nactive; // nactive > 0 here
   }
-  return ratios;
 }
 
 std::vector<double> initial_ratios(const SchedParams &params) {
+  std::vector<double> r;
+  initial_ratios(params, r);
+  return r;
+}
+
+void initial_ratios(const SchedParams &params, std::vector<double> &out) {
   const int p = std::max(0, params.num_devices);
-  std::vector<double> r(p, 1.0);
   if (static_cast<int>(params.ratios.size()) == p)
-    r = params.ratios;
-  return normalise(std::move(r), std::vector<bool>(p, true));
+    out = params.ratios;
+  else
+    out.assign(size_t(p), 1.0);
+  normalise_in_place(out, {}); // every device counted
 }
 
 int fastest_chunk(const std::vector<int64_t> &sizes, const std::vector<double> &speeds,
@@ -72,34 +83,54 @@ int64_t mul_div(int64_t a, int64_t b, int64_t c) {
 
 std::vector<int64_t> split_sizes(int64_t total, const std::vector<double> &ratios,
                                  const std::vector<bool> &active) {
+  std::vector<int64_t> out;
+  split_sizes(total, ratios, active, out);
+  return out;
+}
+
+void split_sizes(int64_t total, const std::vector<double> &ratios,
+                 const std::vector<bool> &active, std::vector<int64_t> &out) {
   const size_t p = ratios.size();
-  std::vector<int64_t> out(p, 0);
+  out.assign(p, 0);
   if (total <= 0)
-    return out;
-  std::vector<double> r = normalise(ratios, active);
+    return;
+  // normalise()'s ratios, entry by entry (its arithmetic, without a copy).
+  auto on = [&](size_t i) { return i < active.size() ? bool(active[i]) : true; };
+  auto kept = [&](size_t i) {
+    return on(i) && std::isfinite(ratios[i]) && ratios[i] > 0 ? ratios[i] : 0.0;
+  };
+  double sum = 0;
+  int nactive = 0;
+  for (size_t i = 0; i < p; ++i)
+    if (on(i)) {
+      ++nactive;
+      sum += kept(i);
+    }
+  auto r = [&](size_t i) {
+    return !on(i) ? 0.0 : sum > 0 ? kept(i) / sum : 1.0 / nactive;
+  };
   // The remainder goes to the device with the largest ratio (ties: the
   // last one): the fractions it absorbs (< p iterations) cost the fastest
   // device the least time.
   int last = -1;
   for (size_t i = 0; i < p; ++i)
-    if (active[i] && r[i] > 0 && (last < 0 || r[i] >= r[last]))
+    if (on(i) && r(i) > 0 && (last < 0 || r(i) >= r(size_t(last))))
       last = static_cast<int>(i);
   if (last < 0)
-    return out; // no active device
+    return; // no active device
   int64_t used = 0;
   for (size_t i = 0; i < p; ++i) {
-    if (static_cast<int>(i) == last || !active[i] || !(r[i] > 0))
+    if (static_cast<int>(i) == last || !on(i) || !(r(i) > 0))
       continue;
     // + 1e-6 absorbs the representation error of ratios such as 0.3
     // (0.3 * 1000 = 299.99999999999998...), far below one iteration.
-    long double want = static_cast<long double>(total) * r[i] + 1e-6L;
+    long double want = static_cast<long double>(total) * r(i) + 1e-6L;
     int64_t s = static_cast<int64_t>(std::floor(want));
     s = std::clamp<int64_t>(s, 0, total - used);
     out[i] = s;
     used += s;
   }
-  out[last] = total - used; // Alg. 1 l.5 (W_curr.i = W_curr * R_i)
-  return out;
+  out[size_t(last)] = total - used; // Alg. 1 l.5 (W_curr.i = W_curr * R_i)
 }
 
 int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> &active) {
@@ -117,23 +148,28 @@ std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &
 std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
                                       const std::vector<bool> &active,
                                       const std::vector<bool> &needy) {
-  std::vector<int64_t> out = split_sizes(total, ratios, active);
-  std::vector<bool> want(active.size(), false);
-  for (size_t i = 0; i < want.size(); ++i)
-    want[i] = active[i] && i < needy.size() && needy[i];
+  std::vector<int64_t> out;
+  split_sizes_each(total, ratios, active, needy, out);
+  return out;
+}
+
+void split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                      const std::vector<bool> &active, const std::vector<bool> &needy,
+                      std::vector<int64_t> &out) {
+  split_sizes(total, ratios, active, out);
   if (total < eligible_devices(ratios, active))
-    return out; // not one iteration for each: the ratios decide
+    return; // not one iteration for each: the ratios decide
   // Each needy device left with 0 takes one iteration from the largest
   // share.  That share has >= 2: the total (>= the eligible count) is
   // spread over fewer devices than are eligible.
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] > 0 || !want[i] || !std::isfinite(ratios[i]) || !(ratios[i] > 0))
+    const bool want = i < active.size() && active[i] && i < needy.size() && needy[i];
+    if (out[i] > 0 || !want || !std::isfinite(ratios[i]) || !(ratios[i] > 0))
       continue;
     auto largest = std::max_element(out.begin(), out.end());
     *largest -= 1;
     out[i] = 1;
   }
-  return out;
 }
 
 void AskLog::begin(int p) {
@@ -192,10 +228,15 @@ void SyncChunkScheduler::begin(const SchedParams &params) {
   p_ = std::max(0, params.num_devices);
   W_ = std::max<int64_t>(0, params.iterations);
   ++executions_;
-  prev_rounds_ = std::move(rounds_);
-  rounds_.clear();
+  // The previous execution's chunks become prev_rounds_ (fdets' re-execution
+  // rule); the ones before them are spares for start_round.
+  for (RoundRecord &r : prev_rounds_)
+    spare_rounds_.push_back(std::move(r));
+  prev_rounds_.clear();
+  std::swap(prev_rounds_, rounds_);
   active_.assign(p_, true);
-  std::vector<double> init = initial_ratios(params_);
+  initial_ratios(params_, initial_);
+  const std::vector<double> &init = initial_;
   if (!have_ratios_ || static_cast<int>(ratios_.size()) != p_) {
     served_ever_.assign(size_t(p_), false);
     ratios_ = init;
@@ -208,7 +249,7 @@ void SyncChunkScheduler::begin(const SchedParams &params) {
     for (int i = 0; i < p_; ++i)
       if (!(ratios_[i] > 0) && init[i] > 0)
         ratios_[i] = init[i];
-    ratios_ = normalise(ratios_, active_);
+    normalise_in_place(ratios_, active_);
   }
   // Cleared in place: re-made, each device's deque allocated its map and a
   // node at every execution (lud's 511 on the CPU alone under static).
@@ -238,16 +279,24 @@ void SyncChunkScheduler::start_round(int64_t size) {
     return;
   }
   const bool first = rounds_.empty();
-  const std::vector<bool> needy = unserved();
-  if (first) // every device not yet run gets an iteration of it (issue 15)
-    size = std::max<int64_t>(size, eligible_devices(ratios_, needy));
+  if (first) { // every device not yet run gets an iteration of it (issue 15)
+    unserved(needy_);
+    size = std::max<int64_t>(size, eligible_devices(ratios_, needy_));
+  }
   size = std::clamp<int64_t>(size, 1, remaining);
   RoundRecord rec;
+  if (!spare_rounds_.empty()) { // (its vectors' storage)
+    rec = std::move(spare_rounds_.back());
+    spare_rounds_.pop_back();
+  }
   rec.lb = assigned_;
   rec.size = size;
   rec.ratios = ratios_;
-  rec.shares = first ? split_sizes_each(size, ratios_, active_, needy)
-                     : split_sizes(size, ratios_, active_); // Alg. 1 l.5
+  if (first)
+    split_sizes_each(size, ratios_, active_, needy_, rec.shares);
+  else
+    split_sizes(size, ratios_, active_, rec.shares); // Alg. 1 l.5
+  rec.seconds = rec.coop_speed = 0;
   int64_t lb = assigned_;
   for (int d = 0; d < p_; ++d) {
     if (rec.shares[d] > 0)
@@ -259,11 +308,16 @@ void SyncChunkScheduler::start_round(int64_t size) {
 }
 
 std::vector<bool> SyncChunkScheduler::unserved() const {
-  std::vector<bool> out(size_t(p_), false);
+  std::vector<bool> out;
+  unserved(out);
+  return out;
+}
+
+void SyncChunkScheduler::unserved(std::vector<bool> &out) const {
+  out.assign(size_t(p_), false);
   for (int d = 0; d < p_; ++d)
     out[size_t(d)] = active_[size_t(d)] &&
                      !(size_t(d) < served_ever_.size() && served_ever_[size_t(d)]);
-  return out;
 }
 
 bool SyncChunkScheduler::idle(int device) const {
@@ -360,14 +414,13 @@ void SyncChunkScheduler::maybe_finish_round() {
       ratios_ = ratios_from_speeds(ratios_, speeds_, active_); // l.10-11
     std::fill(round_iters_.begin(), round_iters_.end(), 0);
     std::fill(round_secs_.begin(), round_secs_.end(), 0.0);
-    RoundRecord copy = rec;
     if (assigned_ >= W_) {
       finished_ = true;
       on_execution_done();
       break;
     }
-    int64_t size = on_round_done(copy);
-    start_round(size);
+    // (rec is read before start_round, whose push_back may move it.)
+    start_round(on_round_done(rec));
   }
 }
 

@@ -29,6 +29,8 @@ int64_t default_initial_chunk(const SchedParams &params);
 // params.ratios normalised to sum 1 over p devices; equal shares when empty,
 // of the wrong length, or summing to <= 0.  Negative entries count as 0.
 std::vector<double> initial_ratios(const SchedParams &params);
+// The same into `out`, its storage reused (a scheduler's every execution).
+void initial_ratios(const SchedParams &params, std::vector<double> &out);
 
 // Splits `total` iterations among the devices with active[i] by ratios[i]
 // (need not be normalised): floor(total * R_i) each (Alg. 1 l.5), the
@@ -40,6 +42,9 @@ std::vector<double> initial_ratios(const SchedParams &params);
 // split is equal).  Safe for total up to 2^62.
 std::vector<int64_t> split_sizes(int64_t total, const std::vector<double> &ratios,
                                  const std::vector<bool> &active);
+// The same into `out`, its storage reused.
+void split_sizes(int64_t total, const std::vector<double> &ratios,
+                 const std::vector<bool> &active, std::vector<int64_t> &out);
 
 // split_sizes, then every active device with a positive ratio that got 0
 // takes one iteration from the device with the largest share, when `total`
@@ -53,6 +58,10 @@ std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &
 std::vector<int64_t> split_sizes_each(int64_t total, const std::vector<double> &ratios,
                                       const std::vector<bool> &active,
                                       const std::vector<bool> &needy);
+// The same into `out`, its storage reused.
+void split_sizes_each(int64_t total, const std::vector<double> &ratios,
+                      const std::vector<bool> &active, const std::vector<bool> &needy,
+                      std::vector<int64_t> &out);
 
 // The devices split_sizes_each gives an iteration: active, ratio > 0.
 int eligible_devices(const std::vector<double> &ratios, const std::vector<bool> &active);
@@ -89,6 +98,9 @@ std::vector<double> ratios_from_speeds(const std::vector<double> &old_ratios,
 // Normalises `ratios` over the active devices (equal if they sum to <= 0).
 std::vector<double> normalise(std::vector<double> ratios,
                               const std::vector<bool> &active);
+// The same in place.  (An `active` shorter than `ratios` counts the rest
+// active.)
+void normalise_in_place(std::vector<double> &ratios, const std::vector<bool> &active);
 
 // "The chunk executed at the fastest speed" (FDETS/ADETS re-execution rule):
 // the index of the largest chunk among those whose speed is within a factor
@@ -164,10 +176,12 @@ protected:
   int executions_ = 0;                   // begin() calls so far
   std::vector<RoundRecord> rounds_;      // this execution's chunks
   std::vector<RoundRecord> prev_rounds_; // the previous execution's chunks
+  std::vector<double> initial_;          // initial_ratios(params_), this execution's
   bool finished() const { return finished_; }
   // Active devices that have not been given an iteration at this site yet
   // (the ones the first chunk must give one).
   std::vector<bool> unserved() const;
+  void unserved(std::vector<bool> &out) const;
 
 private:
   void start_round(int64_t size);
@@ -181,6 +195,12 @@ private:
   bool finished_ = true;                        // no more chunks this execution
   bool have_ratios_ = false;
   std::vector<bool> served_ever_; // given an iteration at this site
+  // Storage reused from execution to execution: the records of the
+  // execution before the previous one (their vectors), start_round's
+  // unserved devices.  (Made and freed anew, they were a fifth of static's
+  // ~20k instructions an execution on lud's 511, the CPU alone.)
+  std::vector<RoundRecord> spare_rounds_;
+  std::vector<bool> needy_;
 };
 
 // The scheduler `auto` chose for its current execution ("" if s is not an

@@ -16,7 +16,7 @@ public:
 
 protected:
   int64_t on_begin() override {
-    ratios_ = initial_ratios(params_); // fixed R_i, every execution
+    ratios_ = initial_; // fixed R_i (initial_ratios(params_)), every execution
     return W_;                         // one chunk: W_i = W * R_i
   }
   int64_t on_round_done(const RoundRecord &) override { return W_; }
