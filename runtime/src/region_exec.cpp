@@ -586,7 +586,10 @@ bool make_schedule_plan(Runtime &rt, const hce_region &r, const Settings &set,
     params.is_host.push_back(dev.uses_host_memory());
     const auto *cpu = dynamic_cast<const CpuDevice *>(&dev);
     params.lanes.push_back(dev.lanes(r));
-    params.waves.push_back(dev.wave(r));
+    // An accelerator's asked when a scheduler first sizes its chunk
+    // (WaveAsk): warm auto that runs the CPU alone never asks.
+    params.waves.push_back(dev.uses_host_memory() ? dev.wave(r)
+                                                  : SchedParams::kWaveUnasked);
     params.lookahead =
         params.lookahead || (sp.co == CoMode::Pipelined && !dev.uses_host_memory());
     sp.is_cpu.push_back(cpu != nullptr);
@@ -758,11 +761,28 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
 // One execution's devices at work: each device's RegionDeviceWork (its
 // chunks' data, compute and reduction partials) bound to its ChunkWorker,
 // and what the chunk loop did.
+// SchedParams::wave_of for one execution: device i's wave (Device::wave),
+// kept in the site's plan, so asked once per plan.  Called by the
+// scheduler under the chunk loop's lock.
+struct WaveAsk {
+  Runtime *rt = nullptr;
+  const hce_region *r = nullptr;
+  SitePlan *sp = nullptr;
+  int64_t operator()(int i) const {
+    if (i < 0 || size_t(i) >= sp->devs.size() || size_t(i) >= sp->params.waves.size())
+      return 0;
+    const int64_t w = std::max<int64_t>(0, rt->devices()[sp->devs[size_t(i)]]->wave(*r));
+    sp->params.waves[size_t(i)] = w;
+    return w;
+  }
+};
+
 struct ExecutionRun {
   std::vector<std::unique_ptr<RegionDeviceWork>> work;
   std::vector<ChunkWorker> workers;
   ChunkLoopResult loop;
   bool lent_in_data_region = false; // (lends_in_data_region)
+  WaveAsk wave_ask;
 };
 
 // The scheduler begins, with the execution's co-execution speeds and rate
@@ -778,6 +798,8 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
   site.plan.params.data_region = plan.facts.in_data_region;
+  run.wave_ask = {&rt, &r, &site.plan};
+  site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
   site.scheduler->begin(*plan.params);
   run.workers.resize(devs.size());
   run.work.resize(devs.size());
@@ -908,6 +930,7 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
   attach_device_hooks(rt, r, plan, run, prefault.wanted() ? &prefault : nullptr);
   run.loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
                             team_beside(rt, plan, workers), r.iterations);
+  site.plan.params.wave_of = nullptr; // (its WaveAsk is this execution's)
   prefault.finish();
   return true;
 }

@@ -1979,6 +1979,70 @@ TEST(SchedEft, AnAcceleratorsChunksOfAWaveOrMoreAreWholeWaves) {
   }
 }
 
+// An accelerator's wave not asked yet (SchedParams::kWaveUnasked: the
+// runtime defers the GPU's occupancy calculator, whose first call loads the
+// kernel's module) is asked through wave_of when eft first sizes a chunk
+// for it, and its chunks are then what they are when the wave was given;
+// a device eft leaves out (lud's CPU alone beside a slow GPU, settled) is
+// never asked.
+TEST(SchedEft, AnAcceleratorsWaveIsAskedOnlyWhenItGetsAChunk) {
+  const int64_t W = 2048, kWave = 132;
+  SimDevice gpu = SimDevice::constant(1 / 3e-6, 0);
+  gpu.time_fn = [&](Range r, int k) {
+    const int64_t waves = (r.size() + kWave - 1) / kWave;
+    return (k == 0 ? 1e-4 : 0) + 5e-5 + 4.4e-4 * double(waves);
+  };
+  const std::vector<SimDevice> devs = {SimDevice::constant(1 / 2e-5, 5e-6, true), gpu};
+  SimOptions opt;
+  opt.start_at = {0, 0.002};
+  auto chunks_of = [](const SimResult &r) {
+    std::vector<std::pair<int, Range>> out;
+    for (const SimChunk &c : r.chunks)
+      out.emplace_back(c.device, c.range);
+    return out;
+  };
+  SchedParams told = make_params(W, devs);
+  told.waves = {0, kWave};
+  auto s_told = eft();
+  const SimResult r_told = simulate(*s_told, told, devs, opt);
+  int asked = 0;
+  SchedParams deferred = make_params(W, devs);
+  deferred.waves = {0, SchedParams::kWaveUnasked};
+  deferred.wave_of = [&](int i) {
+    ++asked;
+    return i == 1 ? kWave : int64_t(0);
+  };
+  auto s_deferred = eft();
+  const SimResult r_deferred = simulate(*s_deferred, deferred, devs, opt);
+  EXPECT_EQ(check_coverage(r_deferred, W), "") << s_deferred->explain();
+  EXPECT_EQ(chunks_of(r_deferred), chunks_of(r_told));
+  EXPECT_GE(asked, 1);
+  EXPECT_LE(asked, 1) << "asked again within one execution";
+
+  // lud's CPU alone beside a slow GPU: from the 20th execution on the GPU
+  // gets nothing, and nothing asks its wave.
+  double cpu_speed = 5e7;
+  const std::vector<SimDevice> lud = lud_cpu_beside_slow_gpu(cpu_speed);
+  auto s = seeded_eft({1 / 5e7, 1e-6});
+  SimOptions drop;
+  drop.drop_idle = true;
+  for (int e = 0; e < 60; ++e) {
+    int lud_asked = 0;
+    SchedParams p = make_params(500, lud);
+    p.waves = {0, SchedParams::kWaveUnasked};
+    p.wave_of = [&](int) {
+      ++lud_asked;
+      return int64_t(64);
+    };
+    const SimResult r = simulate(*s, p, lud, drop);
+    ASSERT_EQ(check_coverage(r, 500), "") << "execution " << e;
+    if (e >= 20) {
+      ASSERT_EQ(r.iterations[0], 500) << "execution " << e << ": " << s->explain();
+      ASSERT_EQ(lud_asked, 0) << "execution " << e;
+    }
+  }
+}
+
 // A CPU stalled 15x for a while (executions 2-29: 0.6 ms, the GPU alone's
 // 0.5 faster meanwhile) from a clean profile: its model absorbs the stall,
 // so a stalled wall's excess over its prediction is as low as a clean

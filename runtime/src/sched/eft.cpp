@@ -140,6 +140,7 @@ public:
 
   void begin(const SchedParams &params) override {
     clock_ = params.clock; // (not the whole SchedParams: a third of a held begin())
+    wave_of_ = params.wave_of;
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
     data_region_ = params.data_region;
@@ -167,7 +168,7 @@ public:
       d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
                     ? std::max<int64_t>(0, params.lanes[i])
                     : 0;
-      d.wave = i < int(params.waves.size()) ? std::max<int64_t>(0, params.waves[i]) : 0;
+      d.wave = i < int(params.waves.size()) ? params.waves[i] : 0; // (whole_waves)
       d.active = true;
       d.retired = false;
       d.paused = false;
@@ -379,6 +380,8 @@ public:
     }
     if (d.lanes_test && d.exec_chunks == 0 && d.inflight.empty())
       size = std::min(size, std::max<int64_t>(1, W_ / 3)); // (lanes_untested)
+    if (d.wave == SchedParams::kWaveUnasked)
+      d.wave = wave_of_ ? std::max<int64_t>(0, wave_of_(device)) : 0;
     size = whole_waves(d, std::clamp<int64_t>(size, 1, R), R);
     Range r = take(device, size, leave_learning);
     if (r.empty())
@@ -2220,6 +2223,7 @@ private:
   }
 
   std::function<double()> clock_; // SchedParams::clock
+  std::function<int64_t(int)> wave_of_; // SchedParams::wave_of
   bool lends_ = false; // lends() at begin()
   bool data_region_ = false; // SchedParams::data_region
   // This execution's accelerators retired and the host's team took back

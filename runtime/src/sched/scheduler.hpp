@@ -56,7 +56,14 @@ struct SchedParams {
   // Per-device waves (0 = unknown): an accelerator's kernel runs its
   // iterations in waves of this many (every multiprocessor full), so a
   // chunk of 1.2 waves takes as long as one of 2 (Device::wave).
+  // kWaveUnasked: not asked yet; wave_of(i) asks when a scheduler first
+  // sizes a chunk for device i in an execution (Device::wave on a GPU is
+  // the occupancy calculator, whose first call loads the kernel's module:
+  // ~0.2 ms of warm lud's first execution on the H200, call JC, where auto
+  // then ran the CPU alone).
+  static constexpr int64_t kWaveUnasked = -1;
   std::vector<int64_t> waves;
+  std::function<int64_t(int)> wave_of; // (during an execution; empty: 0)
   // Per-device speed when every device co-executes, relative to its speed
   // alone or beside the others otherwise (empty or 1: the same): under 1
   // for the CPU where the runtime lends part of its team to the
