@@ -255,6 +255,23 @@ void axpb_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void 
     y[i] = x[i] * a->f + a->g;
 }
 
+// The region axpb_cpu runs: n iterations over `maps` (x, y), static on
+// `devices`.
+hce_region axpb_region(const char *name, const char *devices, int64_t n, hce_map *maps,
+                       const Axpb *args, void **site) {
+  hce_region r{};
+  r.name = name;
+  r.schedule = "static";
+  r.devices = devices;
+  r.iterations = n;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.args = args;
+  r.cpu = axpb_cpu;
+  r.site = site;
+  return r;
+}
+
 TEST(DataRegion, ACpuWriteMakesADevicesCopyStale) {
   // sim:0 holds a copy of x (read in the data region); the CPU then
   // rewrites x in place; sim:0 reads x again and must get the CPU's values
@@ -279,16 +296,7 @@ TEST(DataRegion, ACpuWriteMakesADevicesCopyStale) {
       maps[1] = maps[0];
     }
     Axpb args{f, g};
-    hce_region r{};
-    r.name = devices;
-    r.schedule = "static";
-    r.devices = devices;
-    r.iterations = n;
-    r.num_maps = 2;
-    r.maps = maps;
-    r.args = &args;
-    r.cpu = axpb_cpu;
-    r.site = site;
+    hce_region r = axpb_region(devices, devices, n, maps, &args, site);
     ASSERT_EQ(hce_co_exec(&r), 0);
     EXPECT_EQ(hce_last_iterations(site, devices), n) << devices << " did not run it all";
   };
@@ -331,16 +339,7 @@ TEST(DataRegion, ArraysMappedAnewAtEveryExecutionStartFresh) {
     hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
                        hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
     Axpb args{1.5 + k, -0.25 * k};
-    hce_region r{};
-    r.name = "fresh_records";
-    r.schedule = "static";
-    r.devices = "cpu,sim:0";
-    r.iterations = n;
-    r.num_maps = 2;
-    r.maps = maps;
-    r.args = &args;
-    r.cpu = axpb_cpu;
-    r.site = &site;
+    hce_region r = axpb_region("fresh_records", "cpu,sim:0", n, maps, &args, &site);
     ASSERT_EQ(hce_co_exec(&r), 0);
     EXPECT_GT(hce_last_iterations(&site, "sim:0"), 0) << "sim:0 did no work";
     EXPECT_GT(hce_last_iterations(&site, "cpu"), 0) << "the CPU did no work";
