@@ -832,6 +832,8 @@ bool DataEnv::host_holds_alone(const hce_region &region, Range range) const {
     const Array &a = arrays_.at(map.host);
     if (!a.to_host.empty())
       return false;
+    if (a.res.host_holds_all_alone())
+      continue; // (every footprint: no hull to build)
     const Interval h = clamped_hull(map, range.lb, range.ub);
     if (h.hi <= h.lo)
       continue;

@@ -81,7 +81,8 @@ TEST(CheapPaths, HostStaleMatchesItsDefinition) {
 }
 
 // A residency reset for another array (DataEnv's reused records) is a
-// fresh one; host_holds_alone() is what its name says.
+// fresh one; host_holds_alone() and host_holds_all_alone() are what their
+// names say.
 TEST(CheapPaths, ResidencyResetIsAFreshResidency) {
   std::mt19937 g(15);
   const ArrayResidency fresh(2);
@@ -100,6 +101,8 @@ TEST(CheapPaths, ResidencyResetIsAFreshResidency) {
     for (int h = 1; h <= 2; ++h)
       devices_empty = devices_empty && res.valid(h).empty() && res.arriving(h).empty();
     ASSERT_EQ(res.host_holds_alone(), devices_empty);
+    ASSERT_EQ(res.host_holds_all_alone(),
+              devices_empty && res.valid(hce::kHost) == fresh.valid(hce::kHost));
     if (trial % 5 == 4) {
       res.reset();
       for (int h = 0; h <= 2; ++h) {

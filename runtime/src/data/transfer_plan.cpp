@@ -142,6 +142,13 @@ bool ArrayResidency::host_holds_alone() const {
   return true;
 }
 
+bool ArrayResidency::host_holds_all_alone() const {
+  const IntervalSet &host = valid_[kHost];
+  const int64_t end = extent_ < 0 ? std::numeric_limits<int64_t>::max() : extent_;
+  return host.num_intervals() == 1 && host[0].lo <= 0 && host[0].hi >= end &&
+         host_holds_alone();
+}
+
 void ArrayResidency::reset(int64_t extent) {
   extent_ = extent < 0 ? -1 : extent;
   for (IntervalSet &s : valid_)

@@ -104,6 +104,8 @@ public:
   // Whether no device holds (or has on its way) any element: the host's
   // copy is the only one.
   bool host_holds_alone() const;
+  // ... and the host holds every element: no footprint can need a copy.
+  bool host_holds_all_alone() const;
 
   // ---- updates --------------------------------------------------------------
   // A copy of `elems` landed on `holder` (an upload, download or peer copy).
