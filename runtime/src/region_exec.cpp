@@ -419,12 +419,14 @@ bool parse_ratios(const hce_region &r, const Runtime &rt, const std::vector<int>
 // executions).
 void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs,
                    double min_share) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
+  names.reserve(devs.size());
   for (int d : devs)
     names.push_back(rt.devices()[d]->name());
   std::vector<std::pair<std::string, double>> left_out;
   const std::vector<size_t> kept =
-      site.slow.keep(names, site.stats.executions, min_share, &left_out);
+      site.slow.keep(std::span<const std::string_view>(names), site.stats.executions,
+                     min_share, &left_out);
   for (const auto &[dev, share] : left_out)
     notice_once("slow/" + site.name + "/" + dev,
                 "region " + site.name + ": " + dev + " does " +

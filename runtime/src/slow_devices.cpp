@@ -22,54 +22,74 @@ int64_t SlowDevices::retry_after(int times) {
   return std::min(after, kMaxRetryAfter);
 }
 
+SlowDevices::Entry *SlowDevices::find(std::string_view device) {
+  for (Entry &e : entries_)
+    if (e.name == device)
+      return &e;
+  return nullptr;
+}
+
+SlowDevices::Entry &SlowDevices::entry(std::string_view device) {
+  if (Entry *e = find(device))
+    return *e;
+  entries_.push_back(Entry{std::string(device)});
+  return entries_.back();
+}
+
 std::vector<size_t>
 SlowDevices::keep(const std::vector<std::string> &devices, int64_t executions,
                   double min_share,
                   std::vector<std::pair<std::string, double>> *newly_left_out) {
-  for (auto it = dropped_at_.begin(); it != dropped_at_.end();) {
-    if (executions - it->second >= retry_after(dropped_times_[it->first])) {
-      throughput_.erase(it->first); // measure it afresh
-      it = dropped_at_.erase(it);
-    } else {
-      ++it;
+  const std::vector<std::string_view> views(devices.begin(), devices.end());
+  return keep(std::span<const std::string_view>(views), executions, min_share,
+              newly_left_out);
+}
+
+std::vector<size_t>
+SlowDevices::keep(std::span<const std::string_view> devices, int64_t executions,
+                  double min_share,
+                  std::vector<std::pair<std::string, double>> *newly_left_out) {
+  for (Entry &e : entries_)
+    if (e.dropped && executions - e.dropped_at >= retry_after(e.dropped_times)) {
+      e.measured = false; // measure it afresh
+      e.dropped = false;
     }
-  }
   std::vector<size_t> all(devices.size());
   for (size_t i = 0; i < devices.size(); ++i)
     all[i] = i;
   if (devices.size() < 2 || min_share <= 0)
     return all;
   double total = 0;
-  for (const std::string &d : devices) {
-    auto it = throughput_.find(d);
-    if (it == throughput_.end())
+  for (std::string_view d : devices) {
+    const Entry *e = find(d);
+    if (!e || !e->measured)
       return all; // not every device measured yet
-    total += it->second;
+    total += e->throughput;
   }
   if (total <= 0)
     return all;
   std::vector<size_t> kept;
   for (size_t i = 0; i < devices.size(); ++i) {
-    const std::string &d = devices[i];
+    Entry &e = *find(devices[i]);
     // Left out until its retry: the others' rates change without it (a GPU
     // alone re-uploads what the CPU wrote, and looked slow enough to bring
     // the CPU back after one execution with a new scheduler at its initial
     // ratios: jacobi2d's fdets, traces-h200-2026-11-29-qb-named.tar.xz).
-    if (dropped_at_.count(d))
+    if (e.dropped)
       continue;
-    const double share = throughput_[d] / total;
-    int &streak = slow_streak_[d];
-    streak = share >= min_share ? 0 : streak + 1;
-    if (streak == 0)
-      dropped_times_.erase(d); // it pays for itself again
-    if (streak < 2) {
+    const double share = e.throughput / total;
+    e.slow_streak = share >= min_share ? 0 : e.slow_streak + 1;
+    if (e.slow_streak == 0)
+      e.dropped_times = 0; // it pays for itself again
+    if (e.slow_streak < 2) {
       kept.push_back(i);
       continue;
     }
-    if (!dropped_at_.count(d) && newly_left_out)
-      newly_left_out->push_back({d, share});
-    dropped_at_.emplace(d, executions);
-    ++dropped_times_[d];
+    if (newly_left_out)
+      newly_left_out->push_back({e.name, share});
+    e.dropped = true;
+    e.dropped_at = executions;
+    ++e.dropped_times;
   }
   return kept.empty() ? all : kept;
 }

@@ -5,8 +5,9 @@
 // simulated region, so both leave out the same devices.
 
 #include <cstdint>
-#include <map>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,12 +32,16 @@ public:
 
   // The device's rate in an execution it worked in (not a site's first:
   // that one also places the data, and says little about the device).
-  void measured(const std::string &device, double rate) { throughput_[device] = rate; }
+  void measured(std::string_view device, double rate) {
+    Entry &e = entry(device);
+    e.throughput = rate;
+    e.measured = true;
+  }
   // A device that took part in such an execution (not planned idle) and got
   // no iteration: the others had done the work before it was ready (lud's
   // GPU under hguided, whose preparation outlasts the CPU's whole
   // execution).  It added nothing but its preparation: a share of 0.
-  void got_nothing(const std::string &device) { throughput_[device] = 0; }
+  void got_nothing(std::string_view device) { measured(device, 0); }
 
   // Which of `devices` (names, in the region's order) run the execution
   // after `executions` earlier ones: those whose share of the measured
@@ -46,15 +51,29 @@ public:
   // A device left out stays out until its retry_after() executions later.
   // Appends the devices left out for the first time to `newly_left_out`
   // (with their share) for the caller's notice.
+  std::vector<size_t> keep(std::span<const std::string_view> devices, int64_t executions,
+                           double min_share,
+                           std::vector<std::pair<std::string, double>> *newly_left_out);
   std::vector<size_t> keep(const std::vector<std::string> &devices, int64_t executions,
                            double min_share,
                            std::vector<std::pair<std::string, double>> *newly_left_out);
 
 private:
-  std::map<std::string, double> throughput_;  // last measured rate per device
-  std::map<std::string, int> slow_streak_;    // executions in a row below the share
-  std::map<std::string, int64_t> dropped_at_; // left out, at which execution
-  std::map<std::string, int> dropped_times_;  // left out in a row, retries between
+  // One per device seen, found by name (a region has a few devices: a
+  // linear search, where four string-keyed maps cost ~1.8k instructions
+  // an execution of a named scheduler, VM callgrind).
+  struct Entry {
+    std::string name;
+    double throughput = 0; // last measured rate
+    bool measured = false;
+    int slow_streak = 0; // executions in a row below the share
+    bool dropped = false;
+    int64_t dropped_at = 0; // left out, at which execution
+    int dropped_times = 0;  // left out in a row, retries between
+  };
+  std::vector<Entry> entries_;
+  Entry *find(std::string_view device);
+  Entry &entry(std::string_view device); // found or added
 };
 
 } // namespace hce
