@@ -36,6 +36,10 @@ namespace {
 
 // The user's team size on a thread that runs the CPU's chunks.
 thread_local int saved_threads = 0;
+// The user's blocktime on the calling thread while use_team() holds it at 0
+// (beside working accelerators); kBlocktimeKept when it is the user's.
+constexpr int kBlocktimeKept = -1;
+thread_local int saved_blocktime = kBlocktimeKept;
 // The largest team this thread has forked (ensure_team).
 thread_local int warmed_team = 0;
 // The size of the last warm-up fork's team: the region's observable effect.
@@ -64,15 +68,6 @@ void ensure_team(int team) {
 
 } // namespace
 
-void CpuDevice::on_controller_start() {
-  // The controller is its own root thread: this sets the team size of the
-  // variant's `parallel for` without touching the user's ICVs.  Its team is
-  // created when it first runs the CPU's chunks (use_team): usually the
-  // calling thread runs them, and a second team kept spinning would take
-  // cores from the first.
-  omp_set_num_threads(threads_);
-}
-
 bool CpuDevice::enter_caller() {
   // On the H100 a hand-off to the CPU's controller and back cost 3-25 us per
   // execution, the whole runtime overhead of lud's short executions (the
@@ -85,12 +80,17 @@ bool CpuDevice::enter_caller() {
   // whole machine's woke a released thread at every fork -- lud's CPU-alone
   // chunks computed 2x slower with any accelerator in HCE_DEVICES (H100).
   saved_threads = omp_get_max_threads();
+  saved_blocktime = kBlocktimeKept;
   return true;
 }
 
 void CpuDevice::leave_caller() {
   if (omp_get_max_threads() != saved_threads)
     omp_set_num_threads(saved_threads);
+  if (saved_blocktime != kBlocktimeKept) {
+    kmp_set_blocktime(saved_blocktime);
+    saved_blocktime = kBlocktimeKept;
+  }
 }
 
 int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
@@ -99,6 +99,18 @@ void CpuDevice::use_team(bool alone) const {
   const int team = alone ? all_threads_ : std::max(1, threads_ - reserved_.load());
   if (omp_get_max_threads() != team)
     omp_set_num_threads(team);
+  // Beside working accelerators the team's workers sleep as soon as a chunk
+  // ends (blocktime 0) instead of spinning for the user's blocktime (200 ms
+  // by default) on the cores the accelerators' controllers, streams and
+  // copy threads run on.  Alone, the user's blocktime: lud's 511 short
+  // executions fork a team that is still spinning, not one to wake.
+  if (!alone && saved_blocktime == kBlocktimeKept && kmp_get_blocktime() != 0) {
+    saved_blocktime = kmp_get_blocktime();
+    kmp_set_blocktime(0);
+  } else if (alone && saved_blocktime != kBlocktimeKept) {
+    kmp_set_blocktime(saved_blocktime);
+    saved_blocktime = kBlocktimeKept;
+  }
   ensure_team(team);
 }
 

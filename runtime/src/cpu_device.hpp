@@ -57,7 +57,12 @@ public:
   int64_t lanes(const hce_region &region) const override {
     return region.cpu_flat ? 1 : threads_;
   }
-  void on_controller_start() override;
+  // (No on_controller_start: a thread that calls libomp becomes one of its
+  // root threads, and the CPU's controller counted beside the caller's
+  // team of every core made libomp think the machine oversubscribed
+  // (more threads than cores), so that every team's workers, the user's
+  // own too, slept after each fork.  The controller's team size is set by
+  // use_team() when it runs the CPU's chunks.)
   // The calling thread runs the CPU's chunks as the master of its own
   // OpenMP team, outside any active parallel region and variant (a nested
   // `parallel for` would run on one thread); use_team() sizes the team.  The

@@ -192,6 +192,70 @@ TEST_F(CpuTeam, ReadyingTheCallerNeverLowersTheTeamSizeOnTheWay) {
   EXPECT_EQ(omp_get_max_threads(), 4);
 }
 
+TEST_F(CpuTeam, BesideAcceleratorsTheTeamSleepsAloneItKeepsTheUsersBlocktime) {
+  // Beside working accelerators the team's workers sleep after each chunk
+  // (blocktime 0: no spinning on the cores of the accelerators' threads);
+  // alone, and after the execution, the user's blocktime.
+  hce::CpuDevice cpu(3, 4);
+  int beside = -1, alone = -1, after_beside = -1, after_alone = -1, before = -1;
+  std::thread t([&] {
+    kmp_set_blocktime(150); // the user's
+    before = kmp_get_blocktime();
+    ASSERT_TRUE(cpu.enter_caller());
+    cpu.use_team(/*alone=*/false);
+    beside = kmp_get_blocktime();
+    cpu.use_team(/*alone=*/true); // (eft's lending ended: alone again)
+    alone = kmp_get_blocktime();
+    cpu.use_team(/*alone=*/false);
+    cpu.leave_caller();
+    after_beside = kmp_get_blocktime();
+    ASSERT_TRUE(cpu.enter_caller());
+    cpu.use_team(/*alone=*/true);
+    cpu.leave_caller();
+    after_alone = kmp_get_blocktime();
+  });
+  t.join();
+  EXPECT_EQ(before, 150);
+  EXPECT_EQ(beside, 0);
+  EXPECT_EQ(alone, 150);
+  EXPECT_EQ(after_beside, 150);
+  EXPECT_EQ(after_alone, 150);
+}
+
+// In a process of its own (EXPECT_EXIT re-runs the binary): the CPU alone
+// on every core, as a user's OpenMP program runs.  Exits 0 when the
+// runtime left libomp's blocktime as the program's own fork found it.
+void blocktime_child() {
+  hce_test::use_devices("cpu");
+  const int cores = omp_get_max_threads();
+#pragma omp parallel
+  g_team.store(omp_get_num_threads()); // the user's own team first
+  const int users = kmp_get_blocktime();
+  Scale s(1 << 14, "static");
+  for (int exec = 0; exec < 3; ++exec) {
+    s.run_and_check();
+    if (::testing::Test::HasFailure())
+      std::_Exit(3);
+  }
+  const int after_region = kmp_get_blocktime();
+#pragma omp parallel
+  g_team.store(omp_get_num_threads());
+  const int after_fork = kmp_get_blocktime();
+  std::fprintf(stderr, "cores %d: blocktime %d, after the regions %d, after a fork %d\n",
+               cores, users, after_region, after_fork);
+  hce_finalize();
+  std::_Exit(users > 0 && after_region == users && after_fork == users ? 0 : 1);
+}
+
+TEST(CpuTeamProcess, TheUsersOwnTeamsKeepTheirBlocktime) {
+  // The CPU's controller thread called libomp when it started: libomp
+  // counted it beside the caller's team of every core, thought the machine
+  // oversubscribed and made every team's workers sleep after each fork --
+  // the user's own loops outside HCE's regions too (blocktime 200 -> 0).
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(blocktime_child(), testing::ExitedWithCode(0), "");
+}
+
 TEST_F(CpuTeam, UseTeamForksTheTeamBeforeTheFirstChunk) {
   // The warm-up fork must survive the optimiser: an empty parallel region
   // is deleted at -O1 and above (LLVM's OpenMPOpt), and the process's first
