@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -25,10 +26,11 @@ std::string range_text(Range r) {
 }
 
 struct Shared {
+  explicit Shared(ChunkLoopResult &out) : result(out) {}
   std::mutex mutex;
   std::condition_variable cv;
   Scheduler *scheduler = nullptr;
-  ChunkLoopResult result;
+  ChunkLoopResult &result;
   int64_t iterations = -1; // W, when the caller gave it
   // Every iteration complete (result.completed covers [0, W)): read by the
   // prologues without the lock.
@@ -405,15 +407,39 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label,
                                const std::function<void()> &beside, int64_t iterations) {
-  Shared sh;
+  ChunkLoopResult out;
+  run_chunk_loop(rt, scheduler, workers, label, beside, iterations, out);
+  return out;
+}
+
+void run_chunk_loop(Runtime &rt, Scheduler &scheduler, std::vector<ChunkWorker> &workers,
+                    const std::string &label, const std::function<void()> &beside,
+                    int64_t iterations, ChunkLoopResult &out) {
+  out.reset();
+  Shared sh(out);
   sh.scheduler = &scheduler;
   sh.iterations = iterations;
   sh.label = &label;
   sh.t0 = now_seconds();
-  std::vector<std::unique_ptr<DeviceRun>> runs(workers.size()); // none for the idle
-  for (size_t i = 0; i < workers.size(); ++i)
-    if (!workers[i].idle)
-      runs[i] = std::make_unique<DeviceRun>(rt, sh, workers[i], int(i));
+  // None for the idle.  On the stack for the usual few devices: a short
+  // execution (lud's ~15 us) allocates nothing here.
+  constexpr size_t kOnStack = 4;
+  std::array<std::optional<DeviceRun>, kOnStack> run_here;
+  std::vector<std::unique_ptr<DeviceRun>> run_more(
+      workers.size() > kOnStack ? workers.size() - kOnStack : 0);
+  std::array<DeviceRun *, kOnStack> few{};
+  std::vector<DeviceRun *> many(workers.size() > kOnStack ? workers.size() : 0);
+  DeviceRun **runs = workers.size() > kOnStack ? many.data() : few.data();
+  for (size_t i = 0; i < workers.size(); ++i) {
+    if (workers[i].idle)
+      runs[i] = nullptr;
+    else if (i < kOnStack)
+      runs[i] = &run_here[i].emplace(rt, sh, workers[i], int(i));
+    else
+      runs[i] = (run_more[i - kOnStack] =
+                     std::make_unique<DeviceRun>(rt, sh, workers[i], int(i)))
+                    .get();
+  }
   for (size_t i = 0; i < workers.size(); ++i)
     if (workers[i].idle)
       scheduler.drop(int(i)); // before any device asks: nothing to re-run
@@ -447,7 +473,6 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
     if (!workers[i].idle && i != here_slot)
       rt.controller(workers[i].device).wait(spin);
   sh.result.wall = now_seconds() - sh.t0;
-  return std::move(sh.result);
 }
 
 } // namespace hce

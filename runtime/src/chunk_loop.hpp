@@ -103,6 +103,13 @@ struct ChunkLoopResult {
   size_t failures = 0;   // chunks a device failed on
   std::string fatal;     // unrecoverable error, empty when fine
   double wall = 0;
+  // Empty, as a new one (the storage kept).
+  void reset() {
+    completed.clear();
+    failures = 0;
+    fatal.clear();
+    wall = 0;
+  }
   // What still has to run: iterations [0, W) no device completed (failed
   // chunks, and work no device was left to take after failures).
   IntervalSet missing(int64_t iterations) const {
@@ -148,5 +155,9 @@ ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                const std::string &label,
                                const std::function<void()> &beside = {},
                                int64_t iterations = -1);
+// The same into `out`, whose storage is kept (a site's executions reuse one).
+void run_chunk_loop(Runtime &rt, Scheduler &scheduler, std::vector<ChunkWorker> &workers,
+                    const std::string &label, const std::function<void()> &beside,
+                    int64_t iterations, ChunkLoopResult &out);
 
 } // namespace hce

@@ -18,8 +18,24 @@ bool out_of_memory(const std::string &err) {
 
 RegionDeviceWork::RegionDeviceWork(Runtime &rt, const hce_region &region, int device,
                                    CoMode co)
-    : rt_(rt), r_(region), device_(device), co_(co), data_(rt.data()),
+    : rt_(rt), r_(&region), device_(device), co_(co), data_(rt.data()),
       partials_(reduction_slots(region)) {}
+
+void RegionDeviceWork::reset(const hce_region &region, CoMode co) {
+  r_ = &region;
+  co_ = co;
+  partials_ = reduction_slots(region);
+  bytes_ = {};
+  for (Slot &s : slots_) {
+    s.hold.pins.clear();
+    s.hold.privates.clear();
+    s.hold.results_on_device = false;
+    s.in_pieces = false;
+    s.first_share = 0;
+  }
+  pieces_home_.clear();
+  failed_downloads_.clear();
+}
 
 void RegionDeviceWork::bind(ChunkWorker &w) {
   w.device = device_;
@@ -39,7 +55,7 @@ void RegionDeviceWork::bind(ChunkWorker &w) {
 
 bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
-  s.red = reduction_slots(r_);
+  s.red = reduction_slots(*r_);
   s.in_pieces = false;
   // (One upload stage at a time per device: the deltas are this chunk's.)
   // Not the wait for copies in the background (TransferCounts::
@@ -50,7 +66,7 @@ bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
     const uint64_t up = bytes_.to_device - up0;
     s.first_share = up ? double(bytes_.first_to_device - first0) / double(up) : 0;
   };
-  if (data_.acquire(device_, r_, range, s.ptrs, s.hold, bytes_, why)) {
+  if (data_.acquire(device_, *r_, range, s.ptrs, s.hold, bytes_, why)) {
     first_share();
     return true;
   }
@@ -74,20 +90,20 @@ bool RegionDeviceWork::run_in_pieces(Range range, Slot &s, std::string &why) {
     Range p{lb, std::min(range.ub, lb + piece)};
     std::vector<void *> ptrs;
     DataEnv::ChunkHold hold;
-    std::vector<unsigned char> red = reduction_slots(r_);
-    if (!data_.acquire(device_, r_, p, ptrs, hold, bytes_, why)) {
+    std::vector<unsigned char> red = reduction_slots(*r_);
+    if (!data_.acquire(device_, *r_, p, ptrs, hold, bytes_, why)) {
       if (!out_of_memory(why) || piece == 1)
         return false;
       piece = std::max<int64_t>(1, piece / 2);
       why.clear();
       continue;
     }
-    ChunkContext ctx{&r_, p, ptrs.data(), red.data()};
+    ChunkContext ctx{r_, p, ptrs.data(), red.data()};
     if (!dev.compute(ctx, why)) {
       data_.abandon(hold);
       return false;
     }
-    if (!data_.release(device_, r_, p, co_, hold, bytes_, why)) {
+    if (!data_.release(device_, *r_, p, co_, hold, bytes_, why)) {
       std::lock_guard<std::mutex> lock(partials_mutex_);
       if (hold.results_on_device)
         failed_downloads_.push_back({p, std::move(red)});
@@ -95,7 +111,7 @@ bool RegionDeviceWork::run_in_pieces(Range range, Slot &s, std::string &why) {
     }
     // Final whatever happens to the rest of the chunk (rescue()).
     std::lock_guard<std::mutex> lock(partials_mutex_);
-    reduction_combine_all(r_, partials_.data(), red.data());
+    reduction_combine_all(*r_, partials_.data(), red.data());
     pieces_home_.push_back(p);
     lb = p.ub;
   }
@@ -110,7 +126,7 @@ bool RegionDeviceWork::compute(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
   if (s.in_pieces)
     return true; // done in the upload stage
-  ChunkContext ctx{&r_, range, s.ptrs.data(), s.red.data()};
+  ChunkContext ctx{r_, range, s.ptrs.data(), s.red.data()};
   return rt_.devices()[size_t(device_)]->compute(ctx, why);
 }
 
@@ -118,7 +134,7 @@ bool RegionDeviceWork::download(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
   if (s.in_pieces)
     return true; // its pieces' partials are in partials_ already
-  const bool released = data_.release(device_, r_, range, co_, s.hold, bytes_, why);
+  const bool released = data_.release(device_, *r_, range, co_, s.hold, bytes_, why);
   // Only a chunk that completed contributes to the reductions (one whose
   // download failed, once rescue() brought its results home).
   std::lock_guard<std::mutex> lock(partials_mutex_);
@@ -127,22 +143,22 @@ bool RegionDeviceWork::download(Range range, int k, std::string &why) {
       failed_downloads_.push_back({range, s.red});
     return false;
   }
-  reduction_combine_all(r_, partials_.data(), s.red.data());
+  reduction_combine_all(*r_, partials_.data(), s.red.data());
   return true;
 }
 
 void RegionDeviceWork::abandon(int k) { data_.abandon(slots_[size_t(k)].hold); }
 
 void RegionDeviceWork::prepare(const Device::Wanted &wanted, bool others_work) {
-  data_.prepare(device_, r_, bytes_, wanted, others_work);
+  data_.prepare(device_, *r_, bytes_, wanted, others_work);
 }
 
 void RegionDeviceWork::prefetch() {
   const double start = now_seconds();
-  const size_t bytes = data_.prefetch(device_, r_, bytes_);
+  const size_t bytes = data_.prefetch(device_, *r_, bytes_);
   if (bytes > 0 && trace_enabled())
     trace_event(rt_.devices()[size_t(device_)]->name(), "prepare",
-                std::string("region ") + (r_.name ? r_.name : "?") + ": " +
+                std::string("region ") + (r_->name ? r_->name : "?") + ": " +
                     fmt_bytes(bytes) + " queued in the background",
                 start, now_seconds());
 }
@@ -157,7 +173,7 @@ std::string RegionDeviceWork::rescue(std::vector<Range> &finished) {
   std::lock_guard<std::mutex> lock(partials_mutex_);
   finished = pieces_home_;
   for (const FailedDownload &f : failed_downloads_) {
-    reduction_combine_all(r_, partials_.data(), f.red.data());
+    reduction_combine_all(*r_, partials_.data(), f.red.data());
     finished.push_back(f.range);
   }
   failed_downloads_.clear();

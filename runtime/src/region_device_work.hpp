@@ -21,6 +21,10 @@ public:
   RegionDeviceWork(Runtime &rt, const hce_region &region, int device, CoMode co);
   RegionDeviceWork(const RegionDeviceWork &) = delete;
   RegionDeviceWork &operator=(const RegionDeviceWork &) = delete;
+  // For a later execution of the same site on the same device: as if made
+  // anew for `region`, keeping its storage (the slots' pointer tables).
+  void reset(const hce_region &region, CoMode co);
+  int device() const { return device_; }
 
   // Points `w`'s stages at this object (which must outlive the loop).
   void bind(ChunkWorker &w);
@@ -68,9 +72,9 @@ private:
   void add_partials(const std::vector<unsigned char> &red);
 
   Runtime &rt_;
-  const hce_region &r_;
+  const hce_region *r_;
   const int device_;
-  const CoMode co_;
+  CoMode co_;
   DataEnv &data_;
   std::array<Slot, kPipelineDepth> slots_;
   std::mutex partials_mutex_; // the upload stage's pieces and the download stage

@@ -419,14 +419,15 @@ bool parse_ratios(const hce_region &r, const Runtime &rt, const std::vector<int>
 // executions).
 void drop_too_slow(SiteState &site, const Runtime &rt, std::vector<int> &devs,
                    double min_share) {
-  std::vector<std::string_view> names;
-  names.reserve(devs.size());
+  // (Scratch kept per thread: every execution of a papers' scheduler.)
+  thread_local std::vector<std::string_view> names;
+  thread_local std::vector<size_t> kept;
+  names.clear();
   for (int d : devs)
     names.push_back(rt.devices()[d]->name());
   std::vector<std::pair<std::string, double>> left_out;
-  const std::vector<size_t> kept =
-      site.slow.keep(std::span<const std::string_view>(names), site.stats.executions,
-                     min_share, &left_out);
+  site.slow.keep(std::span<const std::string_view>(names), site.stats.executions,
+                 min_share, &left_out, kept);
   for (const auto &[dev, share] : left_out)
     notice_once("slow/" + site.name + "/" + dev,
                 "region " + site.name + ": " + dev + " does " +
@@ -758,11 +759,10 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
   st.balance = last > 0 && first >= 0 ? first / last : 1.0;
 }
 
+} // namespace
+
 // ---- run
 
-// One execution's devices at work: each device's RegionDeviceWork (its
-// chunks' data, compute and reduction partials) bound to its ChunkWorker,
-// and what the chunk loop did.
 // SchedParams::wave_of for one execution: device i's wave (Device::wave),
 // kept in the site's plan, so asked once per plan.  Asked by the device's
 // prologue (attach_device_hooks), else by the scheduler sizing its chunk;
@@ -781,13 +781,58 @@ struct WaveAsk {
   }
 };
 
+// One execution's devices at work: each device's RegionDeviceWork (its
+// chunks' data, compute and reduction partials) bound to its ChunkWorker,
+// and what the chunk loop did.  Kept in the site (SiteState::run_storage)
+// and reset at each execution.
 struct ExecutionRun {
-  std::vector<std::unique_ptr<RegionDeviceWork>> work;
+  std::vector<std::unique_ptr<RegionDeviceWork>> work; // null: idle
   std::vector<ChunkWorker> workers;
   ChunkLoopResult loop;
   bool lent_in_data_region = false; // (lends_in_data_region)
   WaveAsk wave_ask;
+  // The work of devices idle in this execution, kept for a later one.
+  std::vector<std::unique_ptr<RegionDeviceWork>> spare;
+  std::vector<TransferCounts> bytes;  // finish_run's
+  std::vector<const void *> partials; // fold_results'
+
+  // As a new one for `devices` devices, the storage kept: each worker
+  // made anew but for its chunk times' vector.
+  void reset(size_t devices) {
+    workers.resize(devices);
+    for (ChunkWorker &w : workers) {
+      std::vector<std::pair<int64_t, double>> times = std::move(w.chunk_times);
+      times.clear();
+      w = ChunkWorker{};
+      w.chunk_times = std::move(times);
+    }
+    work.resize(devices);
+    spare.resize(devices);
+    loop.reset();
+    lent_in_data_region = false;
+    wave_ask = {};
+  }
+  // Device i's work for this execution: the last one's, reset, when it
+  // was the same device's.
+  RegionDeviceWork &work_for(size_t i, Runtime &rt, const hce_region &r, int device,
+                             CoMode co) {
+    if (!work[i])
+      work[i] = std::move(spare[i]);
+    if (work[i] && work[i]->device() == device)
+      work[i]->reset(r, co);
+    else
+      work[i] = std::make_unique<RegionDeviceWork>(rt, r, device, co);
+    return *work[i];
+  }
+  void idle(size_t i) {
+    if (work[i])
+      spare[i] = std::move(work[i]);
+  }
 };
+
+void ExecutionRunDeleter::operator()(ExecutionRun *run) const { delete run; }
+
+namespace {
 
 // The scheduler begins, with the execution's co-execution speeds and rate
 // ceilings; then one RegionDeviceWork per device it gives work, bound to its
@@ -805,16 +850,15 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
   run.wave_ask = {&rt, &r, &site.plan};
   site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
   site.scheduler->begin(*plan.params);
-  run.workers.resize(devs.size());
-  run.work.resize(devs.size());
   for (size_t i = 0; i < devs.size(); ++i) {
     ChunkWorker &w = run.workers[i];
     w.device = devs[i];
     w.idle = site.scheduler->idle(int(i));
-    if (w.idle)
+    if (w.idle) {
+      run.idle(i);
       continue;
-    run.work[i] = std::make_unique<RegionDeviceWork>(rt, r, devs[i], plan.co);
-    run.work[i]->bind(w);
+    }
+    run.work_for(i, rt, r, devs[i], plan.co).bind(w);
     const bool accelerator = !rt.devices()[devs[i]]->uses_host_memory();
     w.pipelined = plan.co == CoMode::Pipelined && accelerator;
     w.pipeline_when_compute_bound =
@@ -938,8 +982,8 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
       untouched.empty() ? 0 : prefault_threads(rt, devs, site.plan.is_cpu, workers, set),
       cpu_works);
   attach_device_hooks(rt, r, plan, run, prefault.wanted() ? &prefault : nullptr);
-  run.loop = run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
-                            team_beside(rt, plan, workers), r.iterations);
+  run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
+                 team_beside(rt, plan, workers), r.iterations, run.loop);
   site.plan.params.wave_of = nullptr; // (its WaveAsk is this execution's)
   prefault.finish();
   return true;
@@ -963,8 +1007,8 @@ int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
     why = run.loop.fatal;
     return -1;
   }
-  std::vector<TransferCounts> bytes;
-  bytes.reserve(run.work.size());
+  std::vector<TransferCounts> &bytes = run.bytes;
+  bytes.clear();
   for (const auto &w : run.work)
     bytes.push_back(w ? w->bytes() : TransferCounts{});
   // Profile store (HCE_PROFILE): what each device did in this execution.
@@ -995,11 +1039,11 @@ int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
 // CPU's re-run's); array reductions (reduction(+: hist[0:K])) element by
 // element.  Then the statistics and the trace's record of the choice.
 void fold_results(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
-                  const ExecutionRun &run, const std::vector<unsigned char> &retry_red,
+                  ExecutionRun &run, const std::vector<unsigned char> &retry_red,
                   int64_t retried, double called, double t0) {
   SiteState &site = *plan.site;
-  std::vector<const void *> blocks;
-  blocks.reserve(run.work.size() + 1);
+  std::vector<const void *> &blocks = run.partials;
+  blocks.clear();
   for (const auto &w : run.work)
     if (w) // (an idle device's partials would be the identity)
       blocks.push_back(w->partials().data());
@@ -1050,7 +1094,10 @@ int execute_region(const hce_region &r, std::string &why) {
     return fail(why);
 
   const double t0 = now_seconds(), once0 = one_time_seconds(rt);
-  ExecutionRun run;
+  if (!plan.site->run_storage)
+    plan.site->run_storage.reset(new ExecutionRun);
+  ExecutionRun &run = *plan.site->run_storage;
+  run.reset(plan.devs.size());
   if (!run_devices(rt, r, set, plan, run, why))
     return fail(why);
   std::vector<unsigned char> retry_red;

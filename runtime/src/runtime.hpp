@@ -23,6 +23,10 @@
 namespace hce {
 
 class DataEnv;
+struct ExecutionRun; // region_exec.cpp
+struct ExecutionRunDeleter {
+  void operator()(ExecutionRun *run) const;
+};
 
 // What the runtime keeps for one source region between executions.
 struct SiteState {
@@ -38,6 +42,11 @@ struct SiteState {
   // The walls of its executions in a data region that lent copy threads
   // beside the CPU's team (region_exec.cpp lends_in_data_region).
   double lent_wall = 0;
+  // The storage of an execution's run (the devices' workers and work, the
+  // chunk loop's result), kept between executions so that one allocates
+  // none of it anew (region_exec.cpp).  Used only by the execution that
+  // claims the site.
+  std::unique_ptr<ExecutionRun, ExecutionRunDeleter> run_storage;
   // stats.choice, the scheduler's account of its last execution, is
   // formatted when it is read (named_stats(), the trace) and at executions
   // 1, 2, 4, 8 ... (fold_stats, for the signal path): formatting it every

@@ -49,26 +49,37 @@ std::vector<size_t>
 SlowDevices::keep(std::span<const std::string_view> devices, int64_t executions,
                   double min_share,
                   std::vector<std::pair<std::string, double>> *newly_left_out) {
+  std::vector<size_t> kept;
+  keep(devices, executions, min_share, newly_left_out, kept);
+  return kept;
+}
+
+void SlowDevices::keep(std::span<const std::string_view> devices, int64_t executions,
+                       double min_share,
+                       std::vector<std::pair<std::string, double>> *newly_left_out,
+                       std::vector<size_t> &kept) {
   for (Entry &e : entries_)
     if (e.dropped && executions - e.dropped_at >= retry_after(e.dropped_times)) {
       e.measured = false; // measure it afresh
       e.dropped = false;
     }
-  std::vector<size_t> all(devices.size());
-  for (size_t i = 0; i < devices.size(); ++i)
-    all[i] = i;
+  const auto all = [&] {
+    kept.resize(devices.size());
+    for (size_t i = 0; i < devices.size(); ++i)
+      kept[i] = i;
+  };
   if (devices.size() < 2 || min_share <= 0)
-    return all;
+    return all();
   double total = 0;
   for (std::string_view d : devices) {
     const Entry *e = find(d);
     if (!e || !e->measured)
-      return all; // not every device measured yet
+      return all(); // not every device measured yet
     total += e->throughput;
   }
   if (total <= 0)
-    return all;
-  std::vector<size_t> kept;
+    return all();
+  kept.clear();
   for (size_t i = 0; i < devices.size(); ++i) {
     Entry &e = *find(devices[i]);
     // Left out until its retry: the others' rates change without it (a GPU
@@ -91,7 +102,8 @@ SlowDevices::keep(std::span<const std::string_view> devices, int64_t executions,
     e.dropped_at = executions;
     ++e.dropped_times;
   }
-  return kept.empty() ? all : kept;
+  if (kept.empty())
+    all();
 }
 
 } // namespace hce

@@ -54,6 +54,10 @@ public:
   std::vector<size_t> keep(std::span<const std::string_view> devices, int64_t executions,
                            double min_share,
                            std::vector<std::pair<std::string, double>> *newly_left_out);
+  // The same into `kept` (its storage kept: a region's every execution).
+  void keep(std::span<const std::string_view> devices, int64_t executions,
+            double min_share, std::vector<std::pair<std::string, double>> *newly_left_out,
+            std::vector<size_t> &kept);
   std::vector<size_t> keep(const std::vector<std::string> &devices, int64_t executions,
                            double min_share,
                            std::vector<std::pair<std::string, double>> *newly_left_out);

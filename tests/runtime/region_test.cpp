@@ -171,6 +171,65 @@ TEST(Region, ReductionsCombineAcrossDevices) {
   EXPECT_EQ(mx, refmx);
 }
 
+TEST(Region, ASitesExecutionsReuseItsRunStorageAndStartFresh) {
+  // The workers, the devices' work (partials, byte counts, slots) and the
+  // chunk loop's result are kept in the site between executions
+  // (SiteState::run_storage): each execution must start from nothing --
+  // a device that worked, then sat idle, then worked again included.
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t n = 50021;
+  void *site = nullptr;
+  const void *storage = nullptr;
+  uint64_t sim_bytes = 0;
+  const char *ratios[] = {"cpu=0.5,sim:0=0.5", "cpu=1,sim:0=0", "cpu=0,sim:0=1",
+                          "cpu=0.3,sim:0=0.7", "cpu=1,sim:0=0", "cpu=0.6,sim:0=0.4"};
+  for (int e = 0; e < 6; ++e) {
+    SCOPED_TRACE(ratios[e]);
+    std::vector<double> x = hce_test::random_vector(size_t(n), unsigned(40 + e));
+    double sum = 0.25 * e, mx = -10;
+    long long cnt = e;
+    hce_map map{"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
+    hce_reduction reds[3] = {{"sum", &sum, HCE_RED_ADD, HCE_TYPE_F64},
+                             {"cnt", &cnt, HCE_RED_ADD, HCE_TYPE_I64},
+                             {"mx", &mx, HCE_RED_MAX, HCE_TYPE_F64}};
+    SumArgs args{0};
+    hce_region r{};
+    r.name = "sum_again";
+    r.schedule = "static";
+    r.ratios = ratios[e];
+    r.iterations = n;
+    r.num_maps = 1;
+    r.maps = &map;
+    r.num_reductions = 3;
+    r.reductions = reds;
+    r.args = &args;
+    r.cpu = sum_cpu;
+    r.site = &site;
+    ASSERT_EQ(hce_co_exec(&r), 0);
+    double ref = 0.25 * e, refmx = -10;
+    long long refcnt = e;
+    for (double v : x) {
+      ref += v;
+      refcnt += v > 0;
+      refmx = std::max(refmx, v);
+    }
+    EXPECT_NEAR(sum, ref, 1e-9 * n);
+    EXPECT_EQ(cnt, refcnt);
+    EXPECT_EQ(mx, refmx);
+    const auto *s = static_cast<const hce::SiteState *>(site);
+    ASSERT_NE(s, nullptr);
+    if (e == 0)
+      storage = s->run_storage.get();
+    EXPECT_EQ(s->run_storage.get(), storage) << "execution " << e << " made a new one";
+    const hce::DeviceStats &sim = s->stats.devices.at("sim:0");
+    // Each execution's bytes are its own chunks' (x, to the device).
+    EXPECT_EQ(sim.bytes_to_device - sim_bytes,
+              uint64_t(sim.last_iterations) * sizeof(double));
+    sim_bytes = sim.bytes_to_device;
+    EXPECT_EQ(sim.last_iterations == 0, std::string(ratios[e]).ends_with("=0"));
+  }
+}
+
 // HCE_CHUNK / HCE_ALPHA override the clauses of every region (for the
 // sensitivity studies of bench/), and bad values are refused by name.
 int64_t chunks_of(const char *region) {
