@@ -5,14 +5,19 @@
 // every pair of conflicting regions ran in order (from the recorded start
 // and finish times), independent regions overlap on different devices, and
 // reductions are folded at the taskwait.
+#include "tasks/device_claims.hpp"
 #include "tasks/task_runtime.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <set>
+#include <thread>
 
 using namespace hce_test;
 
@@ -232,6 +237,32 @@ void random_graph_test(const std::string &mapper, unsigned seed, bool in_data_re
 }
 
 } // namespace
+
+TEST(DeviceClaims, EveryDeviceOfALongListIsHeldUntilLetGo) {
+  // A claim keeps its first devices in place and the rest in a list: one
+  // held in either, or added later, is not given to another claim.
+  // (Devices 100-120: no runtime's.)
+  std::vector<int> many(10);
+  std::iota(many.begin(), many.end(), 100);
+  std::atomic<int> got{0};
+  std::vector<std::thread> others;
+  {
+    hce::tasks::DeviceClaim held(many, nullptr);
+    held.add(120);
+    held.add(100); // held already: no wait
+    for (int d : {100, 107, 109, 120})
+      others.emplace_back([&, d] {
+        hce::tasks::DeviceClaim c(std::vector<int>{d}, nullptr);
+        got.fetch_add(1);
+      });
+    hce::tasks::DeviceClaim free_one(std::vector<int>{115}, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(got.load(), 0) << "a held device was claimed again";
+  }
+  for (std::thread &t : others)
+    t.join();
+  EXPECT_EQ(got.load(), 4);
+}
 
 TEST(TaskGraph, RandomGraphsRatio) {
   for (unsigned seed = 1; seed <= 3; ++seed)

@@ -39,38 +39,51 @@ Table &table() {
 
 } // namespace
 
-DeviceClaim::DeviceClaim(std::vector<int> devices, const void *site)
-    : devices_(std::move(devices)), site_(site) {
+void DeviceClaim::push(int device) {
+  if (in_place_count_ < kInPlace)
+    in_place_[in_place_count_++] = device;
+  else
+    more_.push_back(device);
+}
+
+bool DeviceClaim::holds(int device) const {
+  bool found = false;
+  each([&](int d) { found = found || d == device; });
+  return found;
+}
+
+DeviceClaim::DeviceClaim(std::span<const int> devices, const void *site) : site_(site) {
+  for (int d : devices)
+    push(d);
   Table &t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
   t.cv.wait(lock, [&] {
     if (site_ && t.has_site(site_))
       return false;
-    return std::none_of(devices_.begin(), devices_.end(),
-                        [&](int d) { return t.holds(d); });
+    bool busy = false;
+    each([&](int d) { busy = busy || t.holds(d); });
+    return !busy;
   });
-  for (int d : devices_)
-    t.set(d, true);
+  each([&](int d) { t.set(d, true); });
   if (site_)
     t.sites.push_back(site_);
 }
 
 void DeviceClaim::add(int device) {
-  if (std::find(devices_.begin(), devices_.end(), device) != devices_.end())
+  if (holds(device))
     return;
   Table &t = table();
   std::unique_lock<std::mutex> lock(t.mutex);
   t.cv.wait(lock, [&] { return !t.holds(device); });
   t.set(device, true);
-  devices_.push_back(device);
+  push(device);
 }
 
 DeviceClaim::~DeviceClaim() {
   Table &t = table();
   {
     std::lock_guard<std::mutex> lock(t.mutex);
-    for (int d : devices_)
-      t.set(d, false);
+    each([&](int d) { t.set(d, false); });
     if (site_)
       t.sites.erase(std::find(t.sites.begin(), t.sites.end(), site_));
   }
