@@ -44,6 +44,8 @@ thread_local int saved_blocktime = kBlocktimeKept;
 thread_local int warmed_team = 0;
 // The size of the last warm-up fork's team: the region's observable effect.
 std::atomic<int> last_warm_up{0};
+// put_team_to_sleep()'s forks, for tests.
+std::atomic<int> sleep_forks{0};
 
 // An OpenMP team is created at the first parallel region its master runs
 // (a larger one grows it): do it before the thread's first chunk -- the
@@ -95,6 +97,8 @@ void CpuDevice::leave_caller() {
 
 int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
 
+int team_sleep_forks() { return sleep_forks.load(std::memory_order_relaxed); }
+
 void CpuDevice::use_team(bool alone) const {
   const int team = alone ? all_threads_ : std::max(1, threads_ - reserved_.load());
   if (omp_get_max_threads() != team)
@@ -134,7 +138,12 @@ void CpuDevice::create_team_asleep() const {
 void CpuDevice::put_team_to_sleep() const {
   // Blocktime 0 for one fork of the team as it is: its workers take the
   // ICV with the region and sleep at its end rather than spin for 200 ms.
+  // At 0 already (beside working accelerators: use_team) they slept when
+  // the last chunk ended, and a fork would only wake them.
   const int blocktime = kmp_get_blocktime();
+  if (blocktime == 0)
+    return;
+  sleep_forks.fetch_add(1, std::memory_order_relaxed);
   kmp_set_blocktime(0);
   std::atomic<int> forked{0};
 #pragma omp parallel

@@ -17,6 +17,8 @@ std::string cpu_hardware(int threads);
 // The team size of the last fork use_team() made to create a thread's team
 // (0: none yet), for tests.
 int last_team_warm_up();
+// How many times put_team_to_sleep() forked, for tests.
+int team_sleep_forks();
 
 class CpuDevice final : public Device {
 public:
@@ -49,7 +51,8 @@ public:
   void create_team_asleep() const;
   // On the thread that ran the CPU's chunks, once it has no more in this
   // execution while accelerators still work: its team's workers asleep
-  // (one fork, ~0.2 ms), their cores free for the accelerators' copies.
+  // (one fork, ~0.2 ms), their cores free for the accelerators' copies;
+  // no fork when its blocktime is 0 (they sleep already).
   void put_team_to_sleep() const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   // A chunk of fewer rows than threads runs on fewer threads, unless the

@@ -198,14 +198,22 @@ TEST_F(CpuTeam, BesideAcceleratorsTheTeamSleepsAloneItKeepsTheUsersBlocktime) {
   // alone, and after the execution, the user's blocktime.
   hce::CpuDevice cpu(3, 4);
   int beside = -1, alone = -1, after_beside = -1, after_alone = -1, before = -1;
+  int forks_beside = -1, forks_alone = -1;
   std::thread t([&] {
     kmp_set_blocktime(150); // the user's
     before = kmp_get_blocktime();
     ASSERT_TRUE(cpu.enter_caller());
     cpu.use_team(/*alone=*/false);
     beside = kmp_get_blocktime();
+    int forks = hce::team_sleep_forks();
+    cpu.put_team_to_sleep(); // (retired: its workers sleep already)
+    forks_beside = hce::team_sleep_forks() - forks;
     cpu.use_team(/*alone=*/true); // (eft's lending ended: alone again)
     alone = kmp_get_blocktime();
+    forks = hce::team_sleep_forks();
+    cpu.put_team_to_sleep();
+    forks_alone = hce::team_sleep_forks() - forks;
+    EXPECT_EQ(kmp_get_blocktime(), 150) << "put_team_to_sleep kept the blocktime";
     cpu.use_team(/*alone=*/false);
     cpu.leave_caller();
     after_beside = kmp_get_blocktime();
@@ -217,6 +225,8 @@ TEST_F(CpuTeam, BesideAcceleratorsTheTeamSleepsAloneItKeepsTheUsersBlocktime) {
   t.join();
   EXPECT_EQ(before, 150);
   EXPECT_EQ(beside, 0);
+  EXPECT_EQ(forks_beside, 0) << "a team asleep after every chunk forked to sleep";
+  EXPECT_EQ(forks_alone, 1);
   EXPECT_EQ(alone, 150);
   EXPECT_EQ(after_beside, 150);
   EXPECT_EQ(after_alone, 150);
