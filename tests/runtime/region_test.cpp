@@ -137,38 +137,54 @@ void sum_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *red)
   *reinterpret_cast<double *>(static_cast<char *>(red) + 16) = mx;
 }
 
-TEST(Region, ReductionsCombineAcrossDevices) {
-  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
-  const int64_t n = 100003;
-  std::vector<double> x = hce_test::random_vector(size_t(n), 7);
-  double sum = 1.5, mx = -10;
-  long long cnt = 3;
-  hce_map map{"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
-  hce_reduction reds[3] = {{"sum", &sum, HCE_RED_ADD, HCE_TYPE_F64},
-                           {"cnt", &cnt, HCE_RED_ADD, HCE_TYPE_I64},
-                           {"mx", &mx, HCE_RED_MAX, HCE_TYPE_F64}};
+// sum, cnt and mx of random x over n iterations (sum_cpu), from the
+// starting values given; check() against a sequential reference.
+struct SumRegion {
+  std::vector<double> x;
+  double sum, mx;
+  long long cnt;
+  const double sum0;
+  const long long cnt0;
+  hce_map map;
+  hce_reduction reds[3];
   SumArgs args{0};
   hce_region r{};
-  r.name = "sum";
-  r.schedule = "static";
-  r.iterations = n;
-  r.num_maps = 1;
-  r.maps = &map;
-  r.num_reductions = 3;
-  r.reductions = reds;
-  r.args = &args;
-  r.cpu = sum_cpu;
-  ASSERT_EQ(hce_co_exec(&r), 0);
-  double ref = 1.5, refmx = -10;
-  long long refcnt = 3;
-  for (double v : x) {
-    ref += v;
-    refcnt += v > 0;
-    refmx = std::max(refmx, v);
+  SumRegion(const char *name, int64_t n, unsigned seed, double s0, long long c0)
+      : x(hce_test::random_vector(size_t(n), seed)), sum(s0), mx(-10), cnt(c0), sum0(s0),
+        cnt0(c0), map{"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0},
+        reds{{"sum", &sum, HCE_RED_ADD, HCE_TYPE_F64},
+             {"cnt", &cnt, HCE_RED_ADD, HCE_TYPE_I64},
+             {"mx", &mx, HCE_RED_MAX, HCE_TYPE_F64}} {
+    r.name = name;
+    r.schedule = "static";
+    r.iterations = n;
+    r.num_maps = 1;
+    r.maps = &map;
+    r.num_reductions = 3;
+    r.reductions = reds;
+    r.args = &args;
+    r.cpu = sum_cpu;
   }
-  EXPECT_NEAR(sum, ref, 1e-9 * n);
-  EXPECT_EQ(cnt, refcnt);
-  EXPECT_EQ(mx, refmx);
+  SumRegion(const SumRegion &) = delete;
+  void check() const {
+    double ref = sum0, refmx = -10;
+    long long refcnt = cnt0;
+    for (double v : x) {
+      ref += v;
+      refcnt += v > 0;
+      refmx = std::max(refmx, v);
+    }
+    EXPECT_NEAR(sum, ref, 1e-9 * double(x.size()));
+    EXPECT_EQ(cnt, refcnt);
+    EXPECT_EQ(mx, refmx);
+  }
+};
+
+TEST(Region, ReductionsCombineAcrossDevices) {
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
+  SumRegion t("sum", 100003, 7, 1.5, 3);
+  ASSERT_EQ(hce_co_exec(&t.r), 0);
+  t.check();
 }
 
 TEST(Region, ASitesExecutionsReuseItsRunStorageAndStartFresh) {
@@ -177,7 +193,6 @@ TEST(Region, ASitesExecutionsReuseItsRunStorageAndStartFresh) {
   // (SiteState::run_storage): each execution must start from nothing --
   // a device that worked, then sat idle, then worked again included.
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  const int64_t n = 50021;
   void *site = nullptr;
   const void *storage = nullptr;
   uint64_t sim_bytes = 0;
@@ -185,37 +200,11 @@ TEST(Region, ASitesExecutionsReuseItsRunStorageAndStartFresh) {
                           "cpu=0.3,sim:0=0.7", "cpu=1,sim:0=0", "cpu=0.6,sim:0=0.4"};
   for (int e = 0; e < 6; ++e) {
     SCOPED_TRACE(ratios[e]);
-    std::vector<double> x = hce_test::random_vector(size_t(n), unsigned(40 + e));
-    double sum = 0.25 * e, mx = -10;
-    long long cnt = e;
-    hce_map map{"x", x.data(), sizeof(double), HCE_MAP_TO, 1, 0, 1, 1, 0};
-    hce_reduction reds[3] = {{"sum", &sum, HCE_RED_ADD, HCE_TYPE_F64},
-                             {"cnt", &cnt, HCE_RED_ADD, HCE_TYPE_I64},
-                             {"mx", &mx, HCE_RED_MAX, HCE_TYPE_F64}};
-    SumArgs args{0};
-    hce_region r{};
-    r.name = "sum_again";
-    r.schedule = "static";
-    r.ratios = ratios[e];
-    r.iterations = n;
-    r.num_maps = 1;
-    r.maps = &map;
-    r.num_reductions = 3;
-    r.reductions = reds;
-    r.args = &args;
-    r.cpu = sum_cpu;
-    r.site = &site;
-    ASSERT_EQ(hce_co_exec(&r), 0);
-    double ref = 0.25 * e, refmx = -10;
-    long long refcnt = e;
-    for (double v : x) {
-      ref += v;
-      refcnt += v > 0;
-      refmx = std::max(refmx, v);
-    }
-    EXPECT_NEAR(sum, ref, 1e-9 * n);
-    EXPECT_EQ(cnt, refcnt);
-    EXPECT_EQ(mx, refmx);
+    SumRegion t("sum_again", 50021, unsigned(40 + e), 0.25 * e, e);
+    t.r.ratios = ratios[e];
+    t.r.site = &site;
+    ASSERT_EQ(hce_co_exec(&t.r), 0);
+    t.check();
     const auto *s = static_cast<const hce::SiteState *>(site);
     ASSERT_NE(s, nullptr);
     if (e == 0)
