@@ -16,12 +16,15 @@
 #include "sched/scheduler.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -259,24 +262,50 @@ struct Program {
 
 struct Config {
   std::string devices, schedule;
+  // Each program run twice on one per-user profile cache (a scratch
+  // XDG_CACHE_HOME): the second run's auto starts from the first's models.
+  bool warm = false;
 };
 
 // A readable GetParam() in failure messages.
 void PrintTo(const Config &c, std::ostream *os) {
-  *os << c.schedule << " on " << c.devices;
+  *os << c.schedule << (c.warm ? " (warm)" : "") << " on " << c.devices;
 }
 
-class DataRegionSoak : public testing::TestWithParam<Config> {};
+// The per-user profile cache in a folder of the test's own, for a scope.
+class ScratchCache {
+public:
+  ScratchCache() {
+    dir_ = testing::TempDir() + "hce_soak_cache_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+    unsetenv("HCE_PROFILE"); // the default cache, where auto stays eft
+  }
+  ~ScratchCache() {
+    hce_finalize();
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HCE_PROFILE", "off", 1); // as ctest runs every test
+    std::filesystem::remove_all(dir_);
+  }
 
-TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
-  const Config &c = GetParam();
-  // Every device keeps its share, however small (HCE_MIN_SHARE would leave
-  // a slow sim out of most regions, and its copies with it).
-  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
-  const unsigned base =
-      unsigned(std::hash<std::string>{}(c.devices + c.schedule) % 100000);
-  std::vector<int64_t> did; // iterations per device over the programs
-  for (unsigned prog = 0; prog < 10; ++prog) {
+  // Whether a run saved a profile there.
+  bool has_profile() const {
+    std::error_code ec;
+    for (const auto &e : std::filesystem::recursive_directory_iterator(dir_, ec))
+      if (e.path().extension() == ".profile")
+        return true;
+    return false;
+  }
+
+private:
+  std::string dir_;
+};
+
+class DataRegionSoak : public testing::TestWithParam<Config> {
+protected:
+  // One random program (seed `prog`) in a runtime of its own; adds to
+  // did_ the iterations each device ran.
+  void run_program(const Config &c, unsigned base, unsigned prog) {
     std::mt19937 g(base + prog);
     // Devices of random speeds, copy costs and team sizes, some with peer
     // copies and background copies.
@@ -289,8 +318,8 @@ TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
     hce_test::use_devices(c.devices, sim.str());
     const int64_t m = 40 + int64_t(g() % 90), n = 1 + int64_t(g() % 12);
     Program p(m, n, c.schedule, base * 7 + prog);
-    SCOPED_TRACE("HCE_SIM=" + sim.str() + " rows " + std::to_string(m) + " x " +
-                 std::to_string(n));
+    SCOPED_TRACE("program " + std::to_string(prog) + ", HCE_SIM=" + sim.str() +
+                 ", rows " + std::to_string(m) + " x " + std::to_string(n));
     hce_map whole[2] = {section("a", p.a, HCE_MAP_TOFROM, n, 0, m),
                         section("b", p.b, HCE_MAP_TOFROM, n, 0, m)};
     ASSERT_EQ(hce_data_begin(2, whole), 0);
@@ -298,26 +327,52 @@ TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
     for (int s = 0; s < 60 && ok; ++s)
       ok = p.step();
     ASSERT_EQ(hce_data_end(), 0);
-    ASSERT_TRUE(ok) << "program " << prog << ": " << p.log.str();
+    ASSERT_TRUE(ok) << p.log.str();
     ASSERT_TRUE(p.same(p.a, p.ra, 0, m, "a") && p.same(p.b, p.rb, 0, m, "b"))
-        << "after the data region, program " << prog << ": " << p.log.str();
-    did.resize(p.did.size());
-    for (size_t d = 0; d < did.size(); ++d)
-      did[d] += p.did[d];
-    hce_finalize(); // the sites above die with this runtime
+        << "after the data region: " << p.log.str();
+    did_.resize(p.did.size());
+    for (size_t d = 0; d < did_.size(); ++d)
+      did_[d] += p.did[d];
+    hce_finalize(); // the sites above die with this runtime (the cache is saved)
   }
+
+  std::vector<int64_t> did_; // iterations per device over the programs
+};
+
+TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
+  const Config &c = GetParam();
+  // Every device keeps its share, however small (HCE_MIN_SHARE would leave
+  // a slow sim out of most regions, and its copies with it).
+  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
+  std::optional<ScratchCache> cache;
+  if (c.warm)
+    cache.emplace();
+  const unsigned base = unsigned(
+      std::hash<std::string>{}(c.devices + c.schedule + (c.warm ? "warm" : "")) % 100000);
+  for (unsigned prog = 0; prog < 10; ++prog)
+    for (int run = 0; run < (c.warm ? 2 : 1); ++run) {
+      SCOPED_TRACE(c.warm ? (run ? "the warm run" : "the run that fills the cache") : "");
+      run_program(c, base, prog);
+      if (HasFatalFailure())
+        return;
+      if (cache)
+        ASSERT_TRUE(cache->has_profile())
+            << "the run left no profile to start the next from";
+    }
   // Rows went through every device (else the programs tested less than
   // they say): each computed some of them.
-  for (size_t d = 0; d < did.size(); ++d)
-    EXPECT_GT(did[d], 0) << "device " << d << " of " << c.devices
-                         << " never ran an iteration";
+  for (size_t d = 0; d < did_.size(); ++d)
+    EXPECT_GT(did_[d], 0) << "device " << d << " of " << c.devices
+                          << " never ran an iteration";
 }
 
 std::vector<Config> configs() {
   std::vector<Config> out;
-  for (const char *devices : {"cpu,sim:0,sim:1", "cpu,sim:0", "sim:0,sim:1"})
+  for (const char *devices : {"cpu,sim:0,sim:1", "cpu,sim:0", "sim:0,sim:1"}) {
     for (const std::string &s : hce::scheduler_names())
       out.push_back({devices, s});
+    out.push_back({devices, "auto", /*warm=*/true});
+  }
   return out;
 }
 
@@ -325,7 +380,8 @@ INSTANTIATE_TEST_SUITE_P(EverySchedulerAndDeviceSet, DataRegionSoak,
                          testing::ValuesIn(configs()),
                          [](const testing::TestParamInfo<Config> &info) {
                            std::string name;
-                           for (char ch : info.param.devices + "_" + info.param.schedule)
+                           for (char ch : info.param.devices + "_" + info.param.schedule +
+                                              (info.param.warm ? "_warm" : ""))
                              if (std::isalnum(static_cast<unsigned char>(ch)) ||
                                  ch == '_')
                                name += ch;
