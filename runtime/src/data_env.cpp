@@ -1360,18 +1360,19 @@ bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
     a.data_from = a.data_from || writes(maps[m].kind);
     entered.push_back(maps[m].host);
   }
-  data_stack_.push_back(std::move(entered));
+  data_stacks_[std::this_thread::get_id()].push_back(std::move(entered));
   return true;
 }
 
 bool DataEnv::data_end(std::string &why) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (data_stack_.empty()) {
-    why = "hce_data_end without a matching hce_data_begin";
+  auto stack = data_stacks_.find(std::this_thread::get_id());
+  if (stack == data_stacks_.end()) {
+    why = "hce_data_end without a matching hce_data_begin on this thread";
     return false;
   }
   bool ok = true;
-  for (const void *key : data_stack_.back()) {
+  for (const void *key : stack->second.back()) {
     auto it = arrays_.find(key);
     if (it == arrays_.end())
       continue;
@@ -1383,7 +1384,9 @@ bool DataEnv::data_end(std::string &why) {
     ok = flush_and_drop(a, a.data_from, why) && ok;
     recycle(it);
   }
-  data_stack_.pop_back();
+  stack->second.pop_back();
+  if (stack->second.empty())
+    data_stacks_.erase(stack); // (a thread's id may be reused after it exits)
   return ok;
 }
 

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace hce {
@@ -153,7 +154,10 @@ public:
   // if that fails too.
   bool evict(int device, std::string &why);
 
-  // #pragma hce data / update.
+  // #pragma hce data / update.  A data region is the calling thread's (as
+  // OpenMP's target data: a structured block of the thread that meets it),
+  // and data_end ends that thread's innermost one; an array's data_refs
+  // count the regions of every thread that hold it.
   bool data_begin(int num_maps, const hce_map *maps, std::string &why);
   bool data_end(std::string &why);
   bool update(int num_maps, const hce_map *maps, bool to_devices, std::string &why);
@@ -367,7 +371,11 @@ private:
   IntervalSet advise_scratch_;
   std::vector<HostRange> untouched_scratch_;
   std::map<const char *, size_t> advised_;            // ranges advise_written() looked at
-  std::vector<std::vector<const void *>> data_stack_; // arrays per data region
+  // Each thread's open data regions, innermost last: the arrays each one
+  // entered.  One stack for the process ended thread A's region at thread
+  // B's data_end: A's arrays were never brought home (and were written after
+  // the program had freed them).
+  std::map<std::thread::id, std::vector<std::vector<const void *>>> data_stacks_;
 };
 
 } // namespace hce

@@ -12,6 +12,7 @@
 #include "clock.hpp"
 #include "sim_device.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -710,4 +711,95 @@ TEST(DataRegion, AFirstUploadIntoADataRegionIsCountedOnce) {
   EXPECT_EQ(c.to_device, 8 * row);
   EXPECT_EQ(c.first_to_device, 0u) << "a refresh counted as a first upload";
   ASSERT_EQ(hce_data_end(), 0);
+}
+
+// A data region is the thread's that begins it (OpenMP's target data: a
+// structured block of the encountering thread).  With one stack for the
+// process, thread 0's hce_data_end ended thread 1's region: thread 0's array,
+// computed on sim:0, never came home (status 0, every element wrong) and
+// the runtime later wrote it after the program had freed it.  Here thread 0
+// begins first and ends first, thread 1 in between; a third array both
+// threads map comes home only at the last end (reference counts); a thread
+// with no region open gets an error, not another thread's region.
+void add_twice_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *) {
+  double *y = static_cast<double *>(ptrs[0]);
+  const double f = *static_cast<const double *>(args);
+  for (int64_t i = lb; i < ub; ++i)
+    y[i] = y[i] * f + 1.0;
+}
+
+TEST(DataRegion, EachThreadEndsItsOwnDataRegion) {
+  hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t n = 3000;
+  std::vector<double> own[2] = {hce_test::random_vector(size_t(n), 91),
+                                hce_test::random_vector(size_t(n), 92)};
+  std::vector<double> shared = hce_test::random_vector(size_t(n), 93);
+  const std::vector<double> own0[2] = {own[0], own[1]};
+  const std::vector<double> shared0 = shared;
+  auto whole = [&](std::vector<double> &y) {
+    hce_map m = hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1);
+    m.scale = 0;
+    m.len = n;
+    return m;
+  };
+  std::atomic<int> step{0};
+  auto wait_for = [&](int s) {
+    while (step.load() < s)
+      std::this_thread::yield();
+  };
+  std::atomic<int> failures{0};
+  auto run = [&](std::vector<double> &y, double f, void **site) {
+    hce_map m = hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1);
+    hce_region r{};
+    r.name = "each_thread";
+    r.schedule = "static";
+    r.iterations = n;
+    r.num_maps = 1;
+    r.maps = &m;
+    r.args = &f;
+    r.args_size = sizeof f;
+    r.cpu = add_twice_cpu;
+    r.site = site;
+    failures += hce_co_exec(&r) != 0;
+  };
+  std::vector<double> shared_seen; // the shared array when thread 0 ended
+  auto thread = [&](int t) {
+    void *site = nullptr, *shared_site = nullptr;
+    hce_map maps[2] = {whole(own[t]), whole(shared)};
+    wait_for(t); // thread 0 begins, then thread 1
+    failures += hce_data_begin(2, maps) != 0;
+    ++step;
+    run(own[t], 2.0 + t, &site);
+    if (t == 0)
+      run(shared, 3.0, &shared_site); // before thread 1's end
+    wait_for(2 + t);                  // thread 0 ends, then thread 1
+    if (t == 1)
+      run(shared, 0.5, &shared_site); // after thread 0's end: still mapped
+    if (t == 0)
+      shared_seen = shared;
+    failures += hce_data_end() != 0;
+    ++step;
+  };
+  std::thread t0(thread, 0), t1(thread, 1);
+  t0.join();
+  t1.join();
+  ASSERT_EQ(failures.load(), 0);
+  for (int t = 0; t < 2; ++t)
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(own[t][size_t(i)], own0[t][size_t(i)] * (2.0 + t) + 1.0)
+          << "thread " << t << "'s array, element " << i << ": its data region's end did "
+          << "not bring it home";
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(shared[size_t(i)], (shared0[size_t(i)] * 3.0 + 1.0) * 0.5 + 1.0) << i;
+    // Thread 1 still held it when thread 0's region ended: it stayed on
+    // sim:0, where both regions computed it.
+    ASSERT_EQ(shared_seen[size_t(i)], shared0[size_t(i)]) << "came home early: " << i;
+  }
+  // No region open on this thread: an error, and nobody's region ends.
+  testing::internal::CaptureStderr();
+  EXPECT_NE(hce_data_end(), 0);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("without a matching hce_data_begin on this thread"),
+            std::string::npos)
+      << err;
 }
