@@ -1,0 +1,131 @@
+// Regions called by several threads of the program at once: threads of its
+// own (std::thread) and the threads of an `omp parallel` that each reach
+// the same co_exec call site.  An execution holds its devices and its site
+// (tasks/device_claims.hpp), so calls of one site run one after another
+// and calls of different sites share the devices; every result must be the
+// sequential one, reductions included, under every scheduler.  (Data
+// regions of several threads: DataRegion.EachThreadEndsItsOwnDataRegion.)
+#include "test_support.hpp"
+
+#include "runtime.hpp"
+#include "sched/scheduler.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Scale {
+  double f;
+};
+
+// y = x * f + 1, and the count of positive results.
+void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void *red) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  double *y = static_cast<double *>(ptrs[1]);
+  const double f = static_cast<const Scale *>(args)->f;
+  int64_t positive = 0;
+  for (int64_t i = lb; i < ub; ++i) {
+    y[i] = x[i] * f + 1.0;
+    positive += y[i] > 0;
+  }
+  *static_cast<int64_t *>(red) += positive;
+}
+
+// One call of the region at `site` by caller `t`, its `rep`-th; counts a
+// failed call or a wrong result in `wrong`.
+void call(void **site, const char *schedule, int t, int rep, std::atomic<int> &wrong) {
+  const int64_t n = 1000 + (rep * 37 + t * 101) % 4000;
+  std::vector<double> x = hce_test::random_vector(size_t(n), unsigned(t * 1000 + rep));
+  std::vector<double> y(size_t(n), -5.0);
+  hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                     hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
+  const Scale args{1.5 + t};
+  int64_t positive = 3;
+  hce_reduction red{"positive", &positive, HCE_RED_ADD, HCE_TYPE_I64, 0};
+  hce_region r{};
+  r.name = "concurrent";
+  r.schedule = schedule;
+  r.iterations = n;
+  r.num_maps = 2;
+  r.maps = maps;
+  r.num_reductions = 1;
+  r.reductions = &red;
+  r.args = &args;
+  r.args_size = sizeof args;
+  r.cpu = scale_cpu;
+  r.site = site;
+  if (hce_co_exec(&r) != 0) {
+    ++wrong;
+    return;
+  }
+  int64_t expect = 3;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x[size_t(i)] * args.f + 1.0;
+    if (y[size_t(i)] != v) {
+      ++wrong;
+      return;
+    }
+    expect += v > 0;
+  }
+  wrong += positive != expect;
+}
+
+class ConcurrentCallers : public testing::TestWithParam<std::string> {
+protected:
+  // The calls were co-executed, not all run where they were made: every
+  // device ran iterations of the region.
+  static void expect_every_device_worked() {
+    std::map<std::string, int64_t> ran;
+    for (const hce::SiteState *s : hce::Runtime::get().sites())
+      if (s->name == "concurrent")
+        for (const auto &[dev, d] : s->stats.devices)
+          ran[dev] += d.iterations;
+    for (const char *dev : {"cpu", "sim:0", "sim:1"})
+      EXPECT_GT(ran[dev], 0) << dev << " ran no iteration";
+  }
+};
+
+TEST_P(ConcurrentCallers, ThreadsOfTheProgramOnOneSiteAndOnTheirOwn) {
+  hce_test::use_devices("cpu,sim:0,sim:1",
+                        "sim:0=bw:1e12,lat:0;sim:1=speed:0.5,bw:1e12,lat:0");
+  void *shared_site = nullptr;
+  void *own_sites[4] = {};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 40; ++rep)
+        call(rep % 2 ? &own_sites[t] : &shared_site, GetParam().c_str(), t, rep, wrong);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  expect_every_device_worked();
+  hce_finalize();
+}
+
+TEST_P(ConcurrentCallers, TheThreadsOfAnOmpParallelOnOneSite) {
+  hce_test::use_devices("cpu,sim:0,sim:1",
+                        "sim:0=bw:1e12,lat:0;sim:1=speed:0.5,bw:1e12,lat:0");
+  void *site = nullptr;
+  std::atomic<int> wrong{0};
+  const std::string schedule = GetParam();
+#pragma omp parallel num_threads(4)
+  for (int rep = 0; rep < 40; ++rep)
+    call(&site, schedule.c_str(), omp_get_thread_num(), rep, wrong);
+  EXPECT_EQ(wrong.load(), 0);
+  expect_every_device_worked();
+  hce_finalize();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryScheduler, ConcurrentCallers,
+                         testing::ValuesIn(hce::scheduler_names()));
+
+} // namespace
