@@ -79,22 +79,23 @@ void call(void **site, const char *schedule, int t, int rep, std::atomic<int> &w
 
 class ConcurrentCallers : public testing::TestWithParam<std::string> {
 protected:
-  // The calls were co-executed, not all run where they were made: every
-  // device ran iterations of the region.
-  static void expect_every_device_worked() {
+  // The calls were co-executed, not all run where they were made: the CPU
+  // and the accelerators ran iterations of the region (which accelerator
+  // is the schedulers' choice: eft may leave one out).
+  static void expect_the_devices_worked() {
     std::map<std::string, int64_t> ran;
     for (const hce::SiteState *s : hce::Runtime::get().sites())
       if (s->name == "concurrent")
         for (const auto &[dev, d] : s->stats.devices)
           ran[dev] += d.iterations;
-    for (const char *dev : {"cpu", "sim:0", "sim:1"})
-      EXPECT_GT(ran[dev], 0) << dev << " ran no iteration";
+    EXPECT_GT(ran["cpu"], 0) << "the CPU ran no iteration";
+    EXPECT_GT(ran["sim:0"] + ran["sim:1"], 0) << "no accelerator ran an iteration";
   }
 };
 
 TEST_P(ConcurrentCallers, ThreadsOfTheProgramOnOneSiteAndOnTheirOwn) {
-  hce_test::use_devices("cpu,sim:0,sim:1",
-                        "sim:0=bw:1e12,lat:0;sim:1=speed:0.5,bw:1e12,lat:0");
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
+  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
   void *shared_site = nullptr;
   void *own_sites[4] = {};
   std::atomic<int> wrong{0};
@@ -107,13 +108,13 @@ TEST_P(ConcurrentCallers, ThreadsOfTheProgramOnOneSiteAndOnTheirOwn) {
   for (std::thread &t : threads)
     t.join();
   EXPECT_EQ(wrong.load(), 0);
-  expect_every_device_worked();
+  expect_the_devices_worked();
   hce_finalize();
 }
 
 TEST_P(ConcurrentCallers, TheThreadsOfAnOmpParallelOnOneSite) {
-  hce_test::use_devices("cpu,sim:0,sim:1",
-                        "sim:0=bw:1e12,lat:0;sim:1=speed:0.5,bw:1e12,lat:0");
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
+  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
   void *site = nullptr;
   std::atomic<int> wrong{0};
   const std::string schedule = GetParam();
@@ -121,7 +122,7 @@ TEST_P(ConcurrentCallers, TheThreadsOfAnOmpParallelOnOneSite) {
   for (int rep = 0; rep < 40; ++rep)
     call(&site, schedule.c_str(), omp_get_thread_num(), rep, wrong);
   EXPECT_EQ(wrong.load(), 0);
-  expect_every_device_worked();
+  expect_the_devices_worked();
   hce_finalize();
 }
 
