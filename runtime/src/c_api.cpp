@@ -68,10 +68,16 @@ static int run_nested(const hce_region &r) {
   for (int m = 0; m < r.num_maps; ++m)
     ptrs[size_t(m)] = r.maps[m].host;
   std::vector<unsigned char> red = reduction_slots(r);
+  DataEnv &data = Runtime::get().data();
+  if (std::string why; !data.inline_begin(r, why)) {
+    error("region " + name + ": " + why);
+    return 1;
+  }
   {
     VariantScope scope; // deeper levels run inline too
     r.cpu(0, r.iterations, ptrs.data(), r.args, red.data());
   }
+  data.inline_end(r);
   reduction_fold_into_vars(r, red.data());
   return 0;
 }

@@ -1411,6 +1411,35 @@ bool DataEnv::update(int num_maps, const hce_map *maps, bool to_devices,
   return true;
 }
 
+bool DataEnv::inline_begin(const hce_region &region, std::string &why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m) {
+    auto it = arrays_.find(region.maps[m].host);
+    if (it == arrays_.end())
+      continue;
+    Array &a = it->second;
+    IntervalSet want = footprint(region.maps[m], 0, region.iterations) & a.res.universe();
+    TransferCounts ignored;
+    if (!fetch_to_host(a, a.res.host_stale(want), -1, ignored, why))
+      return false;
+  }
+  return true;
+}
+
+void DataEnv::inline_end(const hce_region &region) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m) {
+    if (!writes(region.maps[m].kind))
+      continue;
+    auto it = arrays_.find(region.maps[m].host);
+    if (it == arrays_.end())
+      continue;
+    Array &a = it->second;
+    a.res.mark_written(kHost, footprint(region.maps[m], 0, region.iterations) &
+                                  a.res.universe());
+  }
+}
+
 bool DataEnv::in_data_region(const hce_region &region) const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (int m = 0; m < region.num_maps; ++m) {

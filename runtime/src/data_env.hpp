@@ -161,6 +161,15 @@ public:
   bool data_begin(int num_maps, const hce_map *maps, std::string &why);
   bool data_end(std::string &why);
   bool update(int num_maps, const hce_map *maps, bool to_devices, std::string &why);
+  // A region run inline, on the calling thread over the host's memory (a
+  // co_exec reached from inside another region's variant: c_api.cpp
+  // run_nested): what a device holds newer of its footprint comes home
+  // first (inline_begin), and its writes leave the devices' copies stale
+  // (inline_end).  Without them the region read a device-written array's
+  // old host copy, silently.  Arrays the data layer does not know are the
+  // host's alone: nothing to do.
+  bool inline_begin(const hce_region &region, std::string &why);
+  void inline_end(const hce_region &region);
 
   // True when some map of the region is resident in an enclosing data region.
   bool in_data_region(const hce_region &region) const;
