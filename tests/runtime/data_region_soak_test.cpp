@@ -307,16 +307,18 @@ protected:
   // did_ the iterations each device ran.
   void run_program(const Config &c, unsigned base, unsigned prog) {
     std::mt19937 g(base + prog);
-    // Devices of random speeds, copy costs and team sizes, some with peer
-    // copies and background copies.
+    const int64_t m = 40 + int64_t(g() % 90), n = 1 + int64_t(g() % 12);
+    // Devices of random speeds, copy costs, team sizes and memories (from
+    // three quarters of one array, where windows move and a chunk may find
+    // no room, to both arrays), some with peer and background copies.
     std::ostringstream sim;
     for (int s = 0; s < 2; ++s)
       sim << (s ? ";" : "") << "sim:" << s
           << "=speed:" << std::uniform_real_distribution<double>(0.2, 1.0)(g)
           << ",bw:" << (g() % 2 ? "1e12" : "3e9") << ",lat:" << (g() % 2 ? "0" : "4e-6")
-          << ",threads:" << 1 + g() % 2 << ",p2p:" << g() % 2 << ",bg:" << g() % 2;
+          << ",threads:" << 1 + g() % 2 << ",p2p:" << g() % 2 << ",bg:" << g() % 2
+          << ",mem:" << (m * n * 8 * int64_t(3 + g() % 8)) / 4;
     hce_test::use_devices(c.devices, sim.str());
-    const int64_t m = 40 + int64_t(g() % 90), n = 1 + int64_t(g() % 12);
     Program p(m, n, c.schedule, base * 7 + prog);
     SCOPED_TRACE("program " + std::to_string(prog) + ", HCE_SIM=" + sim.str() +
                  ", rows " + std::to_string(m) + " x " + std::to_string(n));
