@@ -1340,6 +1340,22 @@ bool DataEnv::flush_and_drop(Array &a, bool bring_home, std::string &why) {
   return ok;
 }
 
+void DataEnv::warn_dropped_writes(const Array &a) const {
+  // On a GPU alone OpenMP leaves such an array as it was on the host; here
+  // the CPU's chunks wrote the host's copy itself, so it comes out with new
+  // values where the CPU computed and old ones where a device did -- a
+  // result that depends on the split, and easy to take for a right one.
+  const IntervalSet dropped = a.res.host_stale(a.res.universe());
+  if (dropped.empty())
+    return;
+  warning_once("dropped/" + a.name,
+               "end of data region: '" + a.name + "' is mapped to, not from: what devices " +
+                   "wrote of it inside (elements " + dropped.to_string() +
+                   ") is dropped, but what the CPU wrote is in the host's copy already, so " +
+                   "the host's '" + a.name + "' may mix new and old values; map it tofrom to " +
+                   "get every value back (alloc, if it is scratch)");
+}
+
 bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<const void *> entered;
@@ -1381,6 +1397,8 @@ bool DataEnv::data_end(std::string &why) {
       continue;
     // OpenMP target-data semantics: `from` arrays come home in full; `to`
     // arrays are simply released (their device writes are discarded).
+    if (!a.data_from)
+      warn_dropped_writes(a);
     ok = flush_and_drop(a, a.data_from, why) && ok;
     recycle(it);
   }

@@ -372,6 +372,9 @@ private:
   // residency sets and windows cost ~1.3k instructions an array.
   static constexpr size_t kSpareArrays = 8;
   std::vector<std::map<const void *, Array>::node_type> spare_arrays_;
+  // At the end of a data region that maps `a` to only: a warning when devices
+  // wrote some of it (their writes are dropped, the CPU's are not).
+  void warn_dropped_writes(const Array &a) const;
   // Erases arrays_'s `it` (flush_and_drop'd), its record kept as a spare.
   void recycle(std::map<const void *, Array>::iterator it);
   // advise_written(): huge pages for written arrays (HCE_HUGE_PAGES), and

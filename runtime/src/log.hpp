@@ -12,5 +12,6 @@ void warning(const std::string &msg); // something went wrong but was handled
 void error(const std::string &msg);   // the operation fails
 // Prints `msg` only the first time `key` is seen in this process.
 void notice_once(const std::string &key, const std::string &msg);
+void warning_once(const std::string &key, const std::string &msg);
 
 } // namespace hce

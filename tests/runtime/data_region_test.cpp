@@ -803,3 +803,42 @@ TEST(DataRegion, EachThreadEndsItsOwnDataRegion) {
             std::string::npos)
       << err;
 }
+
+// A data region that maps an array `to` only, whose loops write it: what
+// sim:0 wrote is dropped at the end (OpenMP's target data), what the CPU
+// wrote is in the host's copy already -- a host array of new and old
+// values.  The runtime says so, once; with tofrom every value comes back.
+TEST(DataRegion, ToOnlyArrayWrittenInsideIsReported) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t n = 2000;
+  for (int kind : {HCE_MAP_TO, HCE_MAP_TOFROM}) {
+    SCOPED_TRACE(kind == HCE_MAP_TO ? "to" : "tofrom");
+    std::vector<double> x = hce_test::random_vector(size_t(n), 61);
+    const std::vector<double> x0 = x;
+    hce_map whole = hce_test::row_map("x_to_only", x.data(), kind, 1);
+    whole.scale = 0;
+    whole.len = n;
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(hce_data_begin(1, &whole), 0);
+    hce_map m = hce_test::row_map("x_to_only", x.data(), HCE_MAP_TOFROM, 1);
+    const Axpb args{2.0, 0.0};
+    m.kind = HCE_MAP_TOFROM;
+    hce_map maps[2] = {m, m};
+    void *site = nullptr;
+    hce_region r = axpb_region("to_only", nullptr, n, maps, &args, &site);
+    r.ratios = "cpu=0.5,sim:0=0.5";
+    ASSERT_EQ(hce_co_exec(&r), 0);
+    const int64_t on_cpu = hce_last_iterations(&site, "cpu");
+    ASSERT_GT(on_cpu, 0);
+    ASSERT_GT(hce_last_iterations(&site, "sim:0"), 0);
+    ASSERT_EQ(hce_data_end(), 0);
+    const std::string err = testing::internal::GetCapturedStderr();
+    const bool warned =
+        err.find("'x_to_only' is mapped to, not from") != std::string::npos;
+    EXPECT_EQ(warned, kind == HCE_MAP_TO) << err;
+    int64_t doubled = 0;
+    for (int64_t i = 0; i < n; ++i)
+      doubled += x[size_t(i)] == 2.0 * x0[size_t(i)];
+    EXPECT_EQ(doubled, kind == HCE_MAP_TO ? on_cpu : n);
+  }
+}
