@@ -39,9 +39,8 @@ void on_signal(int sig) {
 
 void write_files() {
   Runtime::with_existing([](Runtime &rt) {
-    std::lock_guard<std::mutex> lock(rt.exec_mutex()); // the site table
     // Not named_stats(): a region may be running, its scheduler changing;
-    // the choices are fold_stats' sample.
+    // the choices are fold_stats' sample.  (sites() holds the table.)
     std::vector<NamedStats> named;
     for (const SiteState *s : rt.sites())
       named.push_back({s->name, &s->stats});

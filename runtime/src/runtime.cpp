@@ -260,8 +260,14 @@ SiteState &Runtime::site(const hce_region &region) {
 }
 
 std::vector<NamedStats> Runtime::named_stats() {
+  std::vector<SiteState *> all;
+  {
+    std::lock_guard<std::mutex> lock(exec_mutex_); // the table (sites())
+    for (const auto &s : sites_)
+      all.push_back(s.get());
+  }
   std::vector<NamedStats> named;
-  for (const auto &s : sites_) {
+  for (SiteState *s : all) {
     s->refresh_choice();
     named.push_back({s->name, &s->stats});
   }
@@ -269,6 +275,7 @@ std::vector<NamedStats> Runtime::named_stats() {
 }
 
 std::vector<const SiteState *> Runtime::sites() const {
+  std::lock_guard<std::mutex> lock(exec_mutex_);
   std::vector<const SiteState *> out;
   for (const auto &s : sites_)
     out.push_back(s.get());

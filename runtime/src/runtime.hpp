@@ -97,7 +97,13 @@ public:
   // it alone (region_exec.cpp): one job at a time.
   PagePrefaulter &prefaulter() { return prefaulter_; }
 
+  // The site of `region`, made at its first execution: the caller holds
+  // exec_mutex() (the site table).
   SiteState &site(const hce_region &region);
+  // Every site so far.  Takes exec_mutex() for the table, which an
+  // execution on another thread may be growing (hce_last_iterations read it
+  // while one appended, a use after free under ThreadSanitizer); a site
+  // itself lives as long as the runtime.
   std::vector<const SiteState *> sites() const;
   // Every site's statistics for a report, their choices brought up to date.
   std::vector<NamedStats> named_stats();
@@ -121,7 +127,7 @@ private:
   PagePrefaulter prefaulter_;
   std::vector<std::unique_ptr<SiteState>> sites_;    // in order of first use
   std::map<std::string, SiteState *> sites_by_name_; // regions with no site slot
-  std::mutex exec_mutex_;                            // one region executes at a time
+  mutable std::mutex exec_mutex_; // the site table; an execution's device choice
 };
 
 } // namespace hce

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -265,11 +266,14 @@ struct Config {
   // Each program run twice on one per-user profile cache (a scratch
   // XDG_CACHE_HOME): the second run's auto starts from the first's models.
   bool warm = false;
+  // Two threads of the program run a program each, at once.
+  bool two_threads = false;
 };
 
 // A readable GetParam() in failure messages.
 void PrintTo(const Config &c, std::ostream *os) {
-  *os << c.schedule << (c.warm ? " (warm)" : "") << " on " << c.devices;
+  *os << c.schedule << (c.warm ? " (warm)" : "")
+      << (c.two_threads ? " (two threads)" : "") << " on " << c.devices;
 }
 
 // The per-user profile cache in a folder of the test's own, for a scope.
@@ -319,22 +323,42 @@ protected:
           << ",threads:" << 1 + g() % 2 << ",p2p:" << g() % 2 << ",bg:" << g() % 2
           << ",mem:" << (m * n * 8 * int64_t(3 + g() % 8)) / 4;
     hce_test::use_devices(c.devices, sim.str());
-    Program p(m, n, c.schedule, base * 7 + prog);
     SCOPED_TRACE("program " + std::to_string(prog) + ", HCE_SIM=" + sim.str() +
                  ", rows " + std::to_string(m) + " x " + std::to_string(n));
-    hce_map whole[2] = {section("a", p.a, HCE_MAP_TOFROM, n, 0, m),
-                        section("b", p.b, HCE_MAP_TOFROM, n, 0, m)};
-    ASSERT_EQ(hce_data_begin(2, whole), 0);
-    bool ok = true;
-    for (int s = 0; s < 60 && ok; ++s)
-      ok = p.step();
-    ASSERT_EQ(hce_data_end(), 0);
-    ASSERT_TRUE(ok) << p.log.str();
-    ASSERT_TRUE(p.same(p.a, p.ra, 0, m, "a") && p.same(p.b, p.rb, 0, m, "b"))
-        << "after the data region: " << p.log.str();
-    did_.resize(p.did.size());
-    for (size_t d = 0; d < did_.size(); ++d)
-      did_[d] += p.did[d];
+    // With two threads, each runs a program of its own in its own data
+    // region at the same time (the devices and the data layer shared).
+    std::vector<std::unique_ptr<Program>> ps;
+    for (int t = 0; t < (c.two_threads ? 2 : 1); ++t)
+      ps.push_back(
+          std::make_unique<Program>(m, n, c.schedule, base * 7 + prog + 1000 * t));
+    auto drive = [](Program &p) {
+      hce_map whole[2] = {section("a", p.a, HCE_MAP_TOFROM, p.n, 0, p.m),
+                          section("b", p.b, HCE_MAP_TOFROM, p.n, 0, p.m)};
+      if (hce_data_begin(2, whole) != 0) {
+        ADD_FAILURE() << "hce_data_begin failed";
+        return;
+      }
+      bool ok = true;
+      for (int s = 0; s < 60 && ok; ++s)
+        ok = p.step();
+      EXPECT_EQ(hce_data_end(), 0);
+      EXPECT_TRUE(ok) << p.log.str();
+      EXPECT_TRUE(p.same(p.a, p.ra, 0, p.m, "a") && p.same(p.b, p.rb, 0, p.m, "b"))
+          << "after the data region: " << p.log.str();
+    };
+    std::thread other;
+    if (ps.size() > 1)
+      other = std::thread(drive, std::ref(*ps[1]));
+    drive(*ps[0]);
+    if (other.joinable())
+      other.join();
+    if (HasFailure())
+      return;
+    for (const auto &p : ps) {
+      did_.resize(p->did.size());
+      for (size_t d = 0; d < did_.size(); ++d)
+        did_[d] += p->did[d];
+    }
     hce_finalize(); // the sites above die with this runtime (the cache is saved)
   }
 
@@ -349,13 +373,15 @@ TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
   std::optional<ScratchCache> cache;
   if (c.warm)
     cache.emplace();
-  const unsigned base = unsigned(
-      std::hash<std::string>{}(c.devices + c.schedule + (c.warm ? "warm" : "")) % 100000);
+  const unsigned base =
+      unsigned(std::hash<std::string>{}(c.devices + c.schedule + (c.warm ? "warm" : "") +
+                                        (c.two_threads ? "two" : "")) %
+               100000);
   for (unsigned prog = 0; prog < 10; ++prog)
     for (int run = 0; run < (c.warm ? 2 : 1); ++run) {
       SCOPED_TRACE(c.warm ? (run ? "the warm run" : "the run that fills the cache") : "");
       run_program(c, base, prog);
-      if (HasFatalFailure())
+      if (HasFailure())
         return;
       if (cache)
         ASSERT_TRUE(cache->has_profile())
@@ -374,22 +400,24 @@ std::vector<Config> configs() {
     for (const std::string &s : hce::scheduler_names())
       out.push_back({devices, s});
     out.push_back({devices, "auto", /*warm=*/true});
+    for (const char *s : {"auto", "fdets", "hguided", "static"})
+      out.push_back({devices, s, /*warm=*/false, /*two_threads=*/true});
   }
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySchedulerAndDeviceSet, DataRegionSoak,
-                         testing::ValuesIn(configs()),
-                         [](const testing::TestParamInfo<Config> &info) {
-                           std::string name;
-                           for (char ch : info.param.devices + "_" + info.param.schedule +
-                                              (info.param.warm ? "_warm" : ""))
-                             if (std::isalnum(static_cast<unsigned char>(ch)) ||
-                                 ch == '_')
-                               name += ch;
-                             else if (ch == ',')
-                               name += '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    EverySchedulerAndDeviceSet, DataRegionSoak, testing::ValuesIn(configs()),
+    [](const testing::TestParamInfo<Config> &info) {
+      std::string name;
+      for (char ch : info.param.devices + "_" + info.param.schedule +
+                         (info.param.warm ? "_warm" : "") +
+                         (info.param.two_threads ? "_two_threads" : ""))
+        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')
+          name += ch;
+        else if (ch == ',')
+          name += '_';
+      return name;
+    });
 
 } // namespace
