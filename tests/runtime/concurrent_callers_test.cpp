@@ -40,7 +40,8 @@ void scale_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, void
 
 // One call of the region at `site` by caller `t`, its `rep`-th; counts a
 // failed call or a wrong result in `wrong`.
-void call(void **site, const char *schedule, int t, int rep, std::atomic<int> &wrong) {
+void call(void **site, const std::string &schedule, int t, int rep,
+          std::atomic<int> &wrong) {
   const int64_t n = 1000 + (rep * 37 + t * 101) % 4000;
   std::vector<double> x = hce_test::random_vector(size_t(n), unsigned(t * 1000 + rep));
   std::vector<double> y(size_t(n), -5.0);
@@ -49,18 +50,10 @@ void call(void **site, const char *schedule, int t, int rep, std::atomic<int> &w
   const Scale args{1.5 + t};
   int64_t positive = 3;
   hce_reduction red{"positive", &positive, HCE_RED_ADD, HCE_TYPE_I64, 0};
-  hce_region r{};
-  r.name = "concurrent";
-  r.schedule = schedule;
-  r.iterations = n;
-  r.num_maps = 2;
-  r.maps = maps;
+  hce_region r =
+      hce_test::region_of("concurrent", maps, 2, n, args, scale_cpu, site, schedule);
   r.num_reductions = 1;
   r.reductions = &red;
-  r.args = &args;
-  r.args_size = sizeof args;
-  r.cpu = scale_cpu;
-  r.site = site;
   if (hce_co_exec(&r) != 0) {
     ++wrong;
     return;
@@ -103,7 +96,7 @@ TEST_P(ConcurrentCallers, ThreadsOfTheProgramOnOneSiteAndOnTheirOwn) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       for (int rep = 0; rep < 40; ++rep)
-        call(rep % 2 ? &own_sites[t] : &shared_site, GetParam().c_str(), t, rep, wrong);
+        call(rep % 2 ? &own_sites[t] : &shared_site, GetParam(), t, rep, wrong);
     });
   for (std::thread &t : threads)
     t.join();
@@ -120,7 +113,7 @@ TEST_P(ConcurrentCallers, TheThreadsOfAnOmpParallelOnOneSite) {
   const std::string schedule = GetParam();
 #pragma omp parallel num_threads(4)
   for (int rep = 0; rep < 40; ++rep)
-    call(&site, schedule.c_str(), omp_get_thread_num(), rep, wrong);
+    call(&site, schedule, omp_get_thread_num(), rep, wrong);
   EXPECT_EQ(wrong.load(), 0);
   expect_the_devices_worked();
   hce_finalize();

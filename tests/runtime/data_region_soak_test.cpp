@@ -134,17 +134,7 @@ struct Program {
 
   hce_region region(const char *name, int64_t trips, hce_map *maps, int num_maps,
                     const Args *args, hce_cpu_variant cpu, void **site) const {
-    hce_region r{};
-    r.name = name;
-    r.schedule = schedule.c_str();
-    r.iterations = trips;
-    r.num_maps = num_maps;
-    r.maps = maps;
-    r.args = args;
-    r.args_size = sizeof *args;
-    r.cpu = cpu;
-    r.site = site;
-    return r;
+    return hce_test::region_of(name, maps, num_maps, trips, *args, cpu, site, schedule);
   }
 
   // Runs r; false (a failure added) when it fails.

@@ -729,6 +729,7 @@ void add_twice_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *args, 
 }
 
 TEST(DataRegion, EachThreadEndsItsOwnDataRegion) {
+  static const std::string kStatic = "static";
   hce_test::use_devices("sim:0", "sim:0=bw:1e12,lat:0");
   const int64_t n = 3000;
   std::vector<double> own[2] = {hce_test::random_vector(size_t(n), 91),
@@ -750,16 +751,8 @@ TEST(DataRegion, EachThreadEndsItsOwnDataRegion) {
   std::atomic<int> failures{0};
   auto run = [&](std::vector<double> &y, double f, void **site) {
     hce_map m = hce_test::row_map("y", y.data(), HCE_MAP_TOFROM, 1);
-    hce_region r{};
-    r.name = "each_thread";
-    r.schedule = "static";
-    r.iterations = n;
-    r.num_maps = 1;
-    r.maps = &m;
-    r.args = &f;
-    r.args_size = sizeof f;
-    r.cpu = add_twice_cpu;
-    r.site = site;
+    const hce_region r =
+        hce_test::region_of("each_thread", &m, 1, n, f, add_twice_cpu, site, kStatic);
     failures += hce_co_exec(&r) != 0;
   };
   std::vector<double> shared_seen; // the shared array when thread 0 ended
