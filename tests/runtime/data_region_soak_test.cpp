@@ -13,6 +13,7 @@
 // variant, a sim device on its own memory, which starts poisoned).
 #include "test_support.hpp"
 
+#include "runtime.hpp"
 #include "sched/scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -24,11 +25,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -107,18 +110,25 @@ hce_map section(const char *name, std::vector<double> &x, int kind, int64_t n, i
 struct Program {
   int64_t m, n; // rows, row length
   std::string schedule;
+  // The communication mode of the program's regions: the scheduler's own,
+  // or none, incremental or pipelined (the three-stream pipeline).
+  const char *co = nullptr;
   std::vector<double> a, b;   // the runtime's
   std::vector<double> ra, rb; // the sequential twin's
   void *sites[5] = {};        // sweep a->b, sweep b->a, scale, reduce (2 kinds)
   std::mt19937_64 gen;
-  std::ostringstream log;   // the operations so far, for a failure
-  std::vector<int64_t> did; // iterations per device (hce_device_name order)
+  std::ostringstream log;             // the operations so far, for a failure
+  std::map<std::string, int64_t> did; // iterations per device
 
   Program(int64_t rows, int64_t cols, std::string sched, unsigned seed)
       : m(rows), n(cols), schedule(std::move(sched)),
         a(hce_test::random_vector(size_t(rows * cols), seed)),
         b(hce_test::random_vector(size_t(rows * cols), seed + 1)), ra(a), rb(b),
-        gen(seed) {}
+        gen(seed) {
+    const char *modes[] = {nullptr, "none", "incremental", "pipelined"};
+    co = modes[pick(0, 3)];
+    log << "co " << (co ? co : "(the scheduler's)") << "; ";
+  }
 
   int64_t pick(int64_t lo, int64_t hi) { // uniform in [lo, hi]
     return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
@@ -134,7 +144,10 @@ struct Program {
 
   hce_region region(const char *name, int64_t trips, hce_map *maps, int num_maps,
                     const Args *args, hce_cpu_variant cpu, void **site) const {
-    return hce_test::region_of(name, maps, num_maps, trips, *args, cpu, site, schedule);
+    hce_region r =
+        hce_test::region_of(name, maps, num_maps, trips, *args, cpu, site, schedule);
+    r.co = co;
+    return r;
   }
 
   // Runs r; false (a failure added) when it fails.
@@ -143,9 +156,8 @@ struct Program {
       ADD_FAILURE() << "region " << r.name << " failed";
       return false;
     }
-    did.resize(size_t(hce_num_devices()));
     for (int d = 0; d < hce_num_devices(); ++d)
-      did[size_t(d)] += hce_last_iterations(r.site, hce_device_name(d));
+      did[hce_device_name(d)] += hce_last_iterations(r.site, hce_device_name(d));
     return true;
   }
 
@@ -344,15 +356,18 @@ protected:
       other.join();
     if (HasFailure())
       return;
-    for (const auto &p : ps) {
-      did_.resize(p->did.size());
-      for (size_t d = 0; d < did_.size(); ++d)
-        did_[d] += p->did[d];
-    }
+    for (const auto &p : ps)
+      for (const auto &[dev, n] : p->did)
+        did_[dev] += n;
+    for (const hce::SiteState *site : hce::Runtime::get().sites())
+      for (const auto &[dev, d] : site->stats.devices)
+        left_out_[dev] += d.left_out;
     hce_finalize(); // the sites above die with this runtime (the cache is saved)
   }
 
-  std::vector<int64_t> did_; // iterations per device over the programs
+  // Per device over the programs: the iterations it ran, and the executions
+  // whose scheduler left it out on purpose (HCE_STATS' left_out, issue 15).
+  std::map<std::string, int64_t> did_, left_out_;
 };
 
 TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
@@ -378,10 +393,11 @@ TEST_P(DataRegionSoak, RandomProgramsMatchTheirSequentialTwin) {
             << "the run left no profile to start the next from";
     }
   // Rows went through every device (else the programs tested less than
-  // they say): each computed some of them.
-  for (size_t d = 0; d < did_.size(); ++d)
-    EXPECT_GT(did_[d], 0) << "device " << d << " of " << c.devices
-                          << " never ran an iteration";
+  // they say): each computed some of them, unless its scheduler left it
+  // out on purpose and said so (logfit on these small loops, some modes).
+  for (const auto &[dev, n] : did_)
+    EXPECT_TRUE(n > 0 || left_out_[dev] > 0)
+        << dev << " of " << c.devices << " never ran an iteration and was never left out";
 }
 
 std::vector<Config> configs() {
