@@ -320,6 +320,10 @@ TEST(DataRegion, ACpuWriteMakesADevicesCopyStale) {
 // region (whose end recycles too), at addresses the allocator may reuse.
 TEST(DataRegion, ArraysMappedAnewAtEveryExecutionStartFresh) {
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  // sim:0 must work in every execution: not left out by the rate rule,
+  // which a slow moment (seen under ASan, after other tests in one
+  // process) can trip at this loop's sizes.
+  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
   hce::DataEnv &data = hce::Runtime::get().data();
   const int sim_holder = 2; // holder d+1 for device 1 (sim:0); 0 is the host
   void *site = nullptr;
