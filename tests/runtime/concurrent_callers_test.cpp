@@ -73,16 +73,21 @@ void call(void **site, const std::string &schedule, int t, int rep,
 class ConcurrentCallers : public testing::TestWithParam<std::string> {
 protected:
   // The calls were co-executed, not all run where they were made: the CPU
-  // and the accelerators ran iterations of the region (which accelerator
-  // is the schedulers' choice: eft may leave one out).
+  // and the accelerators ran iterations of the region, or the scheduler
+  // left the accelerators out on purpose and said so (issue 15's contract;
+  // which accelerator works is its choice).
   static void expect_the_devices_worked() {
-    std::map<std::string, int64_t> ran;
+    std::map<std::string, int64_t> ran, left_out;
     for (const hce::SiteState *s : hce::Runtime::get().sites())
       if (s->name == "concurrent")
-        for (const auto &[dev, d] : s->stats.devices)
+        for (const auto &[dev, d] : s->stats.devices) {
           ran[dev] += d.iterations;
+          left_out[dev] += d.left_out;
+        }
     EXPECT_GT(ran["cpu"], 0) << "the CPU ran no iteration";
-    EXPECT_GT(ran["sim:0"] + ran["sim:1"], 0) << "no accelerator ran an iteration";
+    EXPECT_TRUE(ran["sim:0"] + ran["sim:1"] > 0 ||
+                left_out["sim:0"] + left_out["sim:1"] > 0)
+        << "no accelerator ran an iteration or was left out";
   }
 };
 
