@@ -208,6 +208,9 @@ bool DataEnv::begin_region(const hce_region &region, std::string &why,
   for (int m = 0; m < region.num_maps; ++m) {
     if (!region.maps[m].host)
       continue; // nothing to touch (checked above)
+    if (!arrays_.count(region.maps[m].host) &&
+        !reconcile_alias(region, region.maps[m], /*in_data_begin=*/false, why))
+      return false;
     Array &a = array_for(region.maps[m], region.iterations, untouched);
     if (a.elem_size != region.maps[m].elem_size) {
       why = "array '" + a.name + "' is mapped with two element sizes";
@@ -248,6 +251,70 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
     ok = flush_and_drop(a, true, why) && ok;
     recycle(it);
   }
+  // What the region wrote through an interior pointer is the host's now
+  // (its record flushed above): the other record's device copies are stale.
+  if (!alias_marks_.empty())
+    std::erase_if(alias_marks_, [&](const AliasMark &mark) {
+      if (mark.region != &region)
+        return false;
+      if (auto it = arrays_.find(mark.key); it != arrays_.end())
+        it->second.res.mark_written(kHost, mark.elems & it->second.res.universe());
+      return true;
+    });
+  return ok;
+}
+
+template <class F>
+void DataEnv::for_each_overlap(const hce_map &map, Interval hull, F &&fn) {
+  if (hull.hi <= hull.lo)
+    return;
+  const char *lo = static_cast<const char *>(map.host) + hull.lo * int64_t(map.elem_size);
+  const char *hi = static_cast<const char *>(map.host) + hull.hi * int64_t(map.elem_size);
+  for (auto &[key, o] : arrays_) {
+    if (key == map.host || o.rows || o.res.host_holds_alone())
+      continue; // (row tables: their rows are apart; host alone: nothing to reconcile)
+    // The part of o's memory devices hold, in bytes, against the map's.
+    IntervalSet held;
+    for (int h = 1; h < o.res.num_holders(); ++h)
+      held.unite(o.res.valid(h));
+    const Interval dh = held.hull();
+    const int64_t es = int64_t(o.elem_size);
+    const char *base = o.host;
+    const char *olo = std::max(lo, base + dh.lo * es);
+    const char *ohi = std::min(hi, base + dh.hi * es);
+    if (olo >= ohi)
+      continue;
+    IntervalSet part = IntervalSet((olo - base) / es, (ohi - base + es - 1) / es) & held;
+    if (!part.empty() && !fn(key, o, part))
+      return;
+  }
+}
+
+bool DataEnv::reconcile_alias(const hce_region &region, const hce_map &map,
+                              bool in_data_begin, std::string &why) {
+  const Interval hull =
+      in_data_begin ? clamped_hull(map, 0, 1) : clamped_hull(map, 0, region.iterations);
+  bool ok = true;
+  for_each_overlap(map, hull, [&](const void *key, Array &o, const IntervalSet &part) {
+    const std::string name = map.name ? map.name : "?";
+    const IntervalSet stale = o.res.host_stale(part);
+    if (in_data_begin || (o.data_refs == 0 && (!stale.empty() || writes(map.kind)))) {
+      // Two records of one memory that both stay: no way to keep them in
+      // step.  (o outside a data region is another execution's, running:
+      // only reading what the host holds too is safe beside it.)
+      why = "'" + name + "' lies in the memory of '" + o.name + "', which " +
+            (in_data_begin ? "devices hold" : "another region is using") +
+            ": map the array '" + o.name +
+            "' itself (with an offset), not a pointer into it";
+      return ok = false;
+    }
+    TransferCounts ignored;
+    if (!fetch_to_host(o, stale, -1, ignored, why))
+      return ok = false;
+    if (writes(map.kind))
+      alias_marks_.push_back({&region, key, part});
+    return true;
+  });
   return ok;
 }
 
@@ -1371,6 +1438,12 @@ bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
     }
   }
   for (int m = 0; m < num_maps; ++m) {
+    hce_region none{};
+    if (!arrays_.count(maps[m].host) &&
+        !reconcile_alias(none, maps[m], /*in_data_begin=*/true, why))
+      return false;
+  }
+  for (int m = 0; m < num_maps; ++m) {
     Array &a = array_for(maps[m], 1); // a data map: its section
     ++a.data_refs;
     a.data_from = a.data_from || writes(maps[m].kind);
@@ -1413,8 +1486,25 @@ bool DataEnv::update(int num_maps, const hce_map *maps, bool to_devices,
   std::lock_guard<std::mutex> lock(mutex_);
   for (int m = 0; m < num_maps; ++m) {
     auto it = arrays_.find(maps[m].host);
-    if (it == arrays_.end())
-      continue; // not resident anywhere: the host copy is the only one
+    if (it == arrays_.end()) {
+      // No record of its own: the host's, unless it lies in another
+      // record's memory (an interior pointer), whose part goes home or
+      // becomes the host's.
+      bool ok = true;
+      for_each_overlap(maps[m], clamped_hull(maps[m], 0, 1),
+                       [&](const void *, Array &o, const IntervalSet &part) {
+                         TransferCounts ignored;
+                         if (to_devices)
+                           o.res.mark_written(kHost, part);
+                         else
+                           ok =
+                               fetch_to_host(o, o.res.host_stale(part), -1, ignored, why);
+                         return ok;
+                       });
+      if (!ok)
+        return false;
+      continue;
+    }
     Array &a = it->second;
     IntervalSet sec = footprint(maps[m], 0, 1);
     if (to_devices) {

@@ -372,6 +372,27 @@ private:
   // residency sets and windows cost ~1.3k instructions an array.
   static constexpr size_t kSpareArrays = 8;
   std::vector<std::map<const void *, Array>::node_type> spare_arrays_;
+  // A map whose array is new to the data layer but whose memory lies in
+  // another record's (an interior pointer: `double *t = a + 100` mapped
+  // as t[0:n] while `a` is in a data region): the data layer keys arrays by
+  // their base address, so the two records would go out of step -- the
+  // region read the host's old copy of what a device had written of `a`.
+  // The other record's part that devices hold newer comes home first, and
+  // when the region writes the map, at its end (the new record flushed) the
+  // devices' copies of that part are marked stale (alias_marks_).  A data
+  // region cannot keep two such records in step: an error.
+  bool reconcile_alias(const hce_region &region, const hce_map &map, bool in_data_begin,
+                       std::string &why);
+  // Calls fn(key, record, elements) for each other record whose part that
+  // devices hold overlaps the memory of `map`'s elements `hull`, until fn
+  // returns false.
+  template <class F> void for_each_overlap(const hce_map &map, Interval hull, F &&fn);
+  struct AliasMark {
+    const hce_region *region; // the execution's region
+    const void *key;          // the record whose part it wrote
+    IntervalSet elems;        // that part, in the record's elements
+  };
+  std::vector<AliasMark> alias_marks_;
   // At the end of a data region that maps `a` to only: a warning when devices
   // wrote some of it (their writes are dropped, the CPU's are not).
   void warn_dropped_writes(const Array &a) const;

@@ -839,3 +839,108 @@ TEST(DataRegion, ToOnlyArrayWrittenInsideIsReported) {
     EXPECT_EQ(doubled, kind == HCE_MAP_TO ? on_cpu : n);
   }
 }
+
+// A pointer into an array a data region holds (`double *t = a + 200`, a
+// loop over t[i]) is an array of its own to the data layer, which keys
+// arrays by their base address.  It read the host's old copy of what sim:0
+// had written of `a` (status 0, the wrong sum); now the part of `a` that
+// devices hold newer comes home first, what the region writes through the
+// pointer makes the devices' copies of that part stale, `update` through
+// such a pointer reaches `a`'s copies, and a data region cannot map one.
+void double_all(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+  double *x = static_cast<double *>(ptrs[0]);
+  for (int64_t i = lb; i < ub; ++i)
+    x[i] *= 2.0;
+}
+void add_one_cpu(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *) {
+  double *x = static_cast<double *>(ptrs[0]);
+  for (int64_t i = lb; i < ub; ++i)
+    x[i] += 1.0;
+}
+void sum_cpu_of(int64_t lb, int64_t ub, void *const *ptrs, const void *, void *red) {
+  const double *x = static_cast<const double *>(ptrs[0]);
+  for (int64_t i = lb; i < ub; ++i)
+    *static_cast<double *>(red) += x[i];
+}
+
+TEST(DataRegion, APointerIntoAnArrayDevicesHoldSeesTheirCopies) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t n = 1000;
+  std::vector<double> a = hce_test::random_vector(size_t(n), 81);
+  std::vector<double> ref = a;
+  const Axpb none{0, 0};
+  auto region = [&](const char *name, const char *devices, double *base, int64_t len,
+                    int kind, hce_cpu_variant cpu, hce_map &map) {
+    map = hce_test::row_map(name, base, kind, 1);
+    hce_region r{};
+    r.name = name;
+    r.schedule = "static";
+    r.devices = devices;
+    r.iterations = len;
+    r.num_maps = 1;
+    r.maps = &map;
+    r.args = &none;
+    r.args_size = sizeof none;
+    r.cpu = cpu;
+    return r;
+  };
+  auto sum_on = [&](const char *devices, double *base, int64_t len) {
+    double s = 0;
+    hce_map map;
+    hce_region r = region("sum_alias", devices, base, len, HCE_MAP_TO, sum_cpu_of, map);
+    hce_reduction red{"s", &s, HCE_RED_ADD, HCE_TYPE_F64, 0};
+    r.num_reductions = 1;
+    r.reductions = &red;
+    EXPECT_EQ(hce_co_exec(&r), 0);
+    return s;
+  };
+  auto ref_sum = [&](int64_t lo, int64_t len) {
+    double s = 0;
+    for (int64_t i = lo; i < lo + len; ++i)
+      s += ref[size_t(i)];
+    return s;
+  };
+  hce_map whole = hce_test::row_map("a", a.data(), HCE_MAP_TOFROM, 1);
+  whole.scale = 0;
+  whole.len = n;
+  ASSERT_EQ(hce_data_begin(1, &whole), 0);
+  hce_map map;
+  hce_region twice =
+      region("twice_a", "sim:0", a.data(), n, HCE_MAP_TOFROM, double_all, map);
+  ASSERT_EQ(hce_co_exec(&twice), 0); // a is sim:0's now
+  for (double &v : ref)
+    v *= 2.0;
+  // The CPU reads a + 100 .. 999 through a pointer: sim:0's values.
+  EXPECT_EQ(sum_on("cpu", a.data() + 100, n - 100), ref_sum(100, n - 100));
+  // sim:0 adds one to a + 200 .. 499 through a pointer, then reads all of a.
+  hce_region add =
+      region("add_alias", "sim:0", a.data() + 200, 300, HCE_MAP_TOFROM, add_one_cpu, map);
+  ASSERT_EQ(hce_co_exec(&add), 0);
+  for (int64_t i = 200; i < 500; ++i)
+    ref[size_t(i)] += 1.0;
+  EXPECT_EQ(sum_on("sim:0", a.data(), n), ref_sum(0, n)) << "sim:0 kept its old copy";
+  // The host writes a + 600 .. 699 and says so through a pointer.
+  for (int64_t i = 600; i < 700; ++i)
+    a[size_t(i)] = ref[size_t(i)] = double(i);
+  hce_map upd = hce_test::row_map("a_part", a.data() + 600, HCE_MAP_TO, 1);
+  upd.scale = 0;
+  upd.len = 100;
+  ASSERT_EQ(hce_update(1, &upd, 1), 0);
+  EXPECT_EQ(sum_on("sim:0", a.data(), n), ref_sum(0, n))
+      << "sim:0 missed the host's write";
+  // ... and reads a + 800 .. 899 back through a pointer.
+  upd.host = a.data() + 800;
+  ASSERT_EQ(hce_update(1, &upd, 0), 0);
+  for (int64_t i = 800; i < 900; ++i)
+    ASSERT_EQ(a[size_t(i)], ref[size_t(i)]) << i;
+  // A data region of a pointer into a: refused, with the way out.
+  hce_map inner = upd;
+  inner.host = a.data() + 300;
+  testing::internal::CaptureStderr();
+  EXPECT_NE(hce_data_begin(1, &inner), 0);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("lies in the memory of 'a'"), std::string::npos) << err;
+  ASSERT_EQ(hce_data_end(), 0);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(a[size_t(i)], ref[size_t(i)]) << i;
+}
