@@ -88,6 +88,7 @@ void DataEnv::Array::reset() {
   lost.clear();
   region_refs = data_refs = 0;
   data_from = false;
+  data_lo = data_hi = nullptr;
 }
 
 void DataEnv::recycle(std::map<const void *, Array>::iterator it) {
@@ -251,16 +252,6 @@ bool DataEnv::end_region(const hce_region &region, std::string &why) {
     ok = flush_and_drop(a, true, why) && ok;
     recycle(it);
   }
-  // What the region wrote through an interior pointer is the host's now
-  // (its record flushed above): the other record's device copies are stale.
-  if (!alias_marks_.empty())
-    std::erase_if(alias_marks_, [&](const AliasMark &mark) {
-      if (mark.region != &region)
-        return false;
-      if (auto it = arrays_.find(mark.key); it != arrays_.end())
-        it->second.res.mark_written(kHost, mark.elems & it->second.res.universe());
-      return true;
-    });
   return ok;
 }
 
@@ -295,7 +286,7 @@ bool DataEnv::reconcile_alias(const hce_region &region, const hce_map &map,
   const Interval hull =
       in_data_begin ? clamped_hull(map, 0, 1) : clamped_hull(map, 0, region.iterations);
   bool ok = true;
-  for_each_overlap(map, hull, [&](const void *key, Array &o, const IntervalSet &part) {
+  for_each_overlap(map, hull, [&](const void *, Array &o, const IntervalSet &part) {
     const std::string name = map.name ? map.name : "?";
     const IntervalSet stale = o.res.host_stale(part);
     if (in_data_begin || (o.data_refs == 0 && (!stale.empty() || writes(map.kind)))) {
@@ -311,8 +302,10 @@ bool DataEnv::reconcile_alias(const hce_region &region, const hce_map &map,
     TransferCounts ignored;
     if (!fetch_to_host(o, stale, -1, ignored, why))
       return ok = false;
+    // Written through the pointer: from now on the host's (its record is
+    // flushed home at the region's end), the devices' copies stale.
     if (writes(map.kind))
-      alias_marks_.push_back({&region, key, part});
+      o.res.mark_written(kHost, part);
     return true;
   });
   return ok;
@@ -1423,6 +1416,19 @@ void DataEnv::warn_dropped_writes(const Array &a) const {
                    "get every value back (alloc, if it is scratch)");
 }
 
+const DataEnv::Array *DataEnv::data_overlap(const hce_map &map) const {
+  const Interval h = clamped_hull(map, 0, 1);
+  if (h.hi <= h.lo || (map.kind & HCE_MAP_ROWS))
+    return nullptr;
+  const char *lo = static_cast<const char *>(map.host) + h.lo * int64_t(map.elem_size);
+  const char *hi = static_cast<const char *>(map.host) + h.hi * int64_t(map.elem_size);
+  for (const auto &[key, o] : arrays_)
+    if (key != map.host && o.data_refs > 0 && o.data_hi && o.data_lo < hi &&
+        lo < o.data_hi)
+      return &o;
+  return nullptr;
+}
+
 bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<const void *> entered;
@@ -1442,9 +1448,23 @@ bool DataEnv::data_begin(int num_maps, const hce_map *maps, std::string &why) {
     if (!arrays_.count(maps[m].host) &&
         !reconcile_alias(none, maps[m], /*in_data_begin=*/true, why))
       return false;
+    if (const Array *o = data_overlap(maps[m])) {
+      why = "'" + std::string(maps[m].name ? maps[m].name : "?") +
+            "' lies in the memory of '" + o->name +
+            "', which a data region holds: map the " +
+            "array itself (with an offset), not a pointer into it";
+      return false;
+    }
   }
   for (int m = 0; m < num_maps; ++m) {
     Array &a = array_for(maps[m], 1); // a data map: its section
+    const Interval h = clamped_hull(maps[m], 0, 1);
+    const char *lo = a.host + h.lo * int64_t(a.elem_size);
+    const char *hi = a.host + h.hi * int64_t(a.elem_size);
+    if (h.hi > h.lo && !a.rows) { // (a row table's rows lie apart)
+      a.data_lo = a.data_hi == nullptr ? lo : std::min(a.data_lo, lo);
+      a.data_hi = a.data_hi == nullptr ? hi : std::max(a.data_hi, hi);
+    }
     ++a.data_refs;
     a.data_from = a.data_from || writes(maps[m].kind);
     entered.push_back(maps[m].host);

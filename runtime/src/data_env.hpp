@@ -224,6 +224,8 @@ public:
     int region_refs = 0;         // co_exec regions mapping it now
     int data_refs = 0;           // enclosing data regions
     bool data_from = false;      // some data region maps it from/tofrom
+    // The memory its data regions' sections cover (bytes; empty when none).
+    const char *data_lo = nullptr, *data_hi = nullptr;
 
     // The record as constructed (every member above), its storage kept;
     // only for a record no device holds anything of (flush_and_drop'd).
@@ -378,21 +380,19 @@ private:
   // their base address, so the two records would go out of step -- the
   // region read the host's old copy of what a device had written of `a`.
   // The other record's part that devices hold newer comes home first, and
-  // when the region writes the map, at its end (the new record flushed) the
-  // devices' copies of that part are marked stale (alias_marks_).  A data
-  // region cannot keep two such records in step: an error.
+  // when the region writes the map, that part becomes the host's at once
+  // (the devices' copies of it stale; nobody else uses `a` meanwhile).  A
+  // data region cannot keep two such records in step: an error.
   bool reconcile_alias(const hce_region &region, const hce_map &map, bool in_data_begin,
                        std::string &why);
   // Calls fn(key, record, elements) for each other record whose part that
   // devices hold overlaps the memory of `map`'s elements `hull`, until fn
   // returns false.
   template <class F> void for_each_overlap(const hce_map &map, Interval hull, F &&fn);
-  struct AliasMark {
-    const hce_region *region; // the execution's region
-    const void *key;          // the record whose part it wrote
-    IntervalSet elems;        // that part, in the record's elements
-  };
-  std::vector<AliasMark> alias_marks_;
+  // The record (other than map's own) that a data region holds whose data
+  // sections' memory overlaps that of `map`'s section, or nullptr: two
+  // records of one memory that both stay cannot be kept in step.
+  const Array *data_overlap(const hce_map &map) const;
   // At the end of a data region that maps `a` to only: a warning when devices
   // wrote some of it (their writes are dropped, the CPU's are not).
   void warn_dropped_writes(const Array &a) const;
