@@ -115,10 +115,11 @@ bool RegionDeviceWork::run_in_pieces(Range range, Slot &s, std::string &why) {
     pieces_home_.push_back(p);
     lb = p.ub;
   }
-  // The chunk completes as a whole.
-  std::lock_guard<std::mutex> lock(partials_mutex_);
-  std::erase_if(pieces_home_,
-                [&](Range p) { return p.lb >= range.lb && p.ub <= range.ub; });
+  // Its pieces stay in pieces_home_ until the chunk completes (download()):
+  // in a pipeline, a chunk ahead of it may fail first, and the compute
+  // stage then abandons this one unrecorded -- its pieces, home already,
+  // were run again on the CPU (an update in place applied twice, status 0:
+  // the fault matrix's inplace, mem:20000,fail_compute:3, eft, pipelined).
   return true;
 }
 
@@ -132,8 +133,12 @@ bool RegionDeviceWork::compute(Range range, int k, std::string &why) {
 
 bool RegionDeviceWork::download(Range range, int k, std::string &why) {
   Slot &s = slots_[size_t(k)];
-  if (s.in_pieces)
-    return true; // its pieces' partials are in partials_ already
+  if (s.in_pieces) { // its pieces' partials are in partials_ already
+    std::lock_guard<std::mutex> lock(partials_mutex_);
+    std::erase_if(pieces_home_,
+                  [&](Range p) { return p.lb >= range.lb && p.ub <= range.ub; });
+    return true;
+  }
   const bool released = data_.release(device_, *r_, range, co_, s.hold, bytes_, why);
   // Only a chunk that completed contributes to the reductions (one whose
   // download failed, once rescue() brought its results home).

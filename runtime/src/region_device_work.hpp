@@ -46,7 +46,8 @@ public:
   // After a failure: gives the device's data back to the host; "" or a
   // fatal error.  `finished` gets the iterations of its failed chunks whose
   // results are home all the same and must not run again: the pieces of a
-  // chunk run in pieces before the piece that failed, and a chunk whose
+  // chunk run in pieces that its chunk did not complete (before the piece
+  // that failed, or all of them when a chunk ahead failed), and a chunk whose
   // download failed once the rescue brought its results home.  Run again
   // from the host's values, an update in place (a[i] = 2 * a[i] + 1) would
   // be applied twice.
@@ -80,8 +81,9 @@ private:
   std::mutex partials_mutex_; // the upload stage's pieces and the download stage
   std::vector<unsigned char> partials_;
   TransferCounts bytes_;
-  // For rescue(), under partials_mutex_: pieces released before their
-  // chunk failed; chunks (and their slots) whose download failed.
+  // For rescue(), under partials_mutex_: pieces released whose chunk has
+  // not completed (it failed, or a pipeline abandoned it after a chunk
+  // ahead of it failed); chunks (and their slots) whose download failed.
   std::vector<Range> pieces_home_;
   struct FailedDownload {
     Range range;
