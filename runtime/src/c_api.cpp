@@ -38,9 +38,7 @@ static int drain_tasks() {
 // in the loop body): the outer region holds the devices, so the inner one
 // runs here, on the calling thread and device, over the data the caller
 // passed (issue 11.6).
-static bool nested_call() {
-  return VariantScope::active() || (omp_in_parallel() && regions_executing().load() > 0);
-}
+static bool nested_call() { return inside_an_execution(); }
 
 static int run_nested(const hce_region &r) {
   const std::string name = r.name && *r.name ? r.name : "<unnamed region>";
@@ -220,15 +218,12 @@ const char *hce_device_name(int i) {
 int64_t hce_last_iterations(void *const *site, const char *device) {
   if (!site || !*site || !device)
     return 0;
-  const SiteState *state = nullptr;
-  for (const SiteState *s : Runtime::get().sites())
-    if (s == *site)
-      state = s; // a slot from before hce_finalize is stale
-  if (!state)
+  // (A handle from before hce_finalize names no site now.)
+  const std::optional<RegionStats> stats = Runtime::get().site_stats(*site);
+  if (!stats)
     return 0;
-  const SiteState &s = *state;
-  auto it = s.stats.devices.find(device);
-  return it == s.stats.devices.end() ? 0 : it->second.last_iterations;
+  auto it = stats->devices.find(device);
+  return it == stats->devices.end() ? 0 : it->second.last_iterations;
 }
 
 void *hce_cuda_scratch(void *stream, size_t bytes) {

@@ -43,7 +43,7 @@ void write_files() {
     // the choices are fold_stats' sample.  (sites() holds the table.)
     std::vector<NamedStats> named;
     for (const SiteState *s : rt.sites())
-      named.push_back({s->name, &s->stats});
+      named.push_back({s->name, s->stats}); // (read as they are: see above)
     report_stats_from_env(named);
   });
   trace_flush();

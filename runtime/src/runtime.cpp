@@ -7,8 +7,10 @@
 #include "omp/omp_device.hpp"
 #include "profile/profile_store.hpp"
 #include "sim_device.hpp"
+#include "tasks/device_claims.hpp"
 #include "thread_name.hpp"
 #include "trace.hpp"
+#include "variant_scope.hpp"
 #if HCE_WITH_CUDA
 #include "cuda/cuda_device.hpp"
 #endif
@@ -259,6 +261,20 @@ SiteState &Runtime::site(const hce_region &region) {
   return *state;
 }
 
+namespace {
+
+// A copy of the site's statistics, read with no execution of it running.
+RegionStats quiet_copy(SiteState &s) {
+  std::optional<tasks::DeviceClaim> hold;
+  if (!inside_an_execution()) {
+    hold.emplace(std::span<const int>{}, &s);
+    s.refresh_choice(); // (its scheduler holds still only under the claim)
+  }
+  return s.stats;
+}
+
+} // namespace
+
 std::vector<NamedStats> Runtime::named_stats() {
   std::vector<SiteState *> all;
   {
@@ -267,11 +283,22 @@ std::vector<NamedStats> Runtime::named_stats() {
       all.push_back(s.get());
   }
   std::vector<NamedStats> named;
-  for (SiteState *s : all) {
-    s->refresh_choice();
-    named.push_back({s->name, &s->stats});
-  }
+  for (SiteState *s : all)
+    named.push_back({s->name, quiet_copy(*s)});
   return named;
+}
+
+std::optional<RegionStats> Runtime::site_stats(const void *site) {
+  SiteState *found = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(exec_mutex_);
+    for (const auto &s : sites_)
+      if (s.get() == site)
+        found = s.get();
+  }
+  if (!found)
+    return std::nullopt;
+  return quiet_copy(*found);
 }
 
 std::vector<const SiteState *> Runtime::sites() const {

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,8 +106,15 @@ public:
   // while one appended, a use after free under ThreadSanitizer); a site
   // itself lives as long as the runtime.
   std::vector<const SiteState *> sites() const;
-  // Every site's statistics for a report, their choices brought up to date.
+  // Every site's statistics for a report, their choices brought up to
+  // date: copies, each read with its site claimed as an execution claims
+  // it (tasks/device_claims.hpp), so that no execution changes them
+  // meanwhile -- except from inside an execution (inside_an_execution),
+  // whose own claim it could be: there as they are, choices unrefreshed.
   std::vector<NamedStats> named_stats();
+  // The same for one site; nullopt if `site` is none of this runtime's (a
+  // handle from before hce_finalize).
+  std::optional<RegionStats> site_stats(const void *site);
   std::mutex &exec_mutex() { return exec_mutex_; }
 
   ~Runtime();

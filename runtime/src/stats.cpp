@@ -50,7 +50,7 @@ std::string stats_table(const std::vector<NamedStats> &regions) {
   std::ostringstream out;
   char line[512];
   for (const auto &r : regions) {
-    const RegionStats &s = *r.stats;
+    const RegionStats &s = r.stats;
     std::snprintf(line, sizeof line,
                   "hce: region %s  schedule=%s%s%s%s  executions=%lld  "
                   "iterations=%lld  wall=%.6f s  balance=%.3f\n",
@@ -86,7 +86,7 @@ std::string stats_json(const std::vector<NamedStats> &regions) {
   out << "{\"regions\":[";
   bool first = true;
   for (const auto &r : regions) {
-    const RegionStats &s = *r.stats;
+    const RegionStats &s = r.stats;
     out << (first ? "" : ",") << "{\"name\":" << json_string(r.name)
         << ",\"schedule\":" << json_string(s.schedule)
         << ",\"choice\":" << json_string(s.choice)

@@ -70,9 +70,11 @@ private:
   } by_index_;
 };
 
+// A site's statistics as a report reads them: a copy, taken while no
+// execution of the site changes them (Runtime::named_stats).
 struct NamedStats {
   std::string name;
-  const RegionStats *stats;
+  RegionStats stats;
 };
 
 std::string stats_table(const std::vector<NamedStats> &regions);

@@ -7,6 +7,8 @@
 // omp_in_parallel() while some region executes.
 #pragma once
 
+#include <omp.h>
+
 #include <atomic>
 
 namespace hce {
@@ -30,6 +32,15 @@ private:
 inline std::atomic<int> &regions_executing() {
   static std::atomic<int> n{0};
   return n;
+}
+
+// True on a thread inside a region's execution: a controller running a
+// variant, or an OpenMP thread while some region executes (a variant's
+// `parallel for` worker, which cannot be told from a user's omp thread
+// beside the execution).  Such a thread must not wait for a site's or a
+// device's claim: its own execution may hold it.
+inline bool inside_an_execution() {
+  return VariantScope::active() || (omp_in_parallel() && regions_executing().load() > 0);
 }
 
 } // namespace hce

@@ -9,6 +9,7 @@
 
 #include "runtime.hpp"
 #include "sched/scheduler.hpp"
+#include "stats.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -132,6 +133,57 @@ TEST_P(ConcurrentCallers, TheThreadsOfAnOmpParallelOnOneSite) {
     call(&site, schedule, omp_get_thread_num(), rep, wrong);
   EXPECT_EQ(wrong.load(), 0);
   expect_the_devices_worked();
+  hce_finalize();
+}
+
+// A report read while another thread executes the site (hce_print_stats,
+// hce_last_iterations) sees one whole execution's statistics: the site is
+// claimed for the read as an execution claims it.  Read as they were, a
+// report raced with the fold (ThreadSanitizer) and could show part of an
+// execution's counts.
+TEST_P(ConcurrentCallers, StatisticsReadWhileTheSiteRuns) {
+  hce_test::use_devices("cpu,sim:0,sim:1", "sim=bw:1e12,lat:0");
+  hce_test::ScopedEnv min_share("HCE_MIN_SHARE", "0");
+  const int64_t n = 3000;
+  std::vector<double> x = hce_test::random_vector(size_t(n), 5);
+  std::vector<double> y(x.size());
+  hce_map maps[2] = {hce_test::row_map("x", x.data(), HCE_MAP_TO, 1),
+                     hce_test::row_map("y", y.data(), HCE_MAP_FROM, 1)};
+  const Scale args{2.0};
+  const std::string schedule = GetParam();
+  void *site = nullptr;
+  hce_region r =
+      hce_test::region_of("read", maps, 2, n, args, scale_cpu, &site, schedule);
+  int64_t positive = 0;
+  hce_reduction red{"positive", &positive, HCE_RED_ADD, HCE_TYPE_I64, 0};
+  r.num_reductions = 1;
+  r.reductions = &red;
+  ASSERT_EQ(hce_co_exec(&r), 0); // (the site exists before the reader starts)
+  std::atomic<bool> done{false};
+  std::atomic<int> failed{0};
+  std::thread runner([&] {
+    for (int rep = 0; rep < 60; ++rep)
+      failed += hce_co_exec(&r) != 0;
+    done = true;
+  });
+  int reads = 0, partial = 0;
+  while (!done || reads == 0) {
+    for (const hce::NamedStats &ns : hce::Runtime::get().named_stats())
+      if (ns.name == "read") {
+        int64_t last = 0;
+        for (const auto &[dev, d] : ns.stats.devices)
+          last += d.last_iterations;
+        partial += last != n;
+      }
+    const int64_t cpu = hce_last_iterations(&site, "cpu");
+    partial += cpu < 0 || cpu > n;
+    ++reads;
+  }
+  runner.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(partial, 0) << "of " << reads << " reads, some saw part of an execution";
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[size_t(i)], x[size_t(i)] * 2.0 + 1.0);
   hce_finalize();
 }
 
