@@ -104,6 +104,21 @@ void LoopSim::stretch_hosts(double a, double b) {
   }
 }
 
+double Stall::duration(double t, double work) const {
+  const double end = from + len;
+  if (!(factor > 0) || factor == 1 || t >= end || t + work <= from)
+    return work;
+  double at = t, left = work;
+  if (at < from) { // at full speed until the stall
+    left -= from - at;
+    at = from;
+  }
+  const double in_stall = (end - at) / factor; // work the stall's rest holds
+  if (left <= in_stall)
+    return at + left * factor - t;
+  return end + (left - in_stall) - t;
+}
+
 LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   const SimDevice &dev = devs_[size_t(d)];
   const DeviceCost &c = dev.cost;
@@ -123,8 +138,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
   for (const auto &[sd, stall] : ctx_.stalls)
-    if (sd == d && stall.covers(ctx_.t0 + start))
-      s.comp *= stall.factor;
+    if (sd == d)
+      s.comp = stall.duration(ctx_.t0 + start, s.comp);
   if (!ctx_.residency) { // v1: transfers per iteration
     s.up = c.up.at(n) * c.scale;
     s.down = c.down.at(n) * c.scale;

@@ -57,14 +57,18 @@ struct DeviceRun {
   std::vector<std::pair<int64_t, double>> chunk_times;
 };
 
-// A stall (--stall): the device's chunks that begin in [from, from + len)
-// of the program's virtual time compute `factor` times slower -- a machine
-// whose cores are taken for a while (the H100 machine of call GB ran lud's
-// CPU alone in 0.0136-0.325 s).
+// A stall (--stall): the device computes `factor` times slower during
+// [from, from + len) of the program's virtual time -- a machine whose cores
+// are taken for a while (the H100 machine of call GB ran lud's CPU alone in
+// 0.0136-0.325 s).  A chunk is slowed only for the part of it inside the
+// stall: a 2 ms stall does not make a 2 ms chunk that began in it take 50x
+// as long (it did before session 76, which made cold kmeans look 7x slower
+// than the GPU alone for a 2 ms stall of the CPU).
 struct Stall {
   std::string device; // "cpu", "gpu"
   double from = 0, len = 0, factor = 1;
-  bool covers(double t) const { return t >= from && t < from + len; }
+  // How long `work` seconds of computing take when begun at time `t`.
+  double duration(double t, double work) const;
 };
 
 struct ExecutionContext {
