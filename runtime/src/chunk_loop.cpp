@@ -403,6 +403,35 @@ CpuDevice *team_to_create_beside(const Runtime &rt,
 
 double ChunkWorker::capability() const { return rate_of_large_chunks(chunk_times); }
 
+// Every field of ChunkWorker: one added there must be reset here (the size
+// check below fails until this list is looked at again).
+static_assert(sizeof(void *) != 8 || sizeof(std::function<void()>) != 32 ||
+                  sizeof(ChunkWorker) == 456,
+              "ChunkWorker's fields changed: update ChunkWorker::reset()");
+void ChunkWorker::reset() {
+  device = 0;
+  pipelined = pipeline_when_compute_bound = pipeline_after_first = false;
+  for (Stage *f : {&upload, &compute, &download})
+    if (*f)
+      *f = nullptr;
+  if (abandon)
+    abandon = nullptr;
+  if (first_upload_share)
+    first_upload_share = nullptr;
+  idle = false;
+  if (prologue)
+    prologue = nullptr;
+  for (std::function<void()> *f : {&epilogue, &retired, &paused, &lending_ended})
+    if (*f)
+      *f = nullptr;
+  if (on_failure)
+    on_failure = nullptr;
+  finished_by_rescue.clear();
+  iterations = chunks = 0;
+  busy = finish = compute_busy = 0;
+  chunk_times.clear();
+}
+
 ChunkLoopResult run_chunk_loop(Runtime &rt, Scheduler &scheduler,
                                std::vector<ChunkWorker> &workers,
                                const std::string &label,

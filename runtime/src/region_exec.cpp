@@ -796,16 +796,11 @@ struct ExecutionRun {
   std::vector<TransferCounts> bytes;  // finish_run's
   std::vector<const void *> partials; // fold_results'
 
-  // As a new one for `devices` devices, the storage kept: each worker
-  // made anew but for its chunk times' vector.
+  // As a new one for `devices` devices, the storage kept.
   void reset(size_t devices) {
     workers.resize(devices);
-    for (ChunkWorker &w : workers) {
-      std::vector<std::pair<int64_t, double>> times = std::move(w.chunk_times);
-      times.clear();
-      w = ChunkWorker{};
-      w.chunk_times = std::move(times);
-    }
+    for (ChunkWorker &w : workers)
+      w.reset();
     work.resize(devices);
     spare.resize(devices);
     loop.reset();
