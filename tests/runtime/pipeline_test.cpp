@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -133,11 +134,19 @@ double run_fixed_stages(bool pipelined, int64_t *completed) {
 
 TEST(Pipeline, OverlapsUploadComputeAndDownload) {
   // Sequential: 12 x (3+3+3) ms = 108 ms.  Pipelined: (12+2) x 3 = 42 ms.
+  // The pipelined run's best of three: its stage threads wake from their
+  // sleeps late on a loaded machine (70-74 ms in 2 of ~80 repetitions on
+  // the 2-core VM beside a build), which only ever adds; a worker that does
+  // not overlap its stages takes ~108 ms every time.
   int64_t done_seq = 0, done_pipe = 0;
   double seq = run_fixed_stages(false, &done_seq);
   double pipe = run_fixed_stages(true, &done_pipe);
   EXPECT_EQ(done_seq, 12);
   EXPECT_EQ(done_pipe, 12);
+  for (int again = 0; again < 2 && !(pipe < 0.6 * seq); ++again) {
+    pipe = std::min(pipe, run_fixed_stages(true, &done_pipe));
+    EXPECT_EQ(done_pipe, 12);
+  }
   EXPECT_GT(seq, 0.100);
   EXPECT_LT(pipe, 0.6 * seq) << "pipelined " << pipe << " s, sequential " << seq << " s";
 }
