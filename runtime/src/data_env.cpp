@@ -400,6 +400,10 @@ bool DataEnv::host_copy(const Array &a, Device &dev, char *dev_ptr, Interval iv,
 
 void DataEnv::free_window(Array &a, int device) {
   Window &w = a.windows[size_t(device)];
+  // A device that held nothing of the array (idle in the execution, as the
+  // GPU beside lud's CPU alone at each of its 511 executions): no work.
+  if (w.unused())
+    return;
   Device &dev = *devices_[size_t(device)];
   if (w.background) {
     // (No chunk of this device is in flight here -- its windows are

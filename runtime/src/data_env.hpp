@@ -195,6 +195,11 @@ private:
     uint64_t background = 0;
     IntervalSet background_elems;
     bool settling = false;
+    // As a new one: nothing to free (free_window() leaves it alone).
+    bool unused() const {
+      return !buffer && lo == 0 && hi == 0 && pins == 0 && table.empty() &&
+             received.empty() && !background && background_elems.empty() && !settling;
+    }
   };
   // One copy between the host and a device window (or, with src_device
   // set, from another device's window straight into `device`'s), planned

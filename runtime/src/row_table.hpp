@@ -55,6 +55,10 @@ public:
   // The table biased by its first row, so that t[r] is the user's row r.
   void *biased() const;
   void release(Device &dev);
+  // Whether nothing was made (or all was released).
+  bool empty() const {
+    return !buffer_ && !window_ && first_row_ == 0 && rows_ == 0 && lo_ == 0 && hi_ == 0;
+  }
 
 private:
   void *buffer_ = nullptr;
