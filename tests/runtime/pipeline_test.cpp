@@ -482,3 +482,35 @@ TEST(ChunkLoop, TheWaiterSpinsLongOnlyWithACoreOfItsOwn) {
   EXPECT_EQ(hce::waiter_spin(rt, sim_only, 4), Budget::Learned);
   hce_finalize();
 }
+
+// A site's workers are reset at each execution (ExecutionRun::reset): every
+// hook the last execution bound is gone and every count is zero, so that a
+// device idle now runs nothing of what it was given before.
+TEST(ChunkLoop, AResetWorkerIsANewOne) {
+  hce::ChunkWorker w;
+  w.device = 2;
+  w.pipelined = w.pipeline_when_compute_bound = w.pipeline_after_first = w.idle = true;
+  w.upload = w.compute = w.download = [](hce::Range, int, std::string &) { return true; };
+  w.abandon = [](int) {};
+  w.first_upload_share = [](int) { return 0.5; };
+  w.prologue = [](const std::function<bool()> &) {};
+  w.epilogue = w.retired = w.paused = w.lending_ended = [] {};
+  w.on_failure = [] { return std::string(); };
+  w.finished_by_rescue.push_back({1, 2});
+  w.iterations = 7;
+  w.chunks = 3;
+  w.busy = w.finish = w.compute_busy = 1.5;
+  w.chunk_times.push_back({7, 1.5});
+  w.reset();
+  EXPECT_EQ(w.device, 0);
+  EXPECT_FALSE(w.pipelined || w.pipeline_when_compute_bound || w.pipeline_after_first ||
+               w.idle);
+  EXPECT_FALSE(w.upload || w.compute || w.download || w.abandon || w.first_upload_share ||
+               w.prologue || w.epilogue || w.retired || w.paused || w.lending_ended ||
+               w.on_failure);
+  EXPECT_TRUE(w.finished_by_rescue.empty());
+  EXPECT_TRUE(w.chunk_times.empty());
+  EXPECT_EQ(w.iterations, 0);
+  EXPECT_EQ(w.chunks, 0);
+  EXPECT_EQ(w.busy + w.finish + w.compute_busy, 0);
+}
