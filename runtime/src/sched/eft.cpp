@@ -468,11 +468,9 @@ public:
     // model predicted: the device got faster (a stall at the machine's start
     // ended), and its earlier chunks no longer say what it costs.  The fit
     // would keep the slow line and drop this chunk as the one far off it.
-    if (predicted > 0 && seconds * kFasterThanModel < predicted && !d.samples.v.empty() &&
-        d.samples.exec.back() < exec_) {
-      d.samples.v.clear();
-      d.samples.exec.clear();
-    }
+    if (predicted > 0 && seconds * kFasterThanModel < predicted && !d.samples.empty() &&
+        d.samples.last_exec() < exec_)
+      d.samples.clear();
     if (d.last_sample_exec != exec_)
       ++d.sampled_execs;
     d.last_sample_exec = exec_;
@@ -482,7 +480,7 @@ public:
     if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
       d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
     bool lanes_changed = false;
-    if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v, d.lanes)) {
+    if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v(), d.lanes)) {
       d.lanes_disproved = true; // modelled without lanes from now on
       d.lanes = 0;
       lanes_changed = true;
@@ -920,7 +918,7 @@ private:
     if (a < 0)
       return pr;
     const Dev &d = dev_[size_t(a)];
-    if (!d.host || !d.seed.known() || d.samples.v.size() >= size_t(kFewChunks))
+    if (!d.host || !d.seed.known() || d.samples.size() >= size_t(kFewChunks))
       return pr;
     const double seeded = d.seed.time(double(W_));
     return seeded > 0 ? std::min(pr, seeded) : pr;
@@ -980,7 +978,7 @@ private:
 
   // The fit of the device's samples, at its speed now (Dev::fit_stale).
   Model fitted(const Dev &d) const {
-    return rescaled(fit(d.samples.v, d.host, d.lanes, fit_scratch_), 1 / d.speed);
+    return rescaled(fit(d.samples.v(), d.host, d.lanes, fit_scratch_), 1 / d.speed);
   }
   void refit(Dev &d) {
     d.model = fitted(d);
@@ -990,7 +988,7 @@ private:
   // The device's model alone (Dev::alone_fit), fitted if a chunk came since.
   const Model &alone_model(const Dev &d) const {
     if (d.alone_stale) {
-      d.alone_fit = fit_alone(d.alone.v, d.alone_host, d.alone_lanes, fit_scratch_);
+      d.alone_fit = fit_alone(d.alone.v(), d.alone_host, d.alone_lanes, fit_scratch_);
       d.alone_stale = false;
     }
     return d.alone_fit;
@@ -1113,12 +1111,12 @@ private:
     if (d.host)
       return false;
     const std::pair<int64_t, double> *big = nullptr;
-    for (const auto &s : d.samples.v)
+    for (const auto &s : d.samples.v())
       if (!big || s.first > big->first)
         big = &s;
     if (!big)
       return false;
-    for (const auto &s : d.samples.v)
+    for (const auto &s : d.samples.v())
       if (2 * s.first <= big->first && big->second <= s.second)
         return true;
     return false;

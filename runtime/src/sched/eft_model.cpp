@@ -80,8 +80,8 @@ Model fit(std::span<const std::pair<int64_t, double>> samples, bool host, int64_
   return m;
 }
 
-Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
-                int64_t lanes, FitScratch &scratch) {
+Model fit_alone(std::span<const std::pair<int64_t, double>> s, bool host, int64_t lanes,
+                FitScratch &scratch) {
   // (What fit() would call lanes_only, known before fitting: the fit of
   // every chunk would be thrown away.)
   const bool lanes_only = lanes > 0 && std::all_of(s.begin(), s.end(), [&](auto x) {
@@ -94,7 +94,7 @@ Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
   return fit(std::span(&*fastest, 1), host, lanes, scratch);
 }
 
-bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t lanes) {
+bool lanes_disproved(std::span<const std::pair<int64_t, double>> s, int64_t lanes) {
   double sn = 0, st = 0, snn = 0, snt = 0, k = 0;
   int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
   for (auto [n, t] : s) {
@@ -116,20 +116,19 @@ bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t l
 }
 
 void Samples::add(int64_t n, double t, int at, int first_exec) {
-  v.push_back({n, t});
-  exec.push_back(at);
+  if (front_ >= size_t(kMaxSamples)) { // compact: the dropped ones go
+    v_.erase(v_.begin(), v_.begin() + std::ptrdiff_t(front_));
+    exec_.erase(exec_.begin(), exec_.begin() + std::ptrdiff_t(front_));
+    front_ = 0;
+  }
+  v_.push_back({n, t});
+  exec_.push_back(at);
   // `at` never decreases, and first_exec is the device's first: its chunks
   // are the oldest, a prefix (no scan of every sample at every chunk).
-  if (at > first_exec) {
-    size_t k = 0;
-    while (k < exec.size() && exec[k] == first_exec)
-      ++k;
-    v.erase(v.begin(), v.begin() + std::ptrdiff_t(k));
-    exec.erase(exec.begin(), exec.begin() + std::ptrdiff_t(k));
-  }
-  if (int(v.size()) > kMaxSamples) {
-    v.erase(v.begin());
-    exec.erase(exec.begin());
-  }
+  if (at > first_exec)
+    while (front_ < exec_.size() && exec_[front_] == first_exec)
+      ++front_;
+  if (size() > size_t(kMaxSamples))
+    ++front_;
 }
 } // namespace hce::sched::eft

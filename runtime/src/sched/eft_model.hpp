@@ -54,8 +54,8 @@ Model fit(std::span<const std::pair<int64_t, double>> samples, bool host, int64_
 // slower ones were stalled by something else on the machine: the H100's
 // lud, alone probes of 1.3-5.5 ms in its first milliseconds, 10-40 us
 // later; the arm this predicts is measured before it is kept).
-Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
-                int64_t lanes, FitScratch &scratch);
+Model fit_alone(std::span<const std::pair<int64_t, double>> s, bool host, int64_t lanes,
+                FitScratch &scratch);
 
 // Whether chunks under `lanes` iterations took longer the more iterations
 // they had: an accelerator's lanes come from its kernel's shape (a 1-D
@@ -63,17 +63,36 @@ Model fit_alone(const std::vector<std::pair<int64_t, double>> &s, bool host,
 // wait on one another or on a shared resource need not keep that promise.
 // Disproved when the chunks' sizes span 1.5x and, by least squares over
 // them, the iterations make at least half the largest one's time.
-bool lanes_disproved(const std::vector<std::pair<int64_t, double>> &s, int64_t lanes);
+bool lanes_disproved(std::span<const std::pair<int64_t, double>> s, int64_t lanes);
 
 // A device's last chunks, (iterations, seconds), with the execution of each.
-struct Samples {
-  std::vector<std::pair<int64_t, double>> v;
-  std::vector<int> exec;
-  // Keeps the newest kMaxSamples; once `exec` is past `first_exec`, the
+// The oldest leave by moving the view's front: the storage is compacted
+// once per kMaxSamples additions, not at each (an erase at the front of
+// both vectors at every chunk was ~150 instructions of each of lud's 511
+// executions, twice: Dev::samples and Dev::alone; VM callgrind).
+class Samples {
+public:
+  using Sample = std::pair<int64_t, double>;
+  // Oldest first.
+  std::span<const Sample> v() const { return {v_.data() + front_, v_.size() - front_}; }
+  bool empty() const { return front_ == v_.size(); }
+  size_t size() const { return v_.size() - front_; }
+  int last_exec() const { return exec_.back(); } // (not empty())
+  void clear() {
+    v_.clear();
+    exec_.clear();
+    front_ = 0;
+  }
+  // Keeps the newest kMaxSamples; once `at` is past `first_exec`, the
   // chunks of the device's first execution at the site leave (one-time
   // costs, see complete()).  `at` (the execution) never decreases from one
   // call to the next, and first_exec is at most every `at`.
   void add(int64_t n, double t, int at, int first_exec);
+
+private:
+  std::vector<Sample> v_;
+  std::vector<int> exec_;
+  size_t front_ = 0; // v_[front_..] and exec_[front_..] are the samples
 };
 
 } // namespace hce::sched::eft

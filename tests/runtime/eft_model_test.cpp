@@ -1,0 +1,58 @@
+// eft's sample window (sched/eft_model.hpp Samples): the newest kMaxSamples
+// chunks, the device's first execution's leaving once a later one's come,
+// in order, whatever the storage does underneath.
+#include "sched/eft_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using hce::sched::eft::kMaxSamples;
+using hce::sched::eft::Samples;
+
+std::vector<int64_t> sizes(const Samples &s) {
+  std::vector<int64_t> out;
+  for (const auto &[n, t] : s.v())
+    out.push_back(n);
+  return out;
+}
+
+TEST(EftSamples, KeepsTheNewestInOrder) {
+  Samples s;
+  EXPECT_TRUE(s.empty());
+  // One execution after the first (no prefix to drop): 3 windows' worth.
+  for (int64_t n = 1; n <= 3 * kMaxSamples + 1; ++n) {
+    s.add(n, double(n) * 1e-3, /*at=*/1, /*first_exec=*/1);
+    std::vector<int64_t> want;
+    for (int64_t k = std::max<int64_t>(1, n - kMaxSamples + 1); k <= n; ++k)
+      want.push_back(k);
+    ASSERT_EQ(sizes(s), want) << "after " << n;
+    EXPECT_EQ(s.size(), want.size());
+    EXPECT_DOUBLE_EQ(s.v().back().second, double(n) * 1e-3);
+  }
+  EXPECT_EQ(s.last_exec(), 1);
+  s.clear();
+  EXPECT_TRUE(s.empty());
+  s.add(5, 1e-3, 2, 1);
+  EXPECT_EQ(sizes(s), std::vector<int64_t>{5});
+}
+
+TEST(EftSamples, TheFirstExecutionsChunksLeaveOnceALaterOnesCome) {
+  Samples s;
+  s.add(1, 1e-3, 0, 0); // the device's first execution: one-time costs
+  s.add(2, 1e-3, 0, 0);
+  s.add(3, 1e-3, 0, 0);
+  EXPECT_EQ(sizes(s), (std::vector<int64_t>{1, 2, 3}));
+  s.add(4, 1e-3, 1, 0);
+  EXPECT_EQ(sizes(s), std::vector<int64_t>{4});
+  EXPECT_EQ(s.last_exec(), 1);
+  for (int64_t n = 5; n < 5 + 2 * kMaxSamples; ++n)
+    s.add(n, 1e-3, 2, 0);
+  EXPECT_EQ(s.size(), size_t(kMaxSamples));
+  EXPECT_EQ(s.v().front().first, 5 + kMaxSamples);
+  EXPECT_EQ(s.last_exec(), 2);
+}
+
+} // namespace
