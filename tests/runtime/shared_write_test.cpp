@@ -12,8 +12,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +96,43 @@ TEST(SharedWrite, OverlapDetection) {
   EXPECT_FALSE(hce::iterations_share_elements(MapShape{2, 0, 2, 2, 64}, 32));
   // Blocks overlapping inside one iteration.
   EXPECT_TRUE(hce::iterations_share_elements(MapShape{100, 0, 4, 3, 2}, 1));
+}
+
+// Against a brute force over the elements every pair of iterations
+// touches, on small random shapes (one block and several).
+TEST(SharedWrite, OverlapDetectionAgreesWithBruteForce) {
+  using hce::MapShape;
+  std::mt19937_64 rng(76);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  int shared = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    MapShape sh{pick(-6, 6), pick(0, 3), pick(0, 7), pick(1, 3), pick(-8, 8)};
+    const int64_t iterations = pick(0, 6);
+    std::map<int64_t, int64_t> owner; // element -> first iteration touching it
+    bool brute = false;
+    for (int64_t k = 0; k < iterations && !brute; ++k) {
+      std::set<int64_t> mine;
+      for (int64_t b = 0; b < sh.blocks; ++b)
+        for (int64_t e = 0; e < sh.len; ++e)
+          mine.insert(sh.offset + sh.scale * k + (sh.blocks > 1 ? sh.stride * b : 0) + e);
+      for (int64_t e : mine) {
+        auto [it, fresh] = owner.emplace(e, k);
+        brute = brute || (!fresh && it->second != k);
+      }
+    }
+    // Blocks of one iteration overlapping each other count too (a write
+    // of one iteration then lands twice).
+    if (sh.blocks > 1 && sh.len > 0 && std::abs(sh.stride) < sh.len)
+      brute = true;
+    shared += brute;
+    EXPECT_EQ(hce::iterations_share_elements(sh, iterations), brute)
+        << "scale " << sh.scale << " len " << sh.len << " blocks " << sh.blocks
+        << " stride " << sh.stride << " iterations " << iterations;
+  }
+  EXPECT_GT(shared, 100); // both answers were tested
+  EXPECT_LT(shared, 3900);
 }
 
 TEST(SharedWrite, ScatteredWritesEveryScheduler) {

@@ -270,6 +270,11 @@ bool iterations_share_elements(const MapShape &sh, int64_t iterations) {
   // closest dk to -stride*db/scale is one of two integers.
   const i128 S = sh.scale, T = sh.blocks > 1 ? sh.stride : 0;
   const int64_t B = sh.blocks > 1 ? sh.blocks : 1;
+  // One block: neighbouring iterations are the closest (the search below
+  // with db = 0 only, less its 128-bit divisions: ~150 instructions of each
+  // execution of a region whose maps move, lud's 511).
+  if (B == 1)
+    return (S < 0 ? -S : S) < len;
   auto near_zero = [&](i128 dk, i128 db) {
     if (dk < 1 || dk > iterations - 1)
       return false;
