@@ -22,8 +22,9 @@
 // per array and run, never on the GPU alone.
 //
 // And the CPU team's creation (Machine::cpu_team, `cpu_team S`): a program
-// run's first CPU chunk costs S more, once per run whatever the
-// configuration, and nothing without the line.
+// run's first CPU chunk costs S more, once per run, and nothing without the
+// line -- nothing beside a GPU either when the profile names the CPU (the
+// runtime then makes the team as CUDA starts).
 //
 // And HCE_MIN_SHARE: a papers' scheduler's region leaves out a device far
 // too slow to help, as the runtime does (slow_devices.hpp).
@@ -45,6 +46,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -581,6 +584,25 @@ int main() {
     check(std::fabs(s2.log[0].devices[0].compute_busy -
                     s0.log[0].devices[0].compute_busy) < 1e-12,
           "cpu_team prologue: not inside a chunk");
+    // A profile that names the CPU (an earlier run's): beside a GPU the
+    // runtime makes the team as CUDA starts, and no execution pays it; the
+    // CPU alone still does.
+    const std::string cache =
+        (std::filesystem::temp_directory_path() / "hce-sim-contention-team.profile")
+            .string();
+    {
+      std::ofstream out(cache);
+      out << "hce-profile 1\nanother.region\t=alone:cpu\t100\t0\t1e-3\t0\t1\n";
+    }
+    const Config both_warm{"static", "static", {"cpu", "gpu"}, true, true};
+    check(run_program(pro, tb, both_warm, cache).seconds ==
+              run_program(plain, tb, both_warm, cache).seconds,
+          "cpu_team: made as CUDA starts where the profile names the CPU");
+    const Config cpu_warm{"cpu", "static", {"cpu"}, true, true};
+    check(std::fabs(run_program(pro, tb, cpu_warm, cache).seconds -
+                    run_program(plain, tb, cpu_warm, cache).seconds - 1e-3) < 1e-12,
+          "cpu_team: the CPU alone pays it with a profile too");
+    std::remove(cache.c_str());
   }
 
   // prepare_registering: beside the CPU the registering GPU's first

@@ -272,7 +272,14 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   // data region (region_exec.cpp SiteState::lent_wall).
   std::vector<double> lent_wall(b.regions.size(), 0.0);
   std::vector<bool> gpu_launched(b.regions.size(), false);
-  bool cpu_forked = false; // the CPU's OpenMP team exists (Machine::cpu_team)
+  // The CPU's OpenMP team exists (Machine::cpu_team): made at the runtime's
+  // start beside a GPU, while CUDA starts, when the profile shows the CPU
+  // worked in an earlier run (runtime.cpp start_gpus); else by the CPU's
+  // first prologue or chunk.
+  const auto lists = [&](const char *name) {
+    return std::find(cfg.devices.begin(), cfg.devices.end(), name) != cfg.devices.end();
+  };
+  bool cpu_forked = lists("cpu") && lists("gpu") && store && store->mentions("cpu");
   bool pool_made = false;  // the GPU's staging pool exists (Machine::staging_pool)
   int max_execs = 0;
   for (const Region &r : b.regions)

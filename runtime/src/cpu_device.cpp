@@ -60,7 +60,7 @@ std::atomic<int> sleep_forks{0};
 void ensure_team(int team) {
   if (team <= warmed_team)
     return;
-#pragma omp parallel
+#pragma omp parallel num_threads(team)
   {
     if (omp_get_thread_num() == 0)
       last_warm_up.store(omp_get_num_threads(), std::memory_order_relaxed);
@@ -68,7 +68,27 @@ void ensure_team(int team) {
   warmed_team = team;
 }
 
+// Blocktime 0 for the one fork that creates the team: libomp hands the ICV
+// to the new workers, which sleep at its barrier instead of spinning for
+// 200 ms.  Waking them costs the next fork ~0.2 ms against ~1 ms to create
+// them (H100).
+void fork_team_asleep(int team) {
+  if (team <= warmed_team)
+    return;
+  const int blocktime = kmp_get_blocktime();
+  kmp_set_blocktime(0);
+  ensure_team(team);
+  kmp_set_blocktime(blocktime);
+}
+
 } // namespace
+
+bool create_callers_team_asleep(int threads) {
+  if (omp_get_active_level() > 0 || VariantScope::active())
+    return false;
+  fork_team_asleep(threads);
+  return true;
+}
 
 bool CpuDevice::enter_caller() {
   // On the H100 a hand-off to the CPU's controller and back cost 3-25 us per
@@ -124,15 +144,9 @@ bool CpuDevice::team_wanted_here() const {
 }
 
 void CpuDevice::create_team_asleep() const {
-  if (all_threads_ <= warmed_team)
-    return;
-  // Blocktime 0 for this one fork: libomp hands the ICV to the new workers,
-  // which sleep at its barrier instead of spinning for 200 ms.  Waking them
-  // costs the next fork ~0.2 ms against ~1 ms to create them (H100).
-  const int blocktime = kmp_get_blocktime();
-  kmp_set_blocktime(0);
-  use_team(/*alone=*/true);
-  kmp_set_blocktime(blocktime);
+  if (omp_get_max_threads() != all_threads_)
+    omp_set_num_threads(all_threads_); // use_team(alone)'s size
+  fork_team_asleep(all_threads_);
 }
 
 void CpuDevice::put_team_to_sleep() const {

@@ -20,6 +20,13 @@ int last_team_warm_up();
 // How many times put_team_to_sleep() forked, for tests.
 int team_sleep_forks();
 
+// On the calling thread as the runtime starts, while CUDA starts on a helper
+// thread (Runtime::select_devices): the team of `threads` that this thread's
+// CPU chunks will fork, created with its workers asleep, so that the CPU's
+// first chunk only wakes them.  False, doing nothing, inside an active
+// parallel region or a variant (this thread would not be the team's master).
+bool create_callers_team_asleep(int threads);
+
 class CpuDevice final : public Device {
 public:
   // `threads` when accelerators run beside it, `all_threads` when none does.

@@ -1,5 +1,6 @@
 #include "runtime.hpp"
 
+#include "clock.hpp"
 #include "cpu_device.hpp"
 #include "data_env.hpp"
 #include "device_selection.hpp"
@@ -19,6 +20,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
+#include <map>
 
 namespace hce {
 namespace {
@@ -32,6 +35,86 @@ std::string env_or(const char *name, const char *fallback) {
 }
 
 } // namespace
+
+#if HCE_WITH_CUDA
+namespace {
+
+// The GPUs that `specs` name, each started (CudaDevice::create) or why not.
+class StartedGpus {
+public:
+  void add(int ordinal, std::unique_ptr<CudaDevice> dev, std::string why) {
+    gpus_[ordinal] = {std::move(dev), std::move(why)};
+  }
+  bool has(int ordinal) const { return gpus_.count(ordinal) != 0; }
+  std::unique_ptr<CudaDevice> take(int ordinal, std::string &why) {
+    auto it = gpus_.find(ordinal);
+    if (it == gpus_.end()) {
+      why = "not started";
+      return nullptr;
+    }
+    why = it->second.second;
+    return std::move(it->second.first);
+  }
+
+private:
+  std::map<int, std::pair<std::unique_ptr<CudaDevice>, std::string>> gpus_;
+};
+
+// CUDA's start -- the driver (cudaGetDeviceCount), then each named GPU's
+// context and streams: ~0.2 s on the H200 machine, before any region -- on
+// a helper thread, while this thread creates the team its CPU chunks will
+// fork (create_callers_team_asleep), when the CPU takes part and the
+// program's profile shows it worked in an earlier run.  That creation
+// (~1 ms) was otherwise the CPU's prologue in its first execution: warm
+// lud's auto, which runs the CPU alone, paid it where it now overlaps
+// CUDA's start (hce-sim, profile PD: warm lud 13.7 -> 12.8 ms, the CPU
+// alone's 12.7, which has no start to hide it in and still pays it).  Not
+// in a program's first run (no profile): eft's first execution learns from
+// when the CPU starts, and a CPU asking before the GPU's first chunk
+// changed what it learnt (hce-sim, cold gemm 1.16-1.19x and cold matadd
+// 1.02-2.0x as long on the 11-28 to 11-30 H200 profiles; cold mcpi and
+// blackscholes 0.75-0.9x).  The helper calls no OpenMP function: a thread
+// that does becomes one of libomp's root threads (cpu_device.hpp,
+// on_controller_start).
+StartedGpus start_gpus(const std::vector<DeviceSpec> &specs, bool cpu_listed,
+                       const Settings &settings) {
+  const bool any_gpu = std::any_of(specs.begin(), specs.end(),
+                                   [](const DeviceSpec &s) { return s.kind == "cuda"; });
+  if (!any_gpu)
+    return {};
+  auto start = [&specs, &settings] {
+    StartedGpus out;
+    std::string why;
+    const int gpus = cuda_device_count(why);
+    for (const DeviceSpec &spec : specs) {
+      if (spec.kind != "cuda")
+        continue;
+      const int first = spec.ordinal < 0 ? 0 : spec.ordinal;
+      const int last = spec.ordinal < 0 ? gpus - 1 : std::min(spec.ordinal, gpus - 1);
+      for (int n = first; n <= last; ++n)
+        if (!out.has(n)) {
+          std::string dev_why;
+          auto dev = CudaDevice::create(n, dev_why, settings);
+          out.add(n, std::move(dev), std::move(dev_why));
+        }
+    }
+    return out;
+  };
+  if (!cpu_listed)
+    return start();
+  auto started = std::async(std::launch::async, start);
+  const double t0 = now_seconds();
+  const int threads = omp_get_max_threads();
+  // (The CPU's profile key, as Device::set_hardware makes it.)
+  if (profile::global().mentions("cpu@" + cpu_hardware(threads)) &&
+      create_callers_team_asleep(threads) && trace_enabled())
+    trace_event("cpu", "team", "the CPU's team, created as CUDA starts", t0,
+                now_seconds());
+  return started.get();
+}
+
+} // namespace
+#endif
 
 Runtime &Runtime::get() {
   std::lock_guard<std::mutex> lock(instance_mutex);
@@ -126,6 +209,11 @@ void Runtime::select_devices() {
 #if HCE_WITH_CUDA
   std::vector<CudaDevice *> cuda;
 #endif
+  const bool cpu_listed = std::any_of(
+      specs.begin(), specs.end(), [](const DeviceSpec &s) { return s.kind == "cpu"; });
+#if HCE_WITH_CUDA
+  StartedGpus started = start_gpus(specs, cpu_listed, settings_);
+#endif
   const std::string sim_text = env_or("HCE_SIM", "");
   for (const DeviceSpec &spec : specs) {
     if (spec.kind == "sim") {
@@ -163,7 +251,7 @@ void Runtime::select_devices() {
         if (have)
           continue;
         std::string dev_why;
-        if (auto dev = CudaDevice::create(n, dev_why, settings_)) {
+        if (auto dev = started.take(n, dev_why)) {
           cuda.push_back(dev.get());
           accel.push_back(std::move(dev));
         } else {
@@ -217,8 +305,7 @@ void Runtime::select_devices() {
 #if HCE_WITH_CUDA
   CudaDevice::enable_peer_access(cuda);
 #endif
-  bool want_cpu = std::any_of(specs.begin(), specs.end(),
-                              [](const DeviceSpec &s) { return s.kind == "cpu"; });
+  bool want_cpu = cpu_listed;
   if (!want_cpu && accel.empty()) {
     notice("none of the devices in HCE_DEVICES='" + text +
            "' is available; running on the CPU");

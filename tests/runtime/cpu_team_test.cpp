@@ -17,6 +17,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <thread>
 
 namespace {
@@ -753,3 +755,49 @@ TEST_F(CpuTeam, ADataRegionLendsWhileRegisteringItsArraysCostsMore) {
 }
 
 } // namespace
+
+// The CPU's team made while CUDA starts (runtime.cpp start_gpus), on the
+// thread that makes the runtime, asleep: where HCE_DEVICES lists the CPU
+// and CUDA (CUDA's start is what it overlaps; on a machine without a GPU
+// that start fails quickly) and the program's profile names the CPU.  Not
+// without a profile: eft's first execution learns from when the CPU starts.
+TEST_F(CpuTeam, MadeAsCudaStartsWhenTheProfileNamesTheCpu) {
+#if !HCE_WITH_CUDA
+  GTEST_SKIP() << "no CUDA in this build: nothing for the team's creation to overlap";
+#else
+  const std::string path = ::testing::TempDir() + "hce_team_at_start.profile";
+  for (const bool named : {false, true}) {
+    bool wanted = false, blocktime_kept = false;
+    int made = -1, threads = 0;
+    std::thread t([&] {
+      {
+        std::ofstream out(path);
+        out << "hce-profile 1\nscale\t=alone:cpu@"
+            << hce::cpu_hardware(omp_get_max_threads()) << "\t1000\t0\t1e-5\t0\t1\n";
+      }
+      hce_test::ScopedEnv profile("HCE_PROFILE", named ? path.c_str() : "off");
+      hce_test::use_devices("cpu,cuda");
+      const int before = hce::last_team_warm_up(), blocktime = kmp_get_blocktime();
+      threads = omp_get_max_threads();
+      hce::Runtime &rt = hce::Runtime::get();
+      ASSERT_TRUE(rt.init_error().empty()) << rt.init_error();
+      auto *cpu = static_cast<hce::CpuDevice *>(rt.devices()[0].get());
+      made = hce::last_team_warm_up() != before ? hce::last_team_warm_up() : 0;
+      wanted = cpu->team_wanted_here();
+      // (Asleep by a blocktime of 0 for its one fork: the user's kept.)
+      blocktime_kept = kmp_get_blocktime() == blocktime;
+      hce_finalize();
+    });
+    t.join();
+    if (named) {
+      EXPECT_EQ(made, threads) << "no team of every core made as the runtime started";
+      EXPECT_FALSE(wanted) << "the calling thread still has no team";
+    } else {
+      EXPECT_EQ(made, 0) << "a team made at the start of a program's first run";
+      EXPECT_TRUE(wanted);
+    }
+    EXPECT_TRUE(blocktime_kept) << "the user's blocktime changed";
+  }
+  std::remove(path.c_str());
+#endif
+}

@@ -340,6 +340,14 @@ size_t Store::pending() const {
   return n;
 }
 
+bool Store::mentions(std::string_view device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto &[k, v] : data_)
+    if (!v.empty() && k.second.find(device) != std::string::npos)
+      return true;
+  return false;
+}
+
 size_t Store::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   size_t n = 0;

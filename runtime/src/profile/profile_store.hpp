@@ -103,6 +103,9 @@ public:
   // The samples of (region, device), sorted by iterations; empty if none.
   std::vector<Sample> samples(std::string_view region, std::string_view device) const;
   bool has(std::string_view region, std::string_view device) const;
+  // Whether a sample of any region names `device` (a device key) in its
+  // device field: the device alone, in a co-execution or in a model's key.
+  bool mentions(std::string_view device) const;
   // Interpolated under the lock, without copying the samples or building a
   // key: the first execution of a warm site asks ~9 of these (seed()).
   std::optional<Estimate> estimate(std::string_view region, std::string_view device,
