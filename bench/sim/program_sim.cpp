@@ -6,6 +6,7 @@
 #include "slow_devices.hpp" // HCE_MIN_SHARE, as region_exec.cpp applies it
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace hce::sim {
@@ -273,13 +274,16 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   std::vector<double> lent_wall(b.regions.size(), 0.0);
   std::vector<bool> gpu_launched(b.regions.size(), false);
   // The CPU's OpenMP team exists (Machine::cpu_team): made at the runtime's
-  // start beside a GPU, while CUDA starts, when the profile shows the CPU
-  // worked in an earlier run (runtime.cpp start_gpus); else by the CPU's
-  // first prologue or chunk.
+  // start beside a GPU, while CUDA starts (runtime.cpp start_gpus); else by
+  // the CPU's first prologue or chunk.  In a program's first run (no profile
+  // names the CPU) the making's time is the grace of the first CPU
+  // prologue's first ask: it waits for the accelerators' first ask at most
+  // that long (ChunkWorker::first_ask_wait).
   const auto lists = [&](const char *name) {
     return std::find(cfg.devices.begin(), cfg.devices.end(), name) != cfg.devices.end();
   };
-  bool cpu_forked = lists("cpu") && lists("gpu") && store && store->mentions("cpu");
+  bool cpu_forked = lists("cpu") && lists("gpu");
+  bool first_ask_grace = cpu_forked && !(store && store->mentions("cpu"));
   bool pool_made = false;  // the GPU's staging pool exists (Machine::staging_pool)
   int max_execs = 0;
   for (const Region &r : b.regions)
@@ -472,6 +476,20 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
           }
         }
       }
+      // The grace: taken by the first CPU prologue, waited only beside a
+      // working accelerator, and ended by its first ask (just after it).
+      for (size_t i = 0; i < devs.size() && first_ask_grace; ++i)
+        if (devs[i].cost.host && !idle[i]) {
+          first_ask_grace = false;
+          double asks = std::numeric_limits<double>::infinity();
+          for (size_t j = 0; j < devs.size(); ++j)
+            if (!devs[j].cost.host && !idle[j])
+              asks = std::min(asks, loop.device(int(j)).prepare);
+          SimDevice &d = loop.device(int(i));
+          if (asks < std::numeric_limits<double>::infinity())
+            d.prepare =
+                std::max(d.prepare, std::min(asks + 1e-6, d.prepare + m.cpu_team));
+        }
       const double loop_wall = loop.run();
       // Beside a working CPU the GPU registered the pageable rows it copied;
       // the execution ends when they are unregistered (Link::unreg_bw).

@@ -39,6 +39,9 @@ struct Shared {
   // one (not done, retired or paused): ChunkWorker::pipeline_after_first
   // waits for none.
   std::atomic<int> hosts_working{0};
+  // Accelerators that have not yet asked for their first chunk (under the
+  // mutex): ChunkWorker::first_ask_wait waits for none.
+  int accelerators_unasked = 0;
   double t0 = 0;
   const std::string *label = nullptr; // the caller's, alive for the loop
 };
@@ -101,6 +104,10 @@ public:
       if (trace_enabled())
         trace_event(dev_, "prepare", *sh_.label + " preparation", start, now_seconds());
     }
+    if (!host_)
+      asked_first();
+    else if (w_.first_ask_wait > 0)
+      wait_for_first_asks();
     if (w_.pipelined || run_sequential())
       run_pipelined();
     set_quiet(true);
@@ -128,6 +135,27 @@ public:
   }
 
 private:
+  // An accelerator about to ask for its first chunk (ChunkWorker::
+  // first_ask_wait).
+  void asked_first() {
+    std::lock_guard<std::mutex> lock(sh_.mutex);
+    if (--sh_.accelerators_unasked == 0)
+      sh_.cv.notify_all();
+  }
+  void wait_for_first_asks() {
+    const double start = now_seconds();
+    std::unique_lock<std::mutex> lock(sh_.mutex);
+    sh_.cv.wait_for(lock, std::chrono::duration<double>(w_.first_ask_wait), [this] {
+      return sh_.accelerators_unasked <= 0 ||
+             sh_.all_complete.load(std::memory_order_relaxed) ||
+             !sh_.result.fatal.empty();
+    });
+    lock.unlock();
+    if (trace_enabled())
+      trace_event(dev_, "prepare", *sh_.label + " first ask after the accelerators'",
+                  start, now_seconds());
+  }
+
   // Asks the scheduler for this device's next chunk; nullopt when done.
   std::optional<Range> next_chunk() {
     std::unique_lock<std::mutex> lock(sh_.mutex);
@@ -406,7 +434,7 @@ double ChunkWorker::capability() const { return rate_of_large_chunks(chunk_times
 // Every field of ChunkWorker: one added there must be reset here (the size
 // check below fails until this list is looked at again).
 static_assert(sizeof(void *) != 8 || sizeof(std::function<void()>) != 32 ||
-                  sizeof(ChunkWorker) == 456,
+                  sizeof(ChunkWorker) == 464,
               "ChunkWorker's fields changed: update ChunkWorker::reset()");
 void ChunkWorker::reset() {
   device = 0;
@@ -421,6 +449,7 @@ void ChunkWorker::reset() {
   idle = false;
   if (prologue)
     prologue = nullptr;
+  first_ask_wait = 0;
   for (std::function<void()> *f : {&epilogue, &retired, &paused, &lending_ended})
     if (*f)
       *f = nullptr;
@@ -474,6 +503,8 @@ void run_chunk_loop(Runtime &rt, Scheduler &scheduler, std::vector<ChunkWorker> 
       scheduler.drop(int(i)); // before any device asks: nothing to re-run
     else if (rt.devices()[size_t(workers[i].device)]->uses_host_memory())
       sh.hosts_working.fetch_add(1, std::memory_order_relaxed);
+    else
+      ++sh.accelerators_unasked;
   // One device may run on this thread: the CPU first (its team is this
   // thread's; on a controller it would be a second team, spinning on the
   // same cores), else an accelerator.  The others are handed to their

@@ -63,6 +63,11 @@ struct ChunkWorker {
   // preparation (pinning) stops there, since no chunk will use it in this
   // execution, and goes on at the next.
   std::function<void(const std::function<bool()> &wanted)> prologue;
+  // A host's first ask, after its prologue, waits until every working
+  // accelerator has asked for its first chunk (or every iteration is
+  // complete), at most this many seconds; 0: none.  A program's first run
+  // (take_first_ask_grace in cpu_device.hpp says why).
+  double first_ask_wait = 0;
   // Runs on the device's thread once it has no chunk left in the execution
   // (and did not fail), whether or not the others are done: one-time work
   // for later executions that must not delay its chunks (DataEnv::prefetch

@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 
@@ -46,6 +47,8 @@ thread_local int warmed_team = 0;
 std::atomic<int> last_warm_up{0};
 // put_team_to_sleep()'s forks, for tests.
 std::atomic<int> sleep_forks{0};
+// set_first_ask_grace()'s seconds until the first CPU prologue takes them.
+std::atomic<double> first_ask_grace{0};
 
 // An OpenMP team is created at the first parallel region its master runs
 // (a larger one grows it): do it before the thread's first chunk -- the
@@ -116,6 +119,16 @@ void CpuDevice::leave_caller() {
 }
 
 int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
+
+void set_first_ask_grace(double seconds) {
+  first_ask_grace.store(std::max(0.0, seconds), std::memory_order_relaxed);
+}
+
+double take_first_ask_grace() {
+  if (first_ask_grace.load(std::memory_order_relaxed) == 0)
+    return 0; // the usual case: no exchange (lud's 511 executions)
+  return first_ask_grace.exchange(0, std::memory_order_relaxed);
+}
 
 int team_sleep_forks() { return sleep_forks.load(std::memory_order_relaxed); }
 

@@ -27,6 +27,15 @@ int team_sleep_forks();
 // parallel region or a variant (this thread would not be the team's master).
 bool create_callers_team_asleep(int threads);
 
+// A program's first run (no profile names the CPU) whose team was made as
+// CUDA started: the seconds making it took, which its first prologue would
+// otherwise have spent before the CPU's first ask.  The first CPU prologue
+// of the process takes it (once; 0 after, or when none was set) and waits
+// up to that long for the accelerators' first ask (ChunkWorker::
+// first_ask_wait, region_exec.cpp attach_device_hooks).
+void set_first_ask_grace(double seconds);
+double take_first_ask_grace();
+
 class CpuDevice final : public Device {
 public:
   // `threads` when accelerators run beside it, `all_threads` when none does.

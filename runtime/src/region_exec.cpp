@@ -887,6 +887,13 @@ void attach_device_hooks(Runtime &rt, const hce_region &r, const ExecutionPlan &
       workers[i].prologue = [cpu, alone](const std::function<bool()> &) {
         cpu->use_team(alone);
       };
+      // The process's first CPU prologue in a program's first run, its team
+      // made as CUDA started: its first ask no earlier than the team's making
+      // let it before, unless the accelerators have asked (runtime.cpp
+      // start_gpus).  Taken alone too: the first use is gone either way.
+      const double grace = take_first_ask_grace();
+      if (!alone)
+        workers[i].first_ask_wait = grace;
       // Retired while the accelerators still work (eft: its rows worth less
       // than what its team costs their copies): its cores are theirs.
       workers[i].retired = [cpu, prefaulting] {

@@ -63,19 +63,23 @@ private:
 // CUDA's start -- the driver (cudaGetDeviceCount), then each named GPU's
 // context and streams: ~0.2 s on the H200 machine, before any region -- on
 // a helper thread, while this thread creates the team its CPU chunks will
-// fork (create_callers_team_asleep), when the CPU takes part and the
-// program's profile shows it worked in an earlier run.  That creation
-// (~1 ms) was otherwise the CPU's prologue in its first execution: warm
-// lud's auto, which runs the CPU alone, paid it where it now overlaps
-// CUDA's start (hce-sim, profile PD: warm lud 13.7 -> 12.8 ms, the CPU
-// alone's 12.7, which has no start to hide it in and still pays it).  Not
-// in a program's first run (no profile): eft's first execution learns from
-// when the CPU starts, and a CPU asking before the GPU's first chunk
-// changed what it learnt (hce-sim, cold gemm 1.16-1.19x and cold matadd
-// 1.02-2.0x as long on the 11-28 to 11-30 H200 profiles; cold mcpi and
-// blackscholes 0.75-0.9x).  The helper calls no OpenMP function: a thread
-// that does becomes one of libomp's root threads (cpu_device.hpp,
-// on_controller_start).
+// fork (create_callers_team_asleep), when the CPU takes part.  That
+// creation (~1 ms; 2.6 ms on the H100 of call LB) was otherwise the CPU's
+// prologue in its first execution: warm lud's auto, which runs the CPU
+// alone, paid it where it now overlaps CUDA's start (hce-sim, profile PD:
+// warm lud 13.7 -> 12.8 ms, the CPU alone's 12.7, which has no start to
+// hide it in and still pays it), and cold mcpi's GPU, done with the loop,
+// waited for it (call LB: 4.0 ms against the GPU alone's 1.3).
+// In a program's first run (no profile names the CPU) eft's first
+// execution learns from when the CPU starts: a CPU asking before the GPU's
+// first chunk changed what it learnt (hce-sim, cold nbody 1.40x as long on
+// the 11-30 and 12-01 H200 profiles, cold gemm and matadd up to 1.2-2.0x on
+// older ones).  So there the time the creation took is the CPU's first ask's
+// grace (set_first_ask_grace): the first CPU prologue waits for the
+// accelerators' first ask at most that long, as long as it used to spend
+// making the team, and not at all once they have asked or the loop is
+// done.  The helper calls no OpenMP function: a thread that does becomes
+// one of libomp's root threads (cpu_device.hpp, on_controller_start).
 StartedGpus start_gpus(const std::vector<DeviceSpec> &specs, bool cpu_listed,
                        const Settings &settings) {
   const bool any_gpu = std::any_of(specs.begin(), specs.end(),
@@ -105,11 +109,14 @@ StartedGpus start_gpus(const std::vector<DeviceSpec> &specs, bool cpu_listed,
   auto started = std::async(std::launch::async, start);
   const double t0 = now_seconds();
   const int threads = omp_get_max_threads();
-  // (The CPU's profile key, as Device::set_hardware makes it.)
-  if (profile::global().mentions("cpu@" + cpu_hardware(threads)) &&
-      create_callers_team_asleep(threads) && trace_enabled())
-    trace_event("cpu", "team", "the CPU's team, created as CUDA starts", t0,
-                now_seconds());
+  if (create_callers_team_asleep(threads)) {
+    const double made = now_seconds();
+    // (The CPU's profile key, as Device::set_hardware makes it.)
+    if (!profile::global().mentions("cpu@" + cpu_hardware(threads)))
+      set_first_ask_grace(made - t0);
+    if (trace_enabled())
+      trace_event("cpu", "team", "the CPU's team, created as CUDA starts", t0, made);
+  }
   return started.get();
 }
 

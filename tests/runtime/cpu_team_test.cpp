@@ -5,6 +5,7 @@
 // Outside a parallel region the calling thread is the team's master (no
 // hand-off to the CPU's controller), and the caller's own team size stays.
 #include "chunk_loop.hpp"
+#include "clock.hpp"
 #include "cpu_device.hpp"
 #include "runtime.hpp"
 #include "sim_device.hpp"
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 namespace {
@@ -761,7 +763,116 @@ TEST_F(CpuTeam, ADataRegionLendsWhileRegisteringItsArraysCostsMore) {
 // and CUDA (CUDA's start is what it overlaps; on a machine without a GPU
 // that start fails quickly) and the program's profile names the CPU.  Not
 // without a profile: eft's first execution learns from when the CPU starts.
-TEST_F(CpuTeam, MadeAsCudaStartsWhenTheProfileNamesTheCpu) {
+// One iteration to whoever asks.
+class OneEach : public hce::Scheduler {
+public:
+  std::string_view name() const override { return "one-each"; }
+  void begin(const hce::SchedParams &p) override {
+    w_ = p.iterations;
+    next_ = 0;
+  }
+  hce::Decision next(int) override {
+    if (next_ >= w_)
+      return hce::Decision::done();
+    ++next_;
+    return hce::Decision::run(next_ - 1, next_);
+  }
+  void complete(int, hce::Range, double) override {}
+  void drop(int) override {}
+
+private:
+  int64_t w_ = 0, next_ = 0;
+};
+
+// The first ask of a host whose first_ask_wait is set: after every working
+// accelerator's first ask, at most that long, or once the loop is complete.
+TEST_F(CpuTeam, AHostsFirstAskWaitsForTheAcceleratorsFirstAtMostItsGrace) {
+  hce_test::use_devices("cpu,sim:0,sim:1");
+  hce::Runtime &rt = hce::Runtime::get();
+  struct Run {
+    double cpu_first = -1, asked = -1, wall = 0;
+    int64_t cpu_iterations = 0;
+  };
+  // sim:0's preparation takes `prepare` seconds; sim:1 (if `slow` > 0)
+  // prepares for that long and gets no chunk before the loop is complete.
+  const auto run = [&](double prepare, double slow, double wait, int64_t W) {
+    Run out;
+    OneEach sched;
+    hce::SchedParams p;
+    p.iterations = W;
+    p.num_devices = 3;
+    sched.begin(p);
+    std::vector<hce::ChunkWorker> workers(3);
+    const double t0 = hce::now_seconds();
+    std::mutex m;
+    for (int i = 0; i < 3; ++i) {
+      hce::ChunkWorker &w = workers[size_t(i)];
+      w.device = i;
+      w.upload = w.download = [](hce::Range, int, std::string &) { return true; };
+      w.abandon = [](int) {};
+      w.compute = [&, i](hce::Range r, int, std::string &) {
+        std::lock_guard<std::mutex> lock(m);
+        if (i == 0) {
+          if (out.cpu_first < 0)
+            out.cpu_first = hce::now_seconds() - t0;
+          out.cpu_iterations += r.size();
+        } else {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        return true;
+      };
+    }
+    workers[0].first_ask_wait = wait;
+    workers[1].prologue = [&](const std::function<bool()> &) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(prepare));
+      std::lock_guard<std::mutex> lock(m);
+      out.asked = hce::now_seconds() - t0;
+    };
+    if (slow > 0)
+      workers[2].prologue = [slow](const std::function<bool()> &) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(slow));
+      };
+    else
+      workers[2].idle = true;
+    if (workers[2].idle)
+      sched.drop(2);
+    hce::ChunkLoopResult res =
+        hce::run_chunk_loop(rt, sched, workers, "first ask", {}, W);
+    EXPECT_TRUE(res.fatal.empty()) << res.fatal;
+    EXPECT_EQ(res.completed.total_length(), W);
+    out.wall = res.wall;
+    return out;
+  };
+  // The accelerator asks after 50 ms, within the host's grace of 2 s.
+  Run a = run(0.05, 0, 2.0, 400);
+  EXPECT_GE(a.cpu_first, a.asked) << "the host asked before the accelerator";
+  EXPECT_LT(a.cpu_first, 1.0) << "the host waited out its grace";
+  EXPECT_GT(a.cpu_iterations, 0);
+  // Its grace of 20 ms ends before the accelerator's 400 ms preparation.
+  Run b = run(0.4, 0, 0.02, 4000);
+  EXPECT_GE(b.cpu_first, 0.015);
+  EXPECT_LT(b.cpu_first, 0.3) << "the host waited beyond its grace";
+  EXPECT_GT(b.cpu_iterations, 0);
+  // One accelerator does the whole loop while the other prepares: the host
+  // asks once it is complete, not when its grace of 10 s ends.
+  Run c = run(0, 0.3, 10.0, 64);
+  EXPECT_EQ(c.cpu_iterations, 0);
+  EXPECT_LT(c.wall, 5.0) << "the host waited out its grace after the loop was done";
+  // No grace: the host asks at once.
+  Run d = run(0.3, 0, 0, 4000);
+  EXPECT_LT(d.cpu_first, 0.2);
+}
+
+TEST_F(CpuTeam, TheFirstAskGraceIsTakenOnce) {
+  hce::set_first_ask_grace(0.004);
+  EXPECT_EQ(hce::take_first_ask_grace(), 0.004);
+  EXPECT_EQ(hce::take_first_ask_grace(), 0.0);
+}
+
+// Made as CUDA starts whatever the profile says; where it does not name
+// the CPU (a program's first run) the making's time is the first CPU ask's
+// grace (runtime.cpp start_gpus).
+TEST_F(CpuTeam, MadeAsCudaStartsItsTimeTheFirstAsksGraceInAFirstRun) {
 #if !HCE_WITH_CUDA
   GTEST_SKIP() << "no CUDA in this build: nothing for the team's creation to overlap";
 #else
@@ -769,6 +880,7 @@ TEST_F(CpuTeam, MadeAsCudaStartsWhenTheProfileNamesTheCpu) {
   for (const bool named : {false, true}) {
     bool wanted = false, blocktime_kept = false;
     int made = -1, threads = 0;
+    double grace = -1;
     std::thread t([&] {
       {
         std::ofstream out(path);
@@ -777,6 +889,7 @@ TEST_F(CpuTeam, MadeAsCudaStartsWhenTheProfileNamesTheCpu) {
       }
       hce_test::ScopedEnv profile("HCE_PROFILE", named ? path.c_str() : "off");
       hce_test::use_devices("cpu,cuda");
+      hce::take_first_ask_grace(); // an earlier test's
       const int before = hce::last_team_warm_up(), blocktime = kmp_get_blocktime();
       threads = omp_get_max_threads();
       hce::Runtime &rt = hce::Runtime::get();
@@ -784,18 +897,20 @@ TEST_F(CpuTeam, MadeAsCudaStartsWhenTheProfileNamesTheCpu) {
       auto *cpu = static_cast<hce::CpuDevice *>(rt.devices()[0].get());
       made = hce::last_team_warm_up() != before ? hce::last_team_warm_up() : 0;
       wanted = cpu->team_wanted_here();
+      grace = hce::take_first_ask_grace();
       // (Asleep by a blocktime of 0 for its one fork: the user's kept.)
       blocktime_kept = kmp_get_blocktime() == blocktime;
       hce_finalize();
     });
     t.join();
-    if (named) {
+    // (`made`: the first case's; the second makes one of the same size.)
+    if (!named)
       EXPECT_EQ(made, threads) << "no team of every core made as the runtime started";
-      EXPECT_FALSE(wanted) << "the calling thread still has no team";
-    } else {
-      EXPECT_EQ(made, 0) << "a team made at the start of a program's first run";
-      EXPECT_TRUE(wanted);
-    }
+    EXPECT_FALSE(wanted) << "the calling thread still has no team";
+    if (named)
+      EXPECT_EQ(grace, 0) << "a grace where the profile names the CPU";
+    else
+      EXPECT_GT(grace, 0) << "no grace in a program's first run";
     EXPECT_TRUE(blocktime_kept) << "the user's blocktime changed";
   }
   std::remove(path.c_str());
