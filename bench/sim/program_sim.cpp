@@ -1,6 +1,7 @@
 // One simulated program run (program_sim.hpp).
 #include "program_sim.hpp"
 
+#include "cpu_device.hpp" // kFirstAskGraceMax: the grace's bound
 #include "device.hpp" // Device::kPinPieceBytes: the runtime's piece
 #include "settings.hpp"     // Settings::min_share: HCE_MIN_SHARE's default
 #include "slow_devices.hpp" // HCE_MIN_SHARE, as region_exec.cpp applies it
@@ -487,8 +488,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
               asks = std::min(asks, loop.device(int(j)).prepare);
           SimDevice &d = loop.device(int(i));
           if (asks < std::numeric_limits<double>::infinity())
-            d.prepare =
-                std::max(d.prepare, std::min(asks + 1e-6, d.prepare + m.cpu_team));
+            d.prepare = std::max(
+                d.prepare,
+                std::min(asks + 1e-6,
+                         d.prepare + std::min(m.cpu_team, hce::kFirstAskGraceMax)));
         }
       const double loop_wall = loop.run();
       // Beside a working CPU the GPU registered the pageable rows it copied;

@@ -121,7 +121,8 @@ void CpuDevice::leave_caller() {
 int last_team_warm_up() { return last_warm_up.load(std::memory_order_relaxed); }
 
 void set_first_ask_grace(double seconds) {
-  first_ask_grace.store(std::max(0.0, seconds), std::memory_order_relaxed);
+  first_ask_grace.store(std::clamp(seconds, 0.0, kFirstAskGraceMax),
+                        std::memory_order_relaxed);
 }
 
 double take_first_ask_grace() {

@@ -32,7 +32,14 @@ bool create_callers_team_asleep(int threads);
 // otherwise have spent before the CPU's first ask.  The first CPU prologue
 // of the process takes it (once; 0 after, or when none was set) and waits
 // up to that long for the accelerators' first ask (ChunkWorker::
-// first_ask_wait, region_exec.cpp attach_device_hooks).
+// first_ask_wait, region_exec.cpp attach_device_hooks).  At most
+// kFirstAskGraceMax: made beside CUDA's start the making took 3.3-13.5 ms on
+// the H100 (call MB), where a prologue made it in ~1-2.6 ms and hce-sim's
+// grace is its `cpu_team` (0.99 ms); a grace that long kept the CPU waiting
+// out the GPU's whole preparation -- cold kmeans' 8 ms of pinning, matadd's
+// 3 ms staging pool, where the CPU alone is the best device -- and cold
+// matadd, kmeans, gemm and mcpi took 1.03-1.06x as long as without it.
+inline constexpr double kFirstAskGraceMax = 1e-3;
 void set_first_ask_grace(double seconds);
 double take_first_ask_grace();
 
