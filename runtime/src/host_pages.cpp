@@ -25,6 +25,14 @@ size_t huge_page_bytes() {
 
 } // namespace
 
+size_t host_page_size() {
+  static const size_t page = [] {
+    const long v = sysconf(_SC_PAGESIZE);
+    return v > 0 ? size_t(v) : size_t(4096);
+  }();
+  return page;
+}
+
 void untouched_blocks(void *p, size_t bytes, std::vector<HostRange> &out) {
   out.clear();
   const size_t huge = huge_page_bytes();

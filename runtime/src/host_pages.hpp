@@ -12,6 +12,9 @@ struct HostRange {
   size_t bytes = 0;
 };
 
+// The host's page size (4 KiB where sysconf does not say).
+size_t host_page_size();
+
 // The runs of huge-page blocks (2 MiB on x86-64) wholly inside [p, p +
 // bytes) none of whose pages exist yet (mincore), in address order, into
 // `out` (cleared first).  Empty where the range is not all mapped from its

@@ -41,21 +41,53 @@ uint64_t PagePrefaulter::jobs() const {
   return generation_;
 }
 
-bool PagePrefaulter::start(const std::vector<HostRange> &ranges, int threads) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (active_ || unsupported_ || threads < 1 || ranges.empty())
-    return false;
-  pieces_.clear();
+uint64_t PagePrefaulter::aheads() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return aheads_;
+}
+
+void PagePrefaulter::queue_locked(const std::vector<HostRange> &ranges, size_t at,
+                                  int threads) {
+  if (!active_) {
+    pieces_.clear();
+    next_ = at = 0;
+    bytes_done_ = 0;
+    wanted_ = 0;
+  } else if (next_ > 0) { // (what threads took is gone: the vector stays short)
+    pieces_.erase(pieces_.begin(), pieces_.begin() + std::ptrdiff_t(next_));
+    at -= next_;
+    next_ = 0;
+  }
+  std::vector<HostRange> add;
   for (const HostRange &r : ranges)
     for (size_t off = 0; off < r.bytes; off += kPieceBytes)
-      pieces_.push_back({r.p + off, std::min(kPieceBytes, r.bytes - off)});
-  next_ = 0;
-  bytes_done_ = 0;
-  wanted_ = int(std::min<size_t>(size_t(threads), pieces_.size()));
+      add.push_back({r.p + off, std::min(kPieceBytes, r.bytes - off)});
+  pieces_.insert(pieces_.begin() + std::ptrdiff_t(at), add.begin(), add.end());
+  wanted_ = std::max(wanted_, int(std::min<size_t>(size_t(threads), pieces_.size())));
   while (int(threads_.size()) < wanted_)
     threads_.emplace_back(&PagePrefaulter::run, this, int(threads_.size()));
   active_ = true;
+  ++posted_;
+}
+
+bool PagePrefaulter::start(const std::vector<HostRange> &ranges, int threads) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (whole_ || unsupported_ || threads < 1 || ranges.empty())
+    return false;
+  queue_locked(ranges, pieces_.size(), threads);
+  whole_ = true;
   ++generation_;
+  lock.unlock();
+  wake_.notify_all();
+  return true;
+}
+
+bool PagePrefaulter::ahead(const std::vector<HostRange> &ranges, int threads) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (unsupported_ || threads < 1 || ranges.empty())
+    return false;
+  queue_locked(ranges, next_, threads);
+  ++aheads_;
   lock.unlock();
   wake_.notify_all();
   return true;
@@ -69,7 +101,7 @@ size_t PagePrefaulter::finish(bool all) {
     done_.wait(lock, [&] { return next_ >= pieces_.size() && running_ == 0; });
   next_ = pieces_.size(); // what no thread took is left to the download
   done_.wait(lock, [&] { return running_ == 0; });
-  active_ = false;
+  active_ = whole_ = false;
   wanted_ = 0;
   return bytes_done_;
 }
@@ -88,12 +120,13 @@ void PagePrefaulter::run(int index) {
   uint64_t seen = 0;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    // A thread also joins a job it was made for after it began (the
-    // generation moved on while the thread started).
-    wake_.wait(lock, [&] { return stop_ || (generation_ != seen && index < wanted_); });
+    // A thread also joins a job it was made for after it began (pieces
+    // were posted while the thread started), and wakes again for pieces
+    // ahead() posts to a job it had run dry.
+    wake_.wait(lock, [&] { return stop_ || (posted_ != seen && index < wanted_); });
     if (stop_)
       return;
-    seen = generation_;
+    seen = posted_;
     ++running_;
     const double start = now_seconds();
     size_t mine = 0;

@@ -42,7 +42,14 @@ public:
   // then asleep between jobs) and returns at once.  One job at a time:
   // false (nothing started) while another is unfinished, when `threads`
   // is below 1, or when the kernel refused MADV_POPULATE_WRITE before.
+  // A job that only ahead() began takes these in after its own.
   bool start(const std::vector<HostRange> &ranges, int threads);
+  // Faults `ranges` in before the rest of the job -- pieces no thread took
+  // yet -- beginning a job on `threads` threads where none runs: a copying
+  // accelerator's chunk whose download will write them, while its upload
+  // and kernel run.  Not a job of start()'s (jobs()); finish() ends it.
+  // False where nothing was queued.
+  bool ahead(const std::vector<HostRange> &ranges, int threads);
   // Drops the pieces no thread started (`all`: waits for every piece
   // instead), waits for those that did, and returns the bytes faulted in by
   // the job start() began (0 if none).
@@ -54,23 +61,31 @@ public:
   size_t total_bytes() const;
   // Jobs start() began (for tests).
   uint64_t jobs() const;
+  // Calls of ahead() that queued pieces (for tests).
+  uint64_t aheads() const;
 
 private:
   void run(int index);
+  // Under mutex_: `ranges` in pieces of kPieceBytes, inserted at `at`; the
+  // job's threads (at least `threads`) made and woken.
+  void queue_locked(const std::vector<HostRange> &ranges, size_t at, int threads);
   // One piece; false when the kernel does not know the advice.
   static bool populate(const HostRange &piece, bool &unsupported);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::vector<std::thread> threads_;
-  std::vector<HostRange> pieces_; // the job's, in address order
+  std::vector<HostRange> pieces_; // the job's: ahead()'s first, then start()'s
   size_t next_ = 0;               // the first piece no thread took
   size_t bytes_done_ = 0;
   size_t total_bytes_ = 0;
   int wanted_ = 0;  // threads the job runs on (index < wanted_)
   int running_ = 0; // threads inside a job
-  uint64_t generation_ = 0;
-  bool active_ = false; // start() without finish()
+  uint64_t generation_ = 0; // jobs start() began
+  uint64_t aheads_ = 0;
+  uint64_t posted_ = 0; // pieces queued (start or ahead): wakes the threads
+  bool active_ = false; // start() or ahead() without finish()
+  bool whole_ = false;  // ... and start() among them
   bool stop_ = false;
   bool unsupported_ = false;
 };

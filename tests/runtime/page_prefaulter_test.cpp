@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -97,6 +98,44 @@ TEST(PagePrefaulter, OneJobAtATime) {
   const size_t done = pf.finish(true);
   if (pf.supported())
     EXPECT_EQ(done, 16 * kMiB);
+}
+
+// ahead() puts its pieces before those no thread took yet, begins a job
+// where none runs, and is not a job: start() still joins a job only ahead()
+// began (an accelerator's chunk before the CPU's team retired).
+TEST(PagePrefaulter, AheadGoesFirstAndAWholeJobJoinsIt) {
+  hce::PagePrefaulter pf;
+  Mapping m(192 * kMiB);
+  ASSERT_NE(m.p, MAP_FAILED);
+  require_support(pf, {m.p + 191 * kMiB, 4096});
+  const uint64_t jobs = pf.jobs();
+  // One thread over the first 160 MiB, then 4 MiB at the end ahead of it:
+  // they exist before most of the 160 do.
+  ASSERT_TRUE(pf.start({{m.p, 160 * kMiB}}, 1));
+  ASSERT_TRUE(pf.ahead({{m.p + 184 * kMiB, 4 * kMiB}}, 1));
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (resident_pages(m, 184 * kMiB, 4 * kMiB) < 4 * kMiB / page &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  ASSERT_EQ(resident_pages(m, 184 * kMiB, 4 * kMiB), 4 * kMiB / page);
+  EXPECT_LT(resident_pages(m, 0, 160 * kMiB), 80 * kMiB / page)
+      << "the pieces ahead() gave waited behind the job's";
+  EXPECT_EQ(pf.finish(true), 164 * kMiB);
+  EXPECT_EQ(pf.jobs(), jobs + 1);
+  EXPECT_EQ(pf.aheads(), 1u);
+  // A job ahead() began: start() joins it, once; ahead() goes on adding.
+  ASSERT_TRUE(pf.ahead({{m.p + 160 * kMiB, 4 * kMiB}}, 2));
+  EXPECT_EQ(pf.jobs(), jobs + 1);
+  ASSERT_TRUE(pf.start({{m.p + 164 * kMiB, 8 * kMiB}}, 2));
+  EXPECT_FALSE(pf.start({{m.p + 172 * kMiB, 4 * kMiB}}, 2));
+  ASSERT_TRUE(pf.ahead({{m.p + 176 * kMiB, 4 * kMiB}}, 1));
+  EXPECT_EQ(pf.finish(true), 16 * kMiB);
+  EXPECT_EQ(pf.jobs(), jobs + 2);
+  EXPECT_EQ(resident_pages(m, 160 * kMiB, 12 * kMiB), 12 * kMiB / page);
+  EXPECT_EQ(resident_pages(m, 176 * kMiB, 4 * kMiB), 4 * kMiB / page);
+  EXPECT_FALSE(pf.ahead({}, 1));
+  EXPECT_FALSE(pf.ahead({{m.p, kMiB}}, 0));
 }
 
 // Memory that is not mapped is skipped, not a crash; the next job runs.

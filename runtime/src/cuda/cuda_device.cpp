@@ -53,13 +53,7 @@ private:
   cudaError_t rc_ = cudaSuccess;
 };
 
-size_t page_size() {
-  static const size_t p = [] {
-    long v = sysconf(_SC_PAGESIZE);
-    return v > 0 ? size_t(v) : size_t(4096);
-  }();
-  return p;
-}
+size_t page_size() { return host_page_size(); }
 
 } // namespace
 
