@@ -80,6 +80,7 @@
 //    third of its time (bench/sim floors).  Except for its probe, while it
 //    has no model, once it found its block taken (Dev::starved).
 #include "common.hpp"
+#include "eft_arm.hpp"
 #include "eft_model.hpp"
 
 #include "clock.hpp"
@@ -1582,10 +1583,83 @@ private:
     return e;
   }
 
+  // Every kRetry executions in one mode a runner-up is measured again; a
+  // retry that confirms the mode doubles the interval, up to kMaxRetry.
+  static constexpr int kRetry = 16, kMaxRetry = 256;
+
+  // At the start of an execution: records what the last one measured
+  // (record_last_execution), estimates every arm (estimate_arms), runs the
+  // best unless a retry, an exploration (plan_retry), a reprobe
+  // (plan_reprobes) or a host's probe alone (pick_alone_probe) is due.
   void choose_mode() {
-    constexpr int kRetry = 16, kMaxRetry = 256;
-    constexpr double kCoSurcharge = 1.25, kMinGain = 1e-3; // unmeasured co
     int was = solo_;
+    const bool measured_now = record_last_execution(was);
+    const double wall = exec_wall();
+    ++exec_;
+    for (Dev &d : dev_)
+      if (cold_only(d) && d.seed.known()) {
+        d.model = d.seed; // an earlier run's steady cost (provisional())
+        d.model.lanes = double(d.lanes);
+      }
+    held_ = keeps_settled_alone(was, measured_now);
+    if (held_)
+      return;
+    for (Dev &d : dev_) // (samples of the hold's executions)
+      if (d.fit_stale)
+        refit(d);
+    settled_until_ = 0; // (a full choice: note_settled_alone() may set it again)
+    solo_ = -1;
+    bool all_known = p_ >= 2;
+    for (const Dev &d : dev_)
+      all_known = all_known && d.model.known();
+    int best = -2, runner_up = -2; // -2: none yet (-1 is co-execution)
+    // Every arm's estimate and prediction (kept for explain()).
+    choice_.est.assign(size_t(p_ + 1), 0);
+    pred_.assign(size_t(p_ + 1), 0);
+    choice_.measured.assign(size_t(p_ + 1), 0);
+    if (all_known) {
+      estimate_arms();
+      rank_arms(was, best, runner_up);
+      solo_ = best;
+      if (measured_now)
+        back_off_stale_winner(was, best, wall);
+      plan_retry(was, best, runner_up, measured_now);
+      measured_pred_ = pred_[solo_ + 1];
+      measured_trip_ = W_;
+    }
+    if (plan_reprobes(all_known)) {
+      all_known = false;
+      solo_ = -1;
+    }
+    alone_probe_ = pick_alone_probe(all_known);
+    choice_.alone_probe = alone_probe_;
+    choice_.reprobe = reprobe_;
+    choice_.all_known = all_known;
+    choice_.solo = solo_;
+    choice_.runner_up = runner_up;
+    for (size_t a = 0; a < arms_.size(); ++a)
+      choice_.measured[a] = arms_[a].n;
+    // The first execution after a switch moves data: it does not count.
+    settling_ = solo_ != was || exec_ == 1;
+    mode_measured_ = !settling_ && all_known && alone_probe_ < 0;
+    // A run's first execution in a mode the seeds chose: not a measurement
+    // for this run's arms (it also places the data), but the only one a
+    // program that runs the region once ever makes.  measured_mode() hands
+    // it to the profile cache, which keeps it only if the region does not
+    // execute again (Store::record): without it a one-execution program
+    // never learnt what co-execution costs (matadd on the H100, call CE:
+    // co-executed in 0.059 s, then still predicted at 21 ms against the
+    // CPU alone's measured 22 ms).
+    first_measured_ = exec_ == 1 && all_known && alone_probe_ < 0;
+    if (solo_ != was)
+      mode_since_ = exec_;
+    note_settled_alone(was, best);
+  }
+
+  // The arms' record of the execution that ended, which ran arm `was`
+  // (-1 where the arms are new: first use, or other devices); true if it
+  // measured that arm.
+  bool record_last_execution(int &was) {
     if (static_cast<int>(arms_.size()) != p_ + 1) { // first use, or other devices
       arms_.assign(p_ + 1, Arm{});
       retry_after_ = kRetry;
@@ -1619,126 +1693,126 @@ private:
       explore_spent_ += std::max(0.0, wall - explore_best_);
       exploring_ = !measured_now;
     }
-    ++exec_;
-    for (Dev &d : dev_)
-      if (cold_only(d) && d.seed.known()) {
-        d.model = d.seed; // an earlier run's steady cost (provisional())
-        d.model.lanes = double(d.lanes);
-      }
-    held_ = keeps_settled_alone(was, measured_now);
-    if (held_)
-      return;
-    for (Dev &d : dev_) // (samples of the hold's executions)
-      if (d.fit_stale)
-        refit(d);
-    settled_until_ = 0; // (a full choice: note_settled_alone() may set it again)
-    solo_ = -1;
-    bool all_known = p_ >= 2;
-    for (const Dev &d : dev_)
-      all_known = all_known && d.model.known();
-    int best = -2, runner_up = -2; // -2: none yet (-1 is co-execution)
-    // Every arm's estimate and prediction (kept for explain()).
+    return measured_now;
+  }
+
+  // Every arm's prediction by the models (pred_) and estimate for this
+  // execution's trip count (choice_.est); an earlier run's wall of an arm
+  // not measured yet is its first measurement.
+  void estimate_arms() {
+    constexpr double kCoSurcharge = 1.25, kMinGain = 1e-3; // unmeasured co
     std::vector<double> &est = choice_.est, &pred = pred_;
-    est.assign(size_t(p_ + 1), 0);
-    pred.assign(size_t(p_ + 1), 0);
-    choice_.measured.assign(size_t(p_ + 1), 0);
-    if (all_known) {
-      use_co_speed(true);
-      split(double(W_), zeros());
-      pred[0] = finish_time_;
-      use_co_speed(false);
-      for (int i = 0; i < p_; ++i)
-        pred[i + 1] = solo_model(dev_[i]).time(double(W_));
-      for (int a = -1; a < p_; ++a) {
-        Arm &m = arm(a);
-        const double pr = pred[a + 1];
-        if (m.n == 0 && m.seed_wall > 0 && pr > 0) {
-          m.add(m.seed_wall / pr, m.seed_wall, W_); // an earlier run's wall
-          m.n = 1;
-          m.seeded = true;
-        }
+    use_co_speed(true);
+    split(double(W_), zeros());
+    pred[0] = finish_time_;
+    use_co_speed(false);
+    for (int i = 0; i < p_; ++i)
+      pred[i + 1] = solo_model(dev_[i]).time(double(W_));
+    for (int a = -1; a < p_; ++a) {
+      Arm &m = arm(a);
+      const double pr = pred[a + 1];
+      if (m.n == 0 && m.seed_wall > 0 && pr > 0) {
+        m.add(m.seed_wall / pr, m.seed_wall, W_); // an earlier run's wall
+        m.n = 1;
+        m.seeded = true;
       }
-      const double co_excess = unmeasured_co_excess();
-      for (int a = -1; a < p_; ++a) {
-        const Arm &m = arm(a);
-        const double pr = pred[a + 1];
-        const double near = m.n ? m.near_wall(W_) : 0;
-        est[a + 1] = near > 0 ? near
-                     : m.n    ? m.excess() * pr
-                     : a < 0  ? kCoSurcharge * co_excess * pr + kMinGain
-                              : pr;
-      }
-      for (int a = -1; a < p_; ++a) {
-        if (best < -1 || est[a + 1] < est[best + 1]) {
-          runner_up = best;
-          best = a;
-        } else if (runner_up < -1 || est[a + 1] < est[runner_up + 1]) {
-          runner_up = a;
-        }
-      }
-      // Hysteresis: a measured mode gives way to another measured one only
-      // for a 3% gain, so that noise does not make it switch (and move data).
-      // Not at a run's first execution: no mode ran yet (matadd, call CF:
-      // co-execution seeded at 18.9 ms kept over the CPU alone's 18.5).
-      if (exec_ > 1 && best != was && arm(was).n > 0 && arm(best).n > 0 &&
-          est[best + 1] > 0.97 * est[was + 1])
-        best = was;
-      solo_ = best;
-      if (measured_now) { // the stale winners' backoff (unmeasured_within_budget)
-        Arm &m = arm(was);
-        if (best == was) {
-          m.stale_wait = 0;
-        } else {
-          m.stale_wait = std::min(std::max(2 * m.stale_wait, wall),
-                                  regret_balanced_wait(was, best, wall));
-          m.stale_after = site_wall_ + m.stale_wait;
-        }
-      }
-      // A runner-up never measured is tried once the best is measured (the
-      // mode's 2nd execution) rather than at the 16th: its prediction is all
-      // there is, and one from chunks that moved a partition's data (a data
-      // region's first executions) may be far above what it costs (hce-sim,
-      // the H100's cold cg: spmv's GPU alone predicted 1.38 ms, 0.06
-      // measured, kept on the CPU alone at 1.16 ms for every execution).  It
-      // costs at most kRetryWithin of the best for one execution.
-      const bool never_measured =
-          runner_up >= -1 && arm(runner_up).n == 0 && arm(best).n > 0;
-      const bool settled =
-          exec_ - mode_since_ >= (never_measured ? kSettledExecutions - 1 : retry_after_);
-      if (retry_from_ != kNoRetry) {
-        // A retry ran: its arm is measured (or this is its settling run).
-        if (was == retry_from_ || measured_now) {
-          retry_after_ =
-              best == retry_from_ ? std::min(2 * retry_after_, kMaxRetry) : kRetry;
-          retry_from_ = kNoRetry;
-        } else {
-          solo_ = was; // still settling the retried arm
-        }
-      } else if (was == best && settled && runner_up >= -1 &&
-                 est[runner_up + 1] <= kRetryWithin * est[best + 1]) {
-        solo_ = runner_up; // measure the runner-up again
-        retry_from_ = was;
-      } else if (int a = unmeasured_within_budget(best);
-                 a >= -1 && ((was == best && arm(was).n > 0) ||
-                             (exec_ == 1 && second_opinion(a, best)))) {
-        solo_ = a; // measure an arm never measured, once (see below)
-        arm(a).doubted = arm(a).n > 0;
-        // A stale winner's slow walls are what is in doubt: the retry's
-        // measurement stands alone (one fast retry after a 100 ms stall
-        // was outvoted by four stalled walls, and the GPU alone ran on).
-        if (pick_stale_)
-          arm(a).forget();
-        retry_from_ = was;
-        exploring_ = true;
-        explore_best_ = est[best + 1];
-      }
-      measured_pred_ = pred[solo_ + 1];
-      measured_trip_ = W_;
     }
-    // A device left out on a provisional or unconfirmed model is probed
-    // again instead: a learning execution (co-execution from the initial
-    // ratios; the device takes a probe first), at exponentially spaced
-    // executions.
+    const double co_excess = unmeasured_co_excess();
+    for (int a = -1; a < p_; ++a) {
+      const Arm &m = arm(a);
+      const double pr = pred[a + 1];
+      const double near = m.n ? m.near_wall(W_) : 0;
+      est[a + 1] = near > 0 ? near
+                   : m.n    ? m.excess() * pr
+                   : a < 0  ? kCoSurcharge * co_excess * pr + kMinGain
+                            : pr;
+    }
+  }
+
+  // The arms with the lowest and the next lowest estimates, the mode that
+  // ran (`was`) kept against a gain under 3%.
+  void rank_arms(int was, int &best, int &runner_up) {
+    const std::vector<double> &est = choice_.est;
+    for (int a = -1; a < p_; ++a) {
+      if (best < -1 || est[a + 1] < est[best + 1]) {
+        runner_up = best;
+        best = a;
+      } else if (runner_up < -1 || est[a + 1] < est[runner_up + 1]) {
+        runner_up = a;
+      }
+    }
+    // Hysteresis: a measured mode gives way to another measured one only
+    // for a 3% gain, so that noise does not make it switch (and move data).
+    // Not at a run's first execution: no mode ran yet (matadd, call CF:
+    // co-execution seeded at 18.9 ms kept over the CPU alone's 18.5).
+    if (exec_ > 1 && best != was && arm(was).n > 0 && arm(best).n > 0 &&
+        est[best + 1] > 0.97 * est[was + 1])
+      best = was;
+  }
+
+  // The stale winners' backoff (unmeasured_within_budget): arm `was`, just
+  // measured at `wall`, lost to `best`.
+  void back_off_stale_winner(int was, int best, double wall) {
+    Arm &m = arm(was);
+    if (best == was) {
+      m.stale_wait = 0;
+    } else {
+      m.stale_wait = std::min(std::max(2 * m.stale_wait, wall),
+                              regret_balanced_wait(was, best, wall));
+      m.stale_after = site_wall_ + m.stale_wait;
+    }
+  }
+
+  // Which arm runs instead of `best`, if any: a retry of the runner-up every
+  // retry_after_ executions in one mode, or an exploration
+  // (unmeasured_within_budget()).  A runner-up never measured is tried once
+  // the best is measured (the mode's 2nd execution) rather than at the
+  // 16th: its prediction is all there is, and one from chunks that moved a
+  // partition's data (a data region's first executions) may be far above
+  // what it costs (hce-sim, the H100's cold cg: spmv's GPU alone predicted
+  // 1.38 ms, 0.06 measured, kept on the CPU alone at 1.16 ms for every
+  // execution).  It costs at most kRetryWithin of the best for one
+  // execution.
+  void plan_retry(int was, int best, int runner_up, bool measured_now) {
+    const std::vector<double> &est = choice_.est;
+    const bool never_measured =
+        runner_up >= -1 && arm(runner_up).n == 0 && arm(best).n > 0;
+    const bool settled =
+        exec_ - mode_since_ >= (never_measured ? kSettledExecutions - 1 : retry_after_);
+    if (retry_from_ != kNoRetry) {
+      // A retry ran: its arm is measured (or this is its settling run).
+      if (was == retry_from_ || measured_now) {
+        retry_after_ =
+            best == retry_from_ ? std::min(2 * retry_after_, kMaxRetry) : kRetry;
+        retry_from_ = kNoRetry;
+      } else {
+        solo_ = was; // still settling the retried arm
+      }
+    } else if (was == best && settled && runner_up >= -1 &&
+               est[runner_up + 1] <= kRetryWithin * est[best + 1]) {
+      solo_ = runner_up; // measure the runner-up again
+      retry_from_ = was;
+    } else if (int a = unmeasured_within_budget(best);
+               a >= -1 && ((was == best && arm(was).n > 0) ||
+                           (exec_ == 1 && second_opinion(a, best)))) {
+      solo_ = a; // measure an arm never measured, once (unmeasured_within_budget)
+      arm(a).doubted = arm(a).n > 0;
+      // A stale winner's slow walls are what is in doubt: the retry's
+      // measurement stands alone (one fast retry after a 100 ms stall
+      // was outvoted by four stalled walls, and the GPU alone ran on).
+      if (pick_stale_)
+        arm(a).forget();
+      retry_from_ = was;
+      exploring_ = true;
+      explore_best_ = est[best + 1];
+    }
+  }
+
+  // Whether a device left out on a provisional or unconfirmed model is
+  // probed again instead (Dev::reprobe): a learning execution (co-execution
+  // from the initial ratios; the device takes a probe first), at
+  // exponentially spaced executions.
+  bool plan_reprobes(bool all_known) {
     reprobe_ = false;
     for (int i = 0; i < p_; ++i) {
       Dev &d = dev_[i];
@@ -1765,11 +1839,11 @@ private:
         d.next_reprobe = (provisional(d) ? 4 : 2) * exec_;
       reprobe_ = reprobe_ || d.reprobe;
     }
-    if (reprobe_) {
-      all_known = false;
-      solo_ = -1;
-    }
-    alone_probe_ = -1;
+    return reprobe_;
+  }
+
+  // The host probed alone in this execution, or -1.
+  int pick_alone_probe(bool all_known) {
     for (int i = 0; i < p_ && all_known && W_ >= 2 * p_; ++i) {
       Dev &d = dev_[i];
       if (d.host && solo_ != i && exec_ >= d.next_alone_probe &&
@@ -1777,32 +1851,10 @@ private:
           (d.model.lanes_only || seed_unsampled(d) || d.probe_again)) {
         d.next_alone_probe = 4 * exec_;
         d.probe_again = false;
-        alone_probe_ = i;
-        break;
+        return i;
       }
     }
-    choice_.alone_probe = alone_probe_;
-    choice_.reprobe = reprobe_;
-    choice_.all_known = all_known;
-    choice_.solo = solo_;
-    choice_.runner_up = runner_up;
-    for (size_t a = 0; a < arms_.size(); ++a)
-      choice_.measured[a] = arms_[a].n;
-    // The first execution after a switch moves data: it does not count.
-    settling_ = solo_ != was || exec_ == 1;
-    mode_measured_ = !settling_ && all_known && alone_probe_ < 0;
-    // A run's first execution in a mode the seeds chose: not a measurement
-    // for this run's arms (it also places the data), but the only one a
-    // program that runs the region once ever makes.  measured_mode() hands
-    // it to the profile cache, which keeps it only if the region does not
-    // execute again (Store::record): without it a one-execution program
-    // never learnt what co-execution costs (matadd on the H100, call CE:
-    // co-executed in 0.059 s, then still predicted at 21 ms against the
-    // CPU alone's measured 22 ms).
-    first_measured_ = exec_ == 1 && all_known && alone_probe_ < 0;
-    if (solo_ != was)
-      mode_since_ = exec_;
-    note_settled_alone(was, best);
+    return -1;
   }
 
   // A device alone, settled and far ahead of every other arm, stays alone
@@ -2235,108 +2287,8 @@ private:
   // split()'s storage, kept between calls.
   mutable std::vector<double> split_shares_, zeros_, free_in_;
   mutable std::vector<int> split_idx_, split_order_;
-  // Co-execution and each device alone, the arms of choose_mode().
-  // An arm's excess is the median of its last few measurements (the lower
-  // one of two): one execution that the OS or a page fault made 100x longer
-  // must not rule an arm out for good (the H100's lud: one 4.5 ms execution
-  // among 50 us ones made the CPU alone look 24 ms, and the GPU alone, 13x
-  // slower, ran the rest).
-  //
-  // The walls themselves are kept too, with their trip counts: when every
-  // kept wall was measured at nearly this execution's trip count (within
-  // kNearTrip), their median is the arm's estimate (near_wall()), whatever
-  // the models say now.  An excess is relative to the prediction at the
-  // time, so a model that moved since moved the estimate with it: on the
-  // H100 lud's CPU alone, measured at 0.02-0.03 ms per execution, was
-  // estimated at 0.77 ms once its model moved, and the GPU alone ran 270
-  // executions at 0.3-0.8 ms (call DI).  The models only bridge trip counts.
-  // The ((k - 1) / 2)-th smallest of v[0, k), k at most a few: an insertion
-  // sort (introselect on six values was a tenth of eft's time per execution).
-  static double lower_median(double *v, int k) {
-    for (int i = 1; i < k; ++i)
-      for (int j = i; j > 0 && v[j] < v[j - 1]; --j)
-        std::swap(v[j], v[j - 1]);
-    return v[(k - 1) / 2];
-  }
-  struct Arm {
-    static constexpr int kKeep = 5;
-    static constexpr double kNearTrip = 0.1;
-    std::array<double, kKeep> recent{}; // the last excesses, a ring
-    std::array<double, kKeep> walls{};  // ... their walls
-    std::array<int64_t, kKeep> trips{}; // ... and trip counts (0: unknown)
-    int kept = 0, next = 0;
-    double seed_wall = 0;   // seed_mode(): an earlier run's wall
-    bool seed_once = false; // ... of one execution (a sample of weight 1)
-    int n = 0;            // measurements (a seed counts as one)
-    bool seeded = false;  // recent holds the seed's until this run measures
-    bool doubted = false; // its wall was explored again (unmeasured_within_budget)
-    double median = 1;    // median_of(0), kept by add(): read every execution
-    // Its fastest measurement ever, an earlier run's included (never
-    // forgotten: unmeasured_within_budget's stale winners): the lowest wall
-    // per iteration of its trip count.  Not the lowest excess: a model that
-    // absorbed a stall predicts the stalled walls, whose excess is then
-    // lower than a clean one's (hce-sim's lud from a clean cache, its CPU
-    // 20x for 10 ms from 0.5 ms: the CPU alone's second stalled wall, 0.71
-    // ms, became its fastest, and the GPU alone ran 270 executions at 13x
-    // its time, 0.107 s against 0.022).
-    double best_wall = 0;
-    int64_t best_trip = 0;
-    // A stale winner's backoff: the site wall it waits before its next retry
-    // (its last slow wall, doubled by each retry that finds it slow), and
-    // the site wall it may be retried at.
-    double stale_wait = 0, stale_after = 0;
-    void add(double e, double wall, int64_t trip) {
-      if (seeded)
-        kept = next = 0;
-      seeded = false;
-      if (e > 0 && wall > 0 && trip > 0 &&
-          (best_wall <= 0 || wall * double(best_trip) < best_wall * double(trip))) {
-        best_wall = wall;
-        best_trip = trip;
-      }
-      recent[size_t(next)] = e;
-      walls[size_t(next)] = wall;
-      trips[size_t(next)] = trip;
-      next = (next + 1) % kKeep;
-      kept = std::min(kept + 1, kKeep);
-      median = median_of(0);
-    }
-    // Drops the kept measurements (not the best, n or the backoff).
-    void forget() {
-      kept = next = 0;
-      median = 1;
-    }
-    // The median of the kept walls if every one was measured within
-    // kNearTrip of trip count `w`; 0 otherwise.
-    double near_wall(int64_t w) const {
-      std::array<double, kKeep> v{};
-      for (int k = 0; k < kept; ++k) {
-        const int64_t t = trips[size_t(k)];
-        if (t <= 0 || !(walls[size_t(k)] > 0) ||
-            std::abs(double(t - w)) > kNearTrip * double(std::max(t, w)))
-          return 0;
-        v[size_t(k)] = walls[size_t(k)];
-      }
-      if (kept == 0)
-        return 0;
-      return lower_median(v.data(), kept);
-    }
-    // The median of the kept excesses and `extra` (if > 0).
-    double excess(double extra = 0) const {
-      return extra > 0 ? median_of(extra) : median;
-    }
-    double median_of(double extra) const {
-      std::array<double, kKeep + 1> v{};
-      int k = 0;
-      for (; k < kept; ++k)
-        v[size_t(k)] = recent[size_t(k)];
-      if (extra > 0)
-        v[size_t(k++)] = extra;
-      if (k == 0)
-        return 1;
-      return lower_median(v.data(), k);
-    }
-  };
+  // Co-execution and each device alone, the arms of choose_mode()
+  // (eft_arm.hpp).
   std::vector<Arm> arms_;          // [0] co-execution, [1 + i] device i alone
   std::vector<double> seed_walls_; // seed_mode() before arms_ exists
   std::vector<double> seed_counts_; // ... and the measurements each merges
