@@ -301,82 +301,7 @@ public:
         // remainder it was earliest for one by one: 46 ms).
         size = std::max<int64_t>(1, d.lanes);
       } else {
-        // While another device is still to be probed, the share leaves it
-        // out (no model) and may be all that is left: a device keeps growing
-        // by kGrowth instead of committing to it (the H100's cold nbody: the
-        // CPU took its whole block, 80 ms, while the GPU, 16x faster, was
-        // still creating its buffers).
-        const bool probing = others_unprobed(device);
-        // A share is as good as every model it was split by: while a faster
-        // device's model is from this execution only, the share is halved
-        // (the H200's cold blackscholes: the CPU took its whole share, 5.8 M
-        // options at 88 K/ms, by a GPU model its first chunks had made look
-        // slow, and finished 27 ms after the GPU).
-        const bool confident = d.confident && !probing && !others_unsettled(device);
-        const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
-        // Nobody left to share with (the others retired): one chunk, one
-        // launch, as alone.
-        const bool whole = confident || cheap || last_active(device);
-        // Down: a chunk never ends after T (one iteration of a slow device
-        // is long; the fast ones take the fraction at little cost).
-        // (1e-6: a share that is an integer but for rounding is not cut to
-        // one iteration less, which would cost another chunk.)
-        size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
-        if (!confident && d.largest > 0)
-          size = std::min(size, growth_limit(d));
-        // Probed again, it grows from what it ran in this execution, not
-        // from its earlier chunks: the others may have taken their whole
-        // shares by its old model (others_unprobed()), and one chunk of its
-        // block by a model of one probe could hold the execution (hce-sim,
-        // the H100 profile of 11-24-j: cold bfs's CPU took its half, 5.8 ms
-        // against 3.1).
-        if (d.reprobe && d.exec_chunks > 0)
-          size = std::min(size, kGrowth * std::max<int64_t>(1, d.exec_done));
-        // So, on the host, within twice the execution so far while another
-        // device's model is unconfirmed in a cold execution (others_cold),
-        // whichever of the two it makes look faster: on the H200 a GPU
-        // chunk of 34 K options took 2.5 ms (1.7 ms of it a first download
-        // of 270 KB, later ones 2.4 GB/s), the CPU, faster per iteration by
-        // that model, took its whole block at 9.9 ms, 7.8 M options, and
-        // finished 49 ms after the GPU (call VA).  Within once the
-        // execution so far, hce-sim's cold jacobi2d (11-24 profile) fell
-        // 0.973 -> 0.922 (the CPU's chunks small through the GPU's first
-        // uploads).  A host chunk costs a fork; an accelerator's would cost
-        // copies and a launch (call UB).
-        // A host lending copy threads and slower than the others together,
-        // within half the execution so far: it may retire
-        // (retires_beside_copies()) once the accelerators' models hold,
-        // and a long chunk delays that (the H200's cold blackscholes, call
-        // DA: a CPU chunk of 21.7 ms taken at 11.5 ms, by a GPU model its
-        // first small chunks made look as slow as the CPU; the CPU retired
-        // at 33 ms, after which the GPU staged alone at 600 K rows/ms
-        // against 300-350 K beside it).  Not a host twice as fast as the
-        // others (matadd's CPU, 2.4x the GPU): the bound only gave the
-        // slower GPU more rows (call DC: cold matadd 1.08x as long).  A host
-        // about as fast as them is bounded too: the GPU's first chunks carry
-        // one-time costs (call FC: its first two, 34 K options in 2.6 ms and
-        // 137 K in 1.5, made it no faster than the CPU's 85 K/ms; the CPU's
-        // next chunk, within twice the execution so far, took 20.1 ms, and it
-        // retired at 30.3 ms where the GPU's third chunk, 180 K/ms at 15.3,
-        // would have retired it).
-        if (probing && d.largest > 0)
-          size = std::min(size, while_others_probe(d, t));
-        else if (d.host && others_cold(device) && d.largest > 0)
-          size = std::min(size,
-                          while_others_probe(
-                              d, t, lends_ && under_twice_the_others(device) ? 0.5 : 2));
-        // A seed not yet confirmed by a steady chunk (an earlier run's
-        // model, maybe of other data or another machine): the device's
-        // first chunk of an execution is an eighth of its share, so a wrong
-        // seed costs an eighth of what it would (a stale cache gave a sim
-        // 1000x slower than it said half of 65536 iterations: 16 s), and
-        // the measured chunk rules from the next execution (a seed is taken
-        // back after a cold first execution, see provisional()).
-        if (!confident && !cheap && d.seed.known() && !d.steady && d.assigned == 0)
-          size = std::min(size, std::max<int64_t>(1, int64_t(share / 8)));
-        // Fewer iterations than lanes cost as much as lanes; the split
-        // checked that those fit before the others finish.
-        size = std::max(size, d.lanes);
+        size = share_chunk(device, share, t);
       }
     }
     if (d.lanes_test && d.exec_chunks == 0 && d.inflight.empty())
@@ -387,6 +312,98 @@ public:
     Range r = take(device, size, leave_learning);
     if (r.empty())
       return Decision::wait(); // all that is left is a late device's probe
+    launch(device, r, t);
+    return Decision::run(r.lb, r.ub);
+  }
+
+  // A chunk of a device's EFT share (`share` iterations, at least one) at
+  // time `t`: whole when every model it was split by holds, else halved and
+  // bounded while the models are young.
+  int64_t share_chunk(int device, double share, double t) {
+    Dev &d = dev_[device];
+    // While another device is still to be probed, the share leaves it
+    // out (no model) and may be all that is left: a device keeps growing
+    // by kGrowth instead of committing to it (the H100's cold nbody: the
+    // CPU took its whole block, 80 ms, while the GPU, 16x faster, was
+    // still creating its buffers).
+    const bool probing = others_unprobed(device);
+    // A share is as good as every model it was split by: while a faster
+    // device's model is from this execution only, the share is halved
+    // (the H200's cold blackscholes: the CPU took its whole share, 5.8 M
+    // options at 88 K/ms, by a GPU model its first chunks had made look
+    // slow, and finished 27 ms after the GPU).
+    const bool confident = d.confident && !probing && !others_unsettled(device);
+    const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
+    // Nobody left to share with (the others retired): one chunk, one
+    // launch, as alone.
+    const bool whole = confident || cheap || last_active(device);
+    // Down: a chunk never ends after T (one iteration of a slow device
+    // is long; the fast ones take the fraction at little cost).
+    // (1e-6: a share that is an integer but for rounding is not cut to
+    // one iteration less, which would cost another chunk.)
+    int64_t size = std::max<int64_t>(1, int64_t(whole ? share + 1e-6 : share / 2));
+    if (!confident && d.largest > 0)
+      size = std::min(size, growth_limit(d));
+    // Probed again, it grows from what it ran in this execution, not
+    // from its earlier chunks: the others may have taken their whole
+    // shares by its old model (others_unprobed()), and one chunk of its
+    // block by a model of one probe could hold the execution (hce-sim,
+    // the H100 profile of 11-24-j: cold bfs's CPU took its half, 5.8 ms
+    // against 3.1).
+    if (d.reprobe && d.exec_chunks > 0)
+      size = std::min(size, kGrowth * std::max<int64_t>(1, d.exec_done));
+    // So, on the host, within twice the execution so far while another
+    // device's model is unconfirmed in a cold execution (others_cold),
+    // whichever of the two it makes look faster: on the H200 a GPU
+    // chunk of 34 K options took 2.5 ms (1.7 ms of it a first download
+    // of 270 KB, later ones 2.4 GB/s), the CPU, faster per iteration by
+    // that model, took its whole block at 9.9 ms, 7.8 M options, and
+    // finished 49 ms after the GPU (call VA).  Within once the
+    // execution so far, hce-sim's cold jacobi2d (11-24 profile) fell
+    // 0.973 -> 0.922 (the CPU's chunks small through the GPU's first
+    // uploads).  A host chunk costs a fork; an accelerator's would cost
+    // copies and a launch (call UB).
+    // A host lending copy threads and slower than the others together,
+    // within half the execution so far: it may retire
+    // (retires_beside_copies()) once the accelerators' models hold,
+    // and a long chunk delays that (the H200's cold blackscholes, call
+    // DA: a CPU chunk of 21.7 ms taken at 11.5 ms, by a GPU model its
+    // first small chunks made look as slow as the CPU; the CPU retired
+    // at 33 ms, after which the GPU staged alone at 600 K rows/ms
+    // against 300-350 K beside it).  Not a host twice as fast as the
+    // others (matadd's CPU, 2.4x the GPU): the bound only gave the
+    // slower GPU more rows (call DC: cold matadd 1.08x as long).  A host
+    // about as fast as them is bounded too: the GPU's first chunks carry
+    // one-time costs (call FC: its first two, 34 K options in 2.6 ms and
+    // 137 K in 1.5, made it no faster than the CPU's 85 K/ms; the CPU's
+    // next chunk, within twice the execution so far, took 20.1 ms, and it
+    // retired at 30.3 ms where the GPU's third chunk, 180 K/ms at 15.3,
+    // would have retired it).
+    if (probing && d.largest > 0)
+      size = std::min(size, while_others_probe(d, t));
+    else if (d.host && others_cold(device) && d.largest > 0)
+      size = std::min(
+          size,
+          while_others_probe(d, t, lends_ && under_twice_the_others(device) ? 0.5 : 2));
+    // A seed not yet confirmed by a steady chunk (an earlier run's
+    // model, maybe of other data or another machine): the device's
+    // first chunk of an execution is an eighth of its share, so a wrong
+    // seed costs an eighth of what it would (a stale cache gave a sim
+    // 1000x slower than it said half of 65536 iterations: 16 s), and
+    // the measured chunk rules from the next execution (a seed is taken
+    // back after a cold first execution, see provisional()).
+    if (!confident && !cheap && d.seed.known() && !d.steady && d.assigned == 0)
+      size = std::min(size, std::max<int64_t>(1, int64_t(share / 8)));
+    // Fewer iterations than lanes cost as much as lanes; the split
+    // checked that those fit before the others finish.
+    size = std::max(size, d.lanes);
+    return size;
+  }
+
+  // Device `device` runs `r` from time `t`: in flight (beside another
+  // device's chunk or not), its model's busy time and its assigned count.
+  void launch(int device, Range r, double t) {
+    Dev &d = dev_[device];
     d.paused = false;
     // Whether the chunk runs beside another device's, in either order.
     bool beside = false;
@@ -399,7 +416,6 @@ public:
     d.busy_until = std::max(d.busy_until, t) +
                    (d.model.known() ? d.model.time(double(r.size())) : 0);
     d.assigned += r.size();
-    return Decision::run(r.lb, r.ub);
   }
 
   void complete(int device, Range range, double seconds) override {
