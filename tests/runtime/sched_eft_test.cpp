@@ -973,6 +973,48 @@ TEST(SchedEft, ALendingHostWhoseProbeStallsDoesNotRetire) {
   }
 }
 
+// The H100's cold matadd (call MB): the GPU's first chunks, 8 and 32 rows
+// of staged copies, took 1.14 and 1.15 ms -- the copies' latency -- and its
+// model read 3.4 M rows/s from them where its copies moved 160 K.  Grown by
+// that rate, its third chunk was its whole block (4056 rows, 26 ms), and the
+// CPU (137 K rows/s beside it) retired: 54 ms, against 17 for the CPU alone
+// and ~28 for the two together.  Within its staged copies' ceiling
+// (SchedParams::rate_ceiling, 488 K rows/s at matadd's 96 KiB a row) its
+// chunks grow as its copies could, and what it showed (28 rows/ms) does not
+// retire the host; without a ceiling to tell it is copying, it still does.
+TEST(SchedEft, ACopyingGpusLatencyBoundFirstChunksNeitherRunAwayNorRetireTheHost) {
+  for (const double ceiling : {4.88e5, 0.0}) {
+    SCOPED_TRACE(ceiling);
+    const int64_t W = 8192;
+    SimDevice gpu = SimDevice::constant(1.6e5, 0);
+    gpu.time_fn = [](Range r, int k) {
+      const double n = double(r.size());
+      return k < 2 ? 1.1377e-3 + n * 2.9e-7 : 4e-4 + n / 1.6e5;
+    };
+    const std::vector<SimDevice> devs = {SimDevice::constant(1.37e5, 0, true), gpu};
+    SchedParams params = make_params(W, devs);
+    params.co_speed = {0.5, 1};
+    params.rate_ceiling = {0, ceiling};
+    SimOptions opt;
+    opt.start_at = {0, 0.0057}; // the GPU's preparation (its staging pool)
+    auto s = eft();
+    SimResult r = simulate(*s, params, devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "");
+    int64_t gpu_third = 0;
+    int gpu_chunks = 0;
+    for (const SimChunk &c : r.chunks)
+      if (c.device == 1 && ++gpu_chunks == 3)
+        gpu_third = c.range.size();
+    if (ceiling > 0) {
+      EXPECT_FALSE(s->retired(0)) << s->explain();
+      EXPECT_LE(gpu_third, 2000) << s->explain();
+      EXPECT_LT(r.makespan, 0.034) << s->explain();
+    } else {
+      EXPECT_TRUE(s->retired(0)) << s->explain();
+    }
+  }
+}
+
 // The H200's cold matadd (call FA): the host, its team halved by the
 // threads it lends the GPU's copies, computes ~3x the GPU's rate beside
 // them.  The GPU retires once its chunks past its first bound its rate

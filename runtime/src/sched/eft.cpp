@@ -1090,12 +1090,18 @@ private:
   // largest: probes grow by time, so a device whose chunks cost the same
   // whatever their size (a kernel that does not fill the GPU) gets the rest
   // in one chunk instead of growing 16, 64, 256 ...
+  //
+  // Never faster than its staged copies allow (Dev::ceiling): a copying
+  // accelerator's first chunks may all cost a copy's latency, and growing
+  // by the rate that makes gave the H100's cold matadd (call MB) its whole
+  // block after chunks of 8 and 32 rows (1.14 and 1.15 ms): 4056 rows, 25.7
+  // ms of copies, where the CPU alone takes 17 for all 8192.
   int64_t growth_limit(const Dev &d) const {
     int64_t by_size = (flat(d) ? kGrowth * kGrowth : kGrowth) * d.largest;
     double budget = kGrowth * d.longest - d.model.o;
     if (budget <= 0 || d.model.c <= 0 || rate_unmeasured(d))
       return by_size;
-    double by_time = budget / d.model.c;
+    double by_time = budget / std::max(d.model.c, d.ceiling > 0 ? 1 / d.ceiling : 0.0);
     return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
                            : std::max(by_size, int64_t(by_time));
   }
@@ -1514,6 +1520,21 @@ private:
     return std::max(double(d.exec_done) / (d.exec_busy - one_time), d.exec_best_rate);
   }
 
+  // A copying accelerator (one with a staged-copy ceiling) whose longest
+  // chunk spent less on its iterations than its model's overhead (as
+  // rate_unmeasured() for a host): its chunks' time is mostly the copies'
+  // latency, and the rate its model reads from them one its copies may
+  // never reach; what it did show (Dev::exec_best_rate) is what it is worth
+  // to others_rate() then.  The H100's cold matadd (call MB): after chunks
+  // of 8 and 32 rows in 1.14 and 1.15 ms the GPU's model said 3.3 M rows/s,
+  // and the CPU (137 K rows/s beside it, 490 K alone) retired; the GPU then
+  // moved the rest at 160 K, 54 ms against 17 for the CPU alone.  (Cold
+  // gemm's GPU showed 61 rows/ms in 78 rows, its CPU 0.33: it still
+  // retires.)
+  bool copies_unmeasured(const Dev &d) const {
+    return d.ceiling > 0 && d.model.known() && d.longest - d.model.o < d.model.o;
+  }
+
   // Whether `device`'s model makes it less than twice as fast as the other
   // active devices together (false while one of them has no model).
   bool under_twice_the_others(int device) const {
@@ -1535,6 +1556,10 @@ private:
         continue;
       if (!o.model.known() || !(o.model.c > 0) || (probed && needs_probe(o)))
         return 0;
+      if (probed && copies_unmeasured(o)) { // what it showed, not its model
+        rate += o.exec_best_rate;
+        continue;
+      }
       rate += 1 / o.model.c;
     }
     return rate;
