@@ -1091,7 +1091,7 @@ private:
   // whatever their size (a kernel that does not fill the GPU) gets the rest
   // in one chunk instead of growing 16, 64, 256 ...
   //
-  // Never faster than its staged copies allow (Dev::ceiling): a copying
+  // Never faster than its staged copies allow (stages_rows()): a copying
   // accelerator's first chunks may all cost a copy's latency, and growing
   // by the rate that makes gave the H100's cold matadd (call MB) its whole
   // block after chunks of 8 and 32 rows (1.14 and 1.15 ms): 4056 rows, 25.7
@@ -1101,7 +1101,7 @@ private:
     double budget = kGrowth * d.longest - d.model.o;
     if (budget <= 0 || d.model.c <= 0 || rate_unmeasured(d))
       return by_size;
-    double by_time = budget / std::max(d.model.c, d.ceiling > 0 ? 1 / d.ceiling : 0.0);
+    double by_time = budget / std::max(d.model.c, stages_rows(d) ? 1 / d.ceiling : 0.0);
     return by_time >= 9e18 ? std::numeric_limits<int64_t>::max()
                            : std::max(by_size, int64_t(by_time));
   }
@@ -1520,20 +1520,26 @@ private:
     return std::max(double(d.exec_done) / (d.exec_busy - one_time), d.exec_best_rate);
   }
 
-  // A copying accelerator (one with a staged-copy ceiling) whose longest
-  // chunk spent less on its iterations than its model's overhead (as
-  // rate_unmeasured() for a host): its chunks' time is mostly the copies'
-  // latency, and the rate its model reads from them one its copies may
-  // never reach; what it did show (Dev::exec_best_rate) is what it is worth
-  // to others_rate() then.  The H100's cold matadd (call MB): after chunks
-  // of 8 and 32 rows in 1.14 and 1.15 ms the GPU's model said 3.3 M rows/s,
+  // A copying accelerator (stages_rows()) whose longest chunk spent less on
+  // its iterations than its model's overhead (as rate_unmeasured() for a
+  // host): its chunks' time is mostly the copies' latency, and the rate its
+  // model reads from them one its copies may never reach; what it did show
+  // (Dev::exec_best_rate) is what it is worth to others_rate() then.  The
+  // H100's cold matadd (call MB): after chunks of 8 and 32 rows in 1.14 and
+  // 1.15 ms the GPU's model said 3.4 M rows/s,
   // and the CPU (137 K rows/s beside it, 490 K alone) retired; the GPU then
   // moved the rest at 160 K, 54 ms against 17 for the CPU alone.  (Cold
   // gemm's GPU showed 61 rows/ms in 78 rows, its CPU 0.33: it still
   // retires.)
   bool copies_unmeasured(const Dev &d) const {
-    return d.ceiling > 0 && d.model.known() && d.longest - d.model.o < d.model.o;
+    return stages_rows(d) && d.model.known() && d.longest - d.model.o < d.model.o;
   }
+
+  // An accelerator that stages each chunk's rows through the lent threads
+  // (a ceiling on its rate) outside a data region: in one, its arrays stay
+  // on it after the first execution, and its chunks copy far less than their
+  // rows' mapped bytes.
+  bool stages_rows(const Dev &d) const { return d.ceiling > 0 && !data_region_; }
 
   // Whether `device`'s model makes it less than twice as fast as the other
   // active devices together (false while one of them has no model).
