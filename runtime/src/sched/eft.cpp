@@ -145,64 +145,13 @@ public:
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
     data_region_ = params.data_region;
-    if (static_cast<int>(dev_.size()) != p_) {
-      // A different device set: the models belong to other devices.  Seeds
-      // survive (they are per device name).  A different trip count keeps
-      // the models (costs are per iteration): lud's trailing update shrinks
-      // every execution and must not probe every device each time.
-      std::vector<Model> seeds(p_);
-      for (int i = 0; i < p_ && i < int(dev_.size()); ++i)
-        seeds[i] = dev_[i].seed;
-      dev_.assign(p_, Dev{});
-      for (int i = 0; i < p_; ++i)
-        dev_[i].seed = seeds[i];
-    }
+    adopt_device_set();
     use_co_speed(false); // the models as the samples are: see Dev::speed
-    for (int i = 0; i < p_; ++i) {
-      Dev &d = dev_[i];
-      d.co_speed = i < int(params.co_speed.size()) && params.co_speed[i] > 0
-                       ? std::min(1.0, params.co_speed[i])
-                       : 1;
-      d.host = i < int(params.is_host.size()) && params.is_host[i];
-      d.ceiling =
-          i < int(params.rate_ceiling.size()) ? std::max(0.0, params.rate_ceiling[i]) : 0;
-      d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
-                    ? std::max<int64_t>(0, params.lanes[i])
-                    : 0;
-      d.wave = i < int(params.waves.size()) ? params.waves[i] : 0; // (whole_waves)
-      d.active = true;
-      d.retired = false;
-      d.paused = false;
-      d.inflight.clear();
-      d.busy_until = 0;
-      d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
-      // A probe again that came too late to get anything bounds how soon the
-      // device can start (Dev::starts_after); one that got work clears it.
-      if (d.reprobe && int(asked_.size()) == p_ && asked_[size_t(i)])
-        d.starts_after = d.assigned == 0 ? d.first_ask : 0;
-      d.assigned = 0;
-      if (!d.model.known() && d.seed.known()) {
-        d.model = d.seed;
-        d.model.lanes = double(d.lanes);
-      }
-    }
+    for (int i = 0; i < p_; ++i)
+      read_device_params(i, params);
     choose_mode();
-    for (Dev &d : dev_) {
-      d.exec_busy = 0; // (choose_mode() read the last execution's)
-      d.exec_done = 0;
-      d.exec_chunks = 0;
-      d.exec_best_rate = 0;
-      d.exec_counted_busy = 0;
-      d.exec_later_chunks = 0;
-      d.exec_later_rate = 0;
-      d.fill_host = -1;
-      // A lanes' claim one chunk size backs: tested at the 8th, 32nd ...
-      // execution (a false one made the device take the whole loop in
-      // every execution, 1.33x the balanced time, SchedEft.AFalseClaim...).
-      d.lanes_test = d.lanes_untested && exec_ >= d.next_lanes_test;
-      if (d.lanes_test)
-        d.next_lanes_test = 4 * exec_;
-    }
+    for (Dev &d : dev_)
+      reset_execution_counts(d); // (choose_mode() read the last execution's)
     if (p_ == 1)
       choice_.solo = solo_ = 0; // nothing to balance: no probes, no growth
     // A CPU with threads lent computes at its co-execution speed
@@ -211,6 +160,61 @@ public:
     lends_ = lends();
     lent_back_ = false;
     use_co_speed(lends_);
+    place_blocks(params);
+    asked_.assign(p_, false);
+    exec_begin_ = last_complete_ = now();
+    exec_wall_ = 0;
+    exec_one_time_ = 0;
+  }
+
+  // A different device set: the models belong to other devices.  Seeds
+  // survive (they are per device name).  A different trip count keeps the
+  // models (costs are per iteration): lud's trailing update shrinks every
+  // execution and must not probe every device each time.
+  void adopt_device_set() {
+    if (static_cast<int>(dev_.size()) == p_)
+      return;
+    std::vector<Model> seeds(p_);
+    for (int i = 0; i < p_ && i < int(dev_.size()); ++i)
+      seeds[i] = dev_[i].seed;
+    dev_.assign(p_, Dev{});
+    for (int i = 0; i < p_; ++i)
+      dev_[i].seed = seeds[i];
+  }
+
+  // Device i's settings for this execution from `params`, and its state
+  // from the last one (whether it starved, its probe again's start).
+  void read_device_params(int i, const SchedParams &params) {
+    Dev &d = dev_[i];
+    d.co_speed = i < int(params.co_speed.size()) && params.co_speed[i] > 0
+                     ? std::min(1.0, params.co_speed[i])
+                     : 1;
+    d.host = i < int(params.is_host.size()) && params.is_host[i];
+    d.ceiling =
+        i < int(params.rate_ceiling.size()) ? std::max(0.0, params.rate_ceiling[i]) : 0;
+    d.lanes = i < int(params.lanes.size()) && !d.lanes_disproved
+                  ? std::max<int64_t>(0, params.lanes[i])
+                  : 0;
+    d.wave = i < int(params.waves.size()) ? params.waves[i] : 0; // (whole_waves)
+    d.active = true;
+    d.retired = false;
+    d.paused = false;
+    d.inflight.clear();
+    d.busy_until = 0;
+    d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
+    // A probe again that came too late to get anything bounds how soon the
+    // device can start (Dev::starts_after); one that got work clears it.
+    if (d.reprobe && int(asked_.size()) == p_ && asked_[size_t(i)])
+      d.starts_after = d.assigned == 0 ? d.first_ask : 0;
+    d.assigned = 0;
+    if (!d.model.known() && d.seed.known()) {
+      d.model = d.seed;
+      d.model.lanes = double(d.lanes);
+    }
+  }
+
+  // Each device's block of the execution, by the mode choose_mode() chose.
+  void place_blocks(const SchedParams &params) {
     if (alone_probe_ >= 0) {
       plan_alone_probe();
     } else if (solo_ >= 0) {
@@ -222,10 +226,6 @@ public:
     } else {
       plan_blocks(params);
     }
-    asked_.assign(p_, false);
-    exec_begin_ = last_complete_ = now();
-    exec_wall_ = 0;
-    exec_one_time_ = 0;
   }
 
   // A data region's first uploads are one-time work: the models are of
@@ -426,9 +426,7 @@ public:
                            [&](const Flight &f) { return f.range == range; });
     if (it == d.inflight.end())
       return;
-    const double predicted = it->predicted;
-    const bool beside = it->beside;
-    const double speed = it->speed; // (an accelerator may retire meanwhile)
+    const Flight flight = *it; // (its speed: an accelerator may retire meanwhile)
     d.inflight.erase(it);
     const double t = last_complete_ = now();
     // A first chunk at the site may carry one-time costs (rate_at_most()):
@@ -452,73 +450,8 @@ public:
     }
     if (seconds <= 0 || range.empty())
       return;
-    const double one_time = first_chunk ? kHostOneTime : 0;
-    if (d.host && seconds > one_time)
-      d.exec_best_rate =
-          std::max(d.exec_best_rate, double(range.size()) / (seconds - one_time));
-    if (!d.host && !first_chunk) {
-      d.exec_best_rate = std::max(d.exec_best_rate, double(range.size()) / seconds);
-      d.exec_counted_busy += seconds;
-    }
-    if (!first_chunk) {
-      d.exec_later_chunks += 1;
-      d.exec_later_rate =
-          std::max(d.exec_later_rate, double(range.size()) / (seconds * speed));
-    }
-    d.exec_busy += seconds;
-    d.exec_done += range.size();
-    d.exec_chunks += 1;
-    d.largest = std::max(d.largest, range.size());
-    d.longest = std::max(d.longest, seconds);
-    d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
-    d.not_faster = predicted > 0 && seconds >= (1 - kConfident) * predicted;
-    // A device's first execution at this site carries one-time costs (a
-    // data region's first upload, the kernel's first launch): once it has
-    // chunks of a later execution, those first ones leave the fit, and the
-    // model the profile cache keeps (learnt_model) is the steady one (the
-    // H100's kmeans: a GPU model with its first launch and upload in it
-    // made the next run co-execute at 0.75x the GPU alone).
-    if (d.first_exec < 0)
-      d.first_exec = exec_;
-    d.steady = d.steady || exec_ > d.first_exec;
-    // A chunk of a later execution that took under a quarter of what the
-    // model predicted: the device got faster (a stall at the machine's start
-    // ended), and its earlier chunks no longer say what it costs.  The fit
-    // would keep the slow line and drop this chunk as the one far off it.
-    if (predicted > 0 && seconds * kFasterThanModel < predicted && !d.samples.empty() &&
-        d.samples.last_exec() < exec_)
-      d.samples.clear();
-    if (d.last_sample_exec != exec_)
-      ++d.sampled_execs;
-    d.last_sample_exec = exec_;
-    // Kept as the whole team would have taken them (Dev::speed).
-    const double kept = seconds * speed;
-    d.samples.add(range.size(), kept, exec_, d.first_exec);
-    if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
-      d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
-    bool lanes_changed = false;
-    if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v(), d.lanes)) {
-      d.lanes_disproved = true; // modelled without lanes from now on
-      d.lanes = 0;
-      lanes_changed = true;
-    }
-    // A held execution's chunk that its model predicted (d.confident) leaves
-    // the model as fitted: one more sample it agrees with moves it little,
-    // and the fit was ~1.3k instructions of each of lud's 511 executions
-    // on the CPU alone beside an idle GPU (VM callgrind).  The sample is
-    // kept; the hold's end (choose_mode()) fits them all, learnt_model()
-    // reads a fresh fit.
-    if (held_ && device == solo_ && d.confident && d.model.known() && !lanes_changed)
-      d.fit_stale = true;
-    else
-      refit(d);
-    if (!beside && exec_ > d.first_exec) { // (no one-time costs: see above)
-      d.alone.add(range.size(), kept, exec_, d.first_exec);
-      // Fitted when read (alone_model()), with the host and lanes of now.
-      d.alone_stale = true;
-      d.alone_host = d.host;
-      d.alone_lanes = d.lanes;
-    }
+    count_chunk(d, range, seconds, flight, first_chunk);
+    record_sample(device, range, seconds, flight);
     // What is still in flight, re-predicted from its completion (the time
     // taken above, one clock read less per chunk).
     d.busy_until = t;
@@ -817,6 +750,106 @@ private:
     int64_t wave = 0; // SchedParams::waves (whole_waves())
     Range block; // [head, tail): the owner takes the head, thieves the tail
   };
+
+  // A new execution's counts (Dev::exec_*), and whether it tests the
+  // device's lanes.
+  void reset_execution_counts(Dev &d) {
+    d.exec_busy = 0;
+    d.exec_done = 0;
+    d.exec_chunks = 0;
+    d.exec_best_rate = 0;
+    d.exec_counted_busy = 0;
+    d.exec_later_chunks = 0;
+    d.exec_later_rate = 0;
+    d.fill_host = -1;
+    // A lanes' claim one chunk size backs: tested at the 8th, 32nd ...
+    // execution (a false one made the device take the whole loop in
+    // every execution, 1.33x the balanced time, SchedEft.AFalseClaim...).
+    d.lanes_test = d.lanes_untested && exec_ >= d.next_lanes_test;
+    if (d.lanes_test)
+      d.next_lanes_test = 4 * exec_;
+  }
+
+  // The execution's counts of a completed chunk (Dev::exec_*), and whether
+  // the model predicted it.
+  void count_chunk(Dev &d, Range range, double seconds, const Flight &flight,
+                   bool first_chunk) {
+    const double one_time = first_chunk ? kHostOneTime : 0;
+    if (d.host && seconds > one_time)
+      d.exec_best_rate =
+          std::max(d.exec_best_rate, double(range.size()) / (seconds - one_time));
+    if (!d.host && !first_chunk) {
+      d.exec_best_rate = std::max(d.exec_best_rate, double(range.size()) / seconds);
+      d.exec_counted_busy += seconds;
+    }
+    if (!first_chunk) {
+      d.exec_later_chunks += 1;
+      d.exec_later_rate =
+          std::max(d.exec_later_rate, double(range.size()) / (seconds * flight.speed));
+    }
+    d.exec_busy += seconds;
+    d.exec_done += range.size();
+    d.exec_chunks += 1;
+    d.largest = std::max(d.largest, range.size());
+    d.longest = std::max(d.longest, seconds);
+    const double predicted = flight.predicted;
+    d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
+    d.not_faster = predicted > 0 && seconds >= (1 - kConfident) * predicted;
+  }
+
+  // A completed chunk into the device's samples and model (and its samples
+  // alone when it ran by itself).
+  void record_sample(int device, Range range, double seconds, const Flight &flight) {
+    Dev &d = dev_[device];
+    const double predicted = flight.predicted;
+    // A device's first execution at this site carries one-time costs (a
+    // data region's first upload, the kernel's first launch): once it has
+    // chunks of a later execution, those first ones leave the fit, and the
+    // model the profile cache keeps (learnt_model) is the steady one (the
+    // H100's kmeans: a GPU model with its first launch and upload in it
+    // made the next run co-execute at 0.75x the GPU alone).
+    if (d.first_exec < 0)
+      d.first_exec = exec_;
+    d.steady = d.steady || exec_ > d.first_exec;
+    // A chunk of a later execution that took under a quarter of what the
+    // model predicted: the device got faster (a stall at the machine's start
+    // ended), and its earlier chunks no longer say what it costs.  The fit
+    // would keep the slow line and drop this chunk as the one far off it.
+    if (predicted > 0 && seconds * kFasterThanModel < predicted && !d.samples.empty() &&
+        d.samples.last_exec() < exec_)
+      d.samples.clear();
+    if (d.last_sample_exec != exec_)
+      ++d.sampled_execs;
+    d.last_sample_exec = exec_;
+    // Kept as the whole team would have taken them (Dev::speed).
+    const double kept = seconds * flight.speed;
+    d.samples.add(range.size(), kept, exec_, d.first_exec);
+    if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
+      d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
+    bool lanes_changed = false;
+    if (!d.host && d.lanes > 0 && lanes_disproved(d.samples.v(), d.lanes)) {
+      d.lanes_disproved = true; // modelled without lanes from now on
+      d.lanes = 0;
+      lanes_changed = true;
+    }
+    // A held execution's chunk that its model predicted (d.confident) leaves
+    // the model as fitted: one more sample it agrees with moves it little,
+    // and the fit was ~1.3k instructions of each of lud's 511 executions
+    // on the CPU alone beside an idle GPU (VM callgrind).  The sample is
+    // kept; the hold's end (choose_mode()) fits them all, learnt_model()
+    // reads a fresh fit.
+    if (held_ && device == solo_ && d.confident && d.model.known() && !lanes_changed)
+      d.fit_stale = true;
+    else
+      refit(d);
+    if (!flight.beside && exec_ > d.first_exec) { // (no one-time costs: see above)
+      d.alone.add(range.size(), kept, exec_, d.first_exec);
+      // Fitted when read (alone_model()), with the host and lanes of now.
+      d.alone_stale = true;
+      d.alone_host = d.host;
+      d.alone_lanes = d.lanes;
+    }
+  }
 
   // Exploration: the cheapest arm other than `best` never measured, if its
   // two executions (one settles, one measures) are predicted to cost at most
