@@ -1553,19 +1553,20 @@ private:
     return std::max(double(d.exec_done) / (d.exec_busy - one_time), d.exec_best_rate);
   }
 
-  // A copying accelerator (stages_rows()) whose longest chunk spent less on
-  // its iterations than its model's overhead (as rate_unmeasured() for a
-  // host): its chunks' time is mostly the copies' latency, and the rate its
-  // model reads from them one its copies may never reach; what it did show
+  // A copying accelerator (stages_rows()) whose model is from its chunks
+  // (not a seed alone) and whose longest chunk spent less on its iterations
+  // than the model's overhead (as rate_unmeasured() for a host): its
+  // chunks' time is mostly the copies' latency, and the rate its model
+  // reads from them one its copies may never reach; what it did show
   // (Dev::exec_best_rate) is what it is worth to others_rate() then.  The
   // H100's cold matadd (call MB): after chunks of 8 and 32 rows in 1.14 and
-  // 1.15 ms the GPU's model said 3.4 M rows/s,
-  // and the CPU (137 K rows/s beside it, 490 K alone) retired; the GPU then
-  // moved the rest at 160 K, 54 ms against 17 for the CPU alone.  (Cold
-  // gemm's GPU showed 61 rows/ms in 78 rows, its CPU 0.33: it still
-  // retires.)
+  // 1.15 ms the GPU's model said 3.4 M rows/s, and the CPU (137 K rows/s
+  // beside it, 490 K alone) retired; the GPU then moved the rest at 160 K,
+  // 54 ms against 17 for the CPU alone.  (Cold gemm's GPU showed 61 rows/ms
+  // in 78 rows, its CPU 0.33: it still retires.)
   bool copies_unmeasured(const Dev &d) const {
-    return stages_rows(d) && d.model.known() && d.longest - d.model.o < d.model.o;
+    return stages_rows(d) && d.model.known() && !d.samples.empty() &&
+           d.longest - d.model.o < d.model.o;
   }
 
   // An accelerator that stages each chunk's rows through the lent threads
