@@ -34,13 +34,16 @@ SimDevice cold_first_chunk(double speed, double cold) {
 // One execution of W iterations in which the host (device 0) lends half its
 // team to the accelerator's copies (SchedParams::co_speed), its coverage
 // checked.
-// `ceiling`: the accelerator's SchedParams::rate_ceiling.
+// `ceiling`: the accelerator's SchedParams::rate_ceiling; `gpu_start`: when
+// it first asks (its preparation, the staging pool).
 SimResult run_lending(Scheduler &s, const std::vector<SimDevice> &devs, int64_t W,
-                      double ceiling = 0) {
+                      double ceiling = 0, double gpu_start = 0) {
   SchedParams params = make_params(W, devs);
   params.co_speed = {0.5, 1};
   params.rate_ceiling = {0, ceiling};
-  SimResult r = simulate(s, params, devs);
+  SimOptions opt;
+  opt.start_at = {0, gpu_start};
+  SimResult r = simulate(s, params, devs, opt);
   EXPECT_EQ(check_coverage(r, W), "");
   return r;
 }
@@ -991,15 +994,9 @@ TEST(SchedEft, ACopyingGpusLatencyBoundFirstChunksNeitherRunAwayNorRetireTheHost
       const double n = double(r.size());
       return k < 2 ? 1.1377e-3 + n * 2.9e-7 : 4e-4 + n / 1.6e5;
     };
-    const std::vector<SimDevice> devs = {SimDevice::constant(1.37e5, 0, true), gpu};
-    SchedParams params = make_params(W, devs);
-    params.co_speed = {0.5, 1};
-    params.rate_ceiling = {0, ceiling};
-    SimOptions opt;
-    opt.start_at = {0, 0.0057}; // the GPU's preparation (its staging pool)
     auto s = eft();
-    SimResult r = simulate(*s, params, devs, opt);
-    ASSERT_EQ(check_coverage(r, W), "");
+    const SimResult r =
+        run_lending(*s, {SimDevice::constant(1.37e5, 0, true), gpu}, W, ceiling, 0.0057);
     int64_t gpu_third = 0;
     int gpu_chunks = 0;
     for (const SimChunk &c : r.chunks)
@@ -1091,16 +1088,10 @@ PauseRun run_cold_pause(double host_rate, double gpu_rate_later, double ceiling)
     return k == 0 ? 2.5e-3 + n / 3.3e8 : 4e-4 + n / gpu_rate_later;
   };
   const int64_t W = 16777216;
-  const std::vector<SimDevice> devs = {SimDevice::constant(host_rate, 0, true), gpu};
-  SchedParams params = make_params(W, devs);
-  params.co_speed = {0.5, 1};
-  params.rate_ceiling = {0, ceiling};
-  SimOptions opt;
-  opt.start_at = {0, 0.0058}; // the GPU's preparation (the staging pool)
   auto s = eft();
   PauseRun out;
-  out.r = simulate(*s, params, devs, opt);
-  EXPECT_EQ(check_coverage(out.r, W), "");
+  out.r =
+      run_lending(*s, {SimDevice::constant(host_rate, 0, true), gpu}, W, ceiling, 0.0058);
   out.retired = s->retired(0);
   double first_start = -1, third_end = -1;
   int gpu_chunks = 0;
