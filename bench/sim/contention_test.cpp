@@ -38,6 +38,9 @@
 // uncontended and unregistered, the CPU's team smaller; only under auto or
 // eft, on a one-shot region mapping 64 MiB or more, or in a data region
 // while registering its arrays would cost more (lends_in_data_region).
+// And a concave GPU kernel (DeviceCost::full, `cost gpu ... full=o,c`): a
+// chunk computes min(comp, full); and a CPU's floor (`cost cpu ... lanes=N`):
+// a chunk of fewer than N rows costs N rows' compute.
 // Exit 0 on success; every failed check is printed.
 #include "device.hpp"
 #include "loop_sim.hpp"
@@ -849,6 +852,49 @@ int main() {
     l.worker = 0; // the lent bandwidth only, no latency model
     l.lat = 0;
     check(near(l.staged(3 * mib, 3, 8), 3 * mib / 2e10), "staged: bw only");
+  }
+
+  { // full= and a CPU's lanes=: one chunk each (Fixed), no copies.
+    Bench b = bench(false);
+    Region &r = b.regions[0];
+    r.uses.clear();
+    r.cost["gpu"].comp = {3e-5, 2e-6};
+    r.cost["gpu"].full = {1e-4, 1e-6};
+    r.cost["cpu"].flat = false;
+    r.cost["cpu"].lanes = 150;
+    const auto one = [&](int64_t split) {
+      Residency res(b);
+      Fixed s(split);
+      ExecutionContext ctx;
+      ctx.region = &r;
+      ctx.residency = &res;
+      ctx.link = &b.link;
+      std::vector<SimDevice> devs(2);
+      devs[0].cost = r.cost.at("cpu");
+      devs[1].cost = r.cost.at("gpu");
+      devs[1].gpu = true;
+      LoopSim loop(s, devs, ctx);
+      hce::SchedParams p;
+      p.iterations = r.W;
+      p.num_devices = 2;
+      p.is_host = {true, false};
+      p.lanes = {1, 1};
+      loop.begin(p);
+      loop.run();
+      return std::pair{s.seconds_[0], s.seconds_[1]};
+    };
+    // The GPU's 150 rows: the full line (1e-4 + 1.5e-4) under comp's (3e-5 + 3e-4).
+    const auto [cpu50, gpu150] = one(50);
+    check(near(gpu150, 2.5e-4),
+          "full: a large chunk at the full line " + std::to_string(gpu150));
+    // Its 10 rows: comp's line (3e-5 + 2e-5) under full's (1e-4 + 1e-5).
+    const auto [cpu190, gpu10] = one(190);
+    check(near(gpu10, 5e-5),
+          "full: a small chunk at comp's line " + std::to_string(gpu10));
+    // The CPU: 50 rows cost its floor of 150 (1.5e-2), 190 rows their own.
+    check(near(cpu50, 1.5e-2), "cpu lanes: 50 rows cost 150 " + std::to_string(cpu50));
+    check(near(cpu190, 1.9e-2),
+          "cpu lanes: 190 rows their own " + std::to_string(cpu190));
   }
 
   if (failures == 0)

@@ -126,13 +126,18 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   Stages s;
   // The CPU variant without a flattened nest runs a chunk of n < team rows
   // on n threads: a chunk costs at least as much as `lanes` iterations.
-  const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
+  const int64_t lanes =
+      c.host ? std::max(c.lanes, c.flat ? 0 : int64_t(c.threads)) : c.lanes;
   const double row = ctx_.region ? ctx_.region->row_scale(ctx_.execution) : 1;
   const Contention &con = ctx_.contention;
   bool up_paged = false, down_paged = false;
   // A kernel in waves: a part wave costs a whole one.
   const int64_t waved = !c.host && c.wave > 0 ? (n + c.wave - 1) / c.wave * c.wave : n;
-  s.comp = (c.comp.o + c.comp.c * row * double(std::max(waved, lanes))) * c.scale;
+  const double lanes_n = double(std::max(waved, lanes));
+  double comp = c.comp.o + c.comp.c * row * lanes_n;
+  if (c.full.c > 0) // a concave kernel (DeviceCost::full)
+    comp = std::min(comp, c.full.o + c.full.c * row * lanes_n);
+  s.comp = comp * c.scale;
   if (c.host && dev.lent_slowdown > 1 && !sched_.lending())
     s.comp /= dev.lent_slowdown;      // the lent threads back in its team
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel

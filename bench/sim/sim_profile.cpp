@@ -249,6 +249,11 @@ Machine read_profile(const std::string &path) {
         c.host = first == "cpu";
         c.up = parse_stage(kv["up"]);
         c.comp = parse_stage(kv["comp"]);
+        if (kv.count("full")) {
+          c.full = parse_stage(kv["full"]);
+          if (c.host || !(c.full.c > 0))
+            throw std::runtime_error("cost: full=o,c only for the gpu, with c > 0");
+        }
         c.down = parse_stage(kv["down"]);
         c.lanes = int64_t(num(kv, "lanes", 0));
         c.kernel_lanes = int64_t(num(kv, "kernel_lanes", 0));
@@ -285,7 +290,8 @@ Machine read_profile(const std::string &path) {
       for (auto &[dev, c] : r.cost) {
         if (c.chunk < 0)
           continue;
-        const int64_t lanes = c.host ? (c.flat ? 0 : int64_t(c.threads)) : c.lanes;
+        const int64_t lanes =
+            c.host ? std::max(c.lanes, c.flat ? 0 : int64_t(c.threads)) : c.lanes;
         double rows = 0; // what c multiplies over the executions
         for (int e = 0; e < r.executions; ++e)
           rows += double(std::max<int64_t>(r.iterations(e), lanes)) * r.row_scale(e);

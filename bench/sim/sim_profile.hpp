@@ -32,7 +32,17 @@ struct StageCost {
 struct DeviceCost {
   bool host = false;
   StageCost up, comp, down; // v1: up/down per iteration; v2: only comp
-  int64_t lanes = 0;        // the GPU: fitted from co-executed chunks
+  // The GPU (optional, `full=o,c`): a chunk that fills the device computes
+  // at most this -- a concave kernel time, min(comp, full).  A kernel whose
+  // threads each run a long loop (mcpi: 256 samples) costs a thread's
+  // latency at its end (o) but runs at the device's throughput (c) once
+  // it fills it; a small chunk, at comp's lower o and higher c.  c = 0: none.
+  StageCost full;
+  // A chunk costs at least this many iterations' compute.  The GPU: fitted
+  // from co-executed chunks.  The CPU (beyond its team's threads): its
+  // chunks' floor beside a GPU in a first run (mcpi's 762-2956 rows all
+  // took ~0.35 ms on the H100, call MB: the team's threads waking).
+  int64_t lanes = 0;
   // The GPU: the lanes the runtime reports to the scheduler (a 1-D kernel's
   // block times the multiprocessors, CudaDevice::lanes), where `lanes` is
   // what the chunks cost.
