@@ -323,6 +323,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       p.iterations = r.iterations(e);
       p.num_devices = int(names.size());
       p.data_region = in_data_region(b, r);
+      p.maps_rows = !r.uses.empty();
       for (const std::string &name : names) {
         SimDevice d;
         d.cost = r.cost.at(name);

@@ -895,6 +895,7 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
   set_co_speed(rt, devs, site.plan.is_cpu, lending, site.plan.params);
   set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
   site.plan.params.data_region = plan.facts.in_data_region;
+  site.plan.params.maps_rows = plan.facts.mapped_bytes > 0;
   run.wave_ask = {&rt, &r, &site.plan};
   site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
   site.scheduler->begin(*plan.params);

@@ -2186,3 +2186,63 @@ TEST(SchedEft, ASeededHostLeftOutIsProbedAlone) {
     }
   }
 }
+
+// mcpi's H100 GPU (call MB, session 81's hce-sim profile): a kernel whose
+// threads each run a long loop is concave in its rows -- small chunks at
+// 34 us + 1.8 ns a row, chunks that fill the GPU at 113 us + 0.75 ns --
+// and its first launch costs 0.26 ms more; the CPU runs a row in 54 ns and
+// its chunks cost a fork of 0.33 ms beside it.  A cold execution of 781250
+// rows, its coverage checked.
+SimResult mcpi_cold(bool maps_rows, std::string &explain) {
+  const int64_t W = 781250;
+  SimDevice gpu;
+  gpu.time_fn = [](Range r, int k) {
+    const double n = double(r.size());
+    return (k == 0 ? 2.6e-4 : 0) + std::min(3.4e-5 + 1.8e-9 * n, 1.13e-4 + 7.5e-10 * n);
+  };
+  const std::vector<SimDevice> devs = {SimDevice::constant(1 / 5.4e-8, 3.3e-4, true),
+                                       gpu};
+  SchedParams params = make_params(W, devs);
+  params.maps_rows = maps_rows;
+  auto s = eft();
+  SimResult r = simulate(*s, params, devs);
+  EXPECT_EQ(check_coverage(r, W), "") << s->explain();
+  explain = s->explain();
+  return r;
+}
+
+std::string sizes_text(const std::vector<int64_t> &v) {
+  std::string s;
+  for (int64_t n : v)
+    s += std::to_string(n) + " ";
+  return s;
+}
+
+// A chunk of at least half the share that took no longer than its model
+// predicted proves the model at the share's scale (proven_at_scale()): the
+// GPU's steal after its block is one kernel, not two halves.
+TEST(SchedEft, AChunkAtTheSharesScaleNoSlowerThanPredictedLetsTheWholeShareGo) {
+  std::string explain;
+  const std::vector<int64_t> sizes = mcpi_cold(true, explain).sizes(1);
+  ASSERT_GE(sizes.size(), 2u) << explain;
+  // Its last two chunks: its block's rest, then the CPU's block but for
+  // what the CPU runs meanwhile, whole.
+  EXPECT_GE(double(sizes.back()), 0.45 * 781250) << sizes_text(sizes) << explain;
+  EXPECT_LE(sizes.size(), 5u) << sizes_text(sizes) << explain;
+}
+
+// In a region that maps nothing, the GPU takes its block from the tail
+// (from_tail()), so that the chunk that ends its block takes the CPU's
+// block's tail too, in the same kernel; where chunks copy rows it keeps to
+// the head.
+TEST(SchedEft, AnAcceleratorOfARegionThatMapsNothingEndsItsBlockWithTheStealsStart) {
+  const int64_t boundary = 781250 / 2; // the blocks' (equal initial ratios)
+  for (bool maps_rows : {false, true}) {
+    std::string explain;
+    const SimResult r = mcpi_cold(maps_rows, explain);
+    bool spans = false;
+    for (const SimChunk &c : r.chunks)
+      spans = spans || (c.device == 1 && c.range.lb < boundary && c.range.ub > boundary);
+    EXPECT_EQ(spans, !maps_rows) << sizes_text(r.sizes(1)) << explain;
+  }
+}

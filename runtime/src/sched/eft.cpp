@@ -28,10 +28,12 @@
 //    per device (the EFT split of W once every device has a model, so that
 //    an iterative region in a data region keeps its partition and its data;
 //    the initial ratios before that).  A device takes chunks from the head of
-//    its own block and, once that is empty, steals from the tail of the
+//    its own block (an accelerator of a region that maps nothing, from the
+//    tail: from_tail()) and, once that is empty, steals from the tail of the
 //    block that would take its owner longest to finish.
 //  * Chunk sizes follow the share: the whole share when the model predicted
-//    the device's last chunk within 15% and no faster device's model is
+//    the device's last chunk within 15% (or that chunk, of half the share or
+//    more, took no longer: proven_at_scale()) and no faster device's model is
 //    from this execution only (others_unsettled()), half of it otherwise;
 //    while it is
 //    learning, never more than 4x its largest chunk or, by the model, 4x
@@ -145,6 +147,7 @@ public:
     p_ = std::max(0, params.num_devices);
     W_ = std::max<int64_t>(0, params.iterations);
     data_region_ = params.data_region;
+    maps_rows_ = params.maps_rows;
     adopt_device_set();
     use_co_speed(false); // the models as the samples are: see Dev::speed
     for (int i = 0; i < p_; ++i)
@@ -332,7 +335,8 @@ public:
     // (the H200's cold blackscholes: the CPU took its whole share, 5.8 M
     // options at 88 K/ms, by a GPU model its first chunks had made look
     // slow, and finished 27 ms after the GPU).
-    const bool confident = d.confident && !probing && !others_unsettled(device);
+    const bool confident = (d.confident || proven_at_scale(d, share)) && !probing &&
+                           !others_unsettled(device);
     const bool cheap = share * d.model.c <= 4 * d.model.o; // overhead-bound
     // Nobody left to share with (the others retired): one chunk, one
     // launch, as alone.
@@ -667,6 +671,10 @@ private:
     // Its last chunk took at least (1 - kConfident) of the model's
     // prediction: the model does not make it look slower than it is.
     bool not_faster = false;
+    // Its last chunk took at most (1 + kConfident) of the prediction, and
+    // had `last_chunk` iterations (proven_at_scale()).
+    bool not_slower = false;
+    int64_t last_chunk = 0;
     // This execution: retired by retires_beside_copies() (Scheduler::retired).
     bool retired = false;
     // ... or waiting by waits_for_accelerators_alone() (Scheduler::paused).
@@ -795,6 +803,22 @@ private:
     const double predicted = flight.predicted;
     d.confident = predicted > 0 && std::abs(seconds - predicted) <= kConfident * seconds;
     d.not_faster = predicted > 0 && seconds >= (1 - kConfident) * predicted;
+    d.not_slower = predicted > 0 && seconds <= (1 + kConfident) * predicted;
+    d.last_chunk = range.size();
+  }
+
+  // A device's last chunk had at least half the iterations of its share
+  // and took no longer than its model predicted (within kConfident): at the
+  // share's scale the model does not make the device look faster than it
+  // is, so a whole share ends no later than predicted -- where a model off
+  // only by being pessimistic halved the share, one launch more.  A GPU's
+  // kernels are concave in their iterations (mcpi on the H100, call MB: a
+  // line through its learning chunks, 1.5-48 K rows, predicted its block's
+  // 340 K rows at 0.65 ms, taken 0.38), and the halves of the steal after
+  // it cost a kernel's ~0.1 ms drain each (hce-sim, h100-2026-12-05-mcpi:
+  // cold auto 0.93x as long).
+  static bool proven_at_scale(const Dev &d, double share) {
+    return d.not_slower && 2 * double(d.last_chunk) >= share;
   }
 
   // A completed chunk into the device's samples and model (and its samples
@@ -2221,6 +2245,11 @@ private:
   // range (lanes_probe_takes_all()).
   Range take(int device, int64_t size, bool leave_learning = false) {
     Range &own = dev_[device].block;
+    if (size < own.size() && from_tail(device)) {
+      Range r{own.ub - size, own.ub};
+      own.ub = r.lb;
+      return r;
+    }
     if (!own.empty()) {
       Range r{own.lb, std::min(own.ub, own.lb + size)};
       own.lb = r.ub;
@@ -2268,6 +2297,25 @@ private:
     Range r{std::max(b.lb + kept_for(victim), b.ub - size), b.ub};
     b.ub = r.lb;
     return r;
+  }
+
+  // An accelerator of a region that maps nothing takes its block's chunks
+  // from the tail while another device's block ends where its own starts:
+  // its last chunk of the block is then next to that block's tail, which
+  // the same launch takes too (take()).  mcpi's H100 GPU, from the head,
+  // ran its block's rest and the CPU's tail as two kernels, ~0.1 ms of
+  // drain each (call MB).  Not where chunks copy rows: the two would be
+  // one chunk whose copies no longer overlap the other's kernel (hce-sim:
+  // cold blackscholes 1.06-1.10x as long, gemm 1.03-1.08x, session 80).
+  bool from_tail(int device) const {
+    const Dev &d = dev_[size_t(device)];
+    if (d.host || maps_rows_)
+      return false;
+    for (int j = 0; j < p_; ++j)
+      if (j != device && !dev_[size_t(j)].block.empty() &&
+          dev_[size_t(j)].block.ub == d.block.lb)
+        return true;
+    return false;
   }
 
   // The head of device j's block that thieves leave to it: its probe, while
@@ -2357,6 +2405,7 @@ private:
   std::function<int64_t(int)> wave_of_; // SchedParams::wave_of
   bool lends_ = false; // lends() at begin()
   bool data_region_ = false; // SchedParams::data_region
+  bool maps_rows_ = true;    // SchedParams::maps_rows
   // This execution's accelerators retired and the host's team took back
   // the threads it lent them (lending()).
   bool lent_back_ = false;

@@ -83,6 +83,10 @@ struct SchedParams {
   // accelerators between executions, so a host's rows are outputs an
   // accelerator uploads before it reads them in a later execution.
   bool data_region = false;
+  // Whether the region maps arrays (a chunk copies rows to or from an
+  // accelerator): not a loop that maps nothing, such as mcpi's reduction
+  // over its iteration space, whose chunks have no copies to overlap.
+  bool maps_rows = true;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
