@@ -38,6 +38,11 @@
 // uncontended and unregistered, the CPU's team smaller; only under auto or
 // eft, on a one-shot region mapping 64 MiB or more, or in a data region
 // while registering its arrays would cost more (lends_in_data_region).
+// And a pipelined GPU's staged copies through one pool (both_ways 1, a
+// one-shot region's link staged: ExecutionContext::staged_link): an upload
+// beside every download still queued moves no faster than one copy alone,
+// so the copies take their serial time -- not only beside the last chunk's
+// download (a small chunk's after a large one's hid the large one's).
 // And a concave GPU kernel (DeviceCost::full, `cost gpu ... full=o,c`): a
 // chunk computes min(comp, full); and a CPU's floor (`cost cpu ... lanes=N`):
 // a chunk of fewer than N rows costs N rows' compute.
@@ -852,6 +857,60 @@ int main() {
     l.worker = 0; // the lent bandwidth only, no latency model
     l.lat = 0;
     check(near(l.staged(3 * mib, 3, 8), 3 * mib / 2e10), "staged: bw only");
+  }
+
+  { // both_ways 1 on a pipelined GPU alone: chunks of 100, 10 and 90 rows.
+    class Sizes final : public hce::Scheduler {
+    public:
+      std::string_view name() const override { return "sizes"; }
+      void begin(const hce::SchedParams &) override { next_ = 0, k_ = 0; }
+      hce::Decision next(int) override {
+        static constexpr int64_t kSizes[] = {100, 10, 90};
+        if (k_ >= 3)
+          return hce::Decision::done();
+        const int64_t lb = next_;
+        next_ += kSizes[k_++];
+        return hce::Decision::run(lb, next_);
+      }
+      void complete(int, hce::Range, double) override {}
+      void drop(int) override {}
+
+    private:
+      int64_t next_ = 0;
+      int k_ = 0;
+    };
+    const Bench b = bench(false); // 1 MB rows up (A) and down (C) at 10 GB/s
+    const Region &r = b.regions[0];
+    const auto wall = [&](double both_ways) {
+      Residency res(b);
+      Sizes s;
+      ExecutionContext ctx;
+      ctx.region = &r;
+      ctx.residency = &res;
+      ctx.link = &b.link;
+      ctx.both_ways = both_ways;
+      ctx.staged_link = true;
+      std::vector<SimDevice> devs(1);
+      devs[0].cost = r.cost.at("gpu");
+      devs[0].gpu = true;
+      devs[0].pipelined = true;
+      LoopSim loop(s, devs, ctx);
+      hce::SchedParams p;
+      p.iterations = r.W;
+      p.num_devices = 1;
+      p.is_host = {false};
+      p.lanes = {1};
+      loop.begin(p);
+      return loop.run();
+    };
+    // 200 rows x 0.1 ms each way: 40 ms of copies one at a time, 30 with
+    // both at once; beside only the last download, 31.
+    const double shared = wall(1), free = wall(0);
+    check(free < 0.031,
+          "both_ways: without, up and down overlap " + std::to_string(free));
+    check(shared > 0.038, "both_ways 1: the copies' serial time, every queued download "
+                          "counted " +
+                              std::to_string(shared));
   }
 
   { // full= and a CPU's lanes=: one chunk each (Fixed), no copies.

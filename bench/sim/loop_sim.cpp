@@ -182,9 +182,11 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
       const double down_bw = busy && con.down_bw > 0 ? con.down_bw : ctx_.link->down_bw;
       s.up = in.seconds(*ctx_.link, ctx_.link_scale, up_bw, down_bw);
       s.down = out.seconds(*ctx_.link, ctx_.link_scale, up_bw, down_bw);
+      s.staged = ctx_.staged_link; // through the pool (both_ways)
     } else {
       s.up = in.seconds(*ctx_.link, ctx_.link_scale);
       s.down = out.seconds(*ctx_.link, ctx_.link_scale);
+      s.staged = dev.gpu && ctx_.staged_link; // through the pool (both_ways)
     }
     s.bytes = in.bytes() + out.bytes();
     if (in.first_up > 0 && in.up_bytes > 0)
@@ -335,19 +337,23 @@ void LoopSim::ask(int d) {
     return;
   }
   // Staged copies through one pool (Machine::both_ways): while this upload
-  // overlaps the last chunk's download, the two move g times the bytes of
-  // one alone, not twice; the upload makes up what both lose.
+  // overlaps the earlier chunks' downloads, the two move g times the bytes
+  // of one alone, not twice; the upload makes up what both lose.  (Every
+  // download still queued, not only the last chunk's: a small chunk's
+  // download after a large one's hid the large one's from the next upload.)
   const double u0 = std::max(now_, s.up_free);
   double u1 = u0 + st.up;
+  while (!s.downs.empty() && s.downs.front().second <= u0)
+    s.downs.pop_front();
   if (st.staged && ctx_.both_ways >= 1) {
-    const double o = std::min(u1, s.last_down1) - std::max(u0, s.last_down0);
-    if (o > 0)
-      u1 += (2 - ctx_.both_ways) * o;
+    double o = 0;
+    for (const auto &[a, b] : s.downs)
+      o += std::max(0.0, std::min(u1, b) - std::max(u0, a));
+    u1 += (2 - ctx_.both_ways) * o;
   }
   const double c0 = std::max(u1, s.comp_free), c1 = c0 + st.comp;
   const double d0 = std::max(c1, s.down_free), d1 = d0 + st.down;
-  s.last_down0 = d0;
-  s.last_down1 = d1;
+  s.downs.emplace_back(d0, d1);
   s.up_free = u1;
   s.comp_free = c1;
   s.down_free = d1;

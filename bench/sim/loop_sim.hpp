@@ -94,6 +94,10 @@ struct ExecutionContext {
   // move both_ways times the bytes of one alone.  0: the directions
   // independent.
   double both_ways = 0;
+  // The link's copies are staged by the pool too (a one-shot region's
+  // pageable arrays, program_sim.cpp one_shot_staged): both_ways applies to
+  // them once the GPU pipelines, not only to copies lent beside the team.
+  bool staged_link = false;
   // The program's virtual time at the execution's start, and the stalls of
   // its devices (Stall::device resolved to the execution's device index).
   double t0 = 0;
@@ -149,8 +153,9 @@ private:
   struct DeviceState {
     bool waiting = false, done = false;
     double up_free = 0, comp_free = 0, down_free = 0;
-    double last_down0 = 0,
-           last_down1 = 0;          // its last download (ExecutionContext::both_ways)
+    // Its downloads queued or under way, [start, end) in stream order
+    // (ExecutionContext::both_ways): an upload overlaps every one of them.
+    std::deque<std::pair<double, double>> downs;
     std::deque<double> completions; // of the chunks in flight
     // The sequential host chunk in flight (contention: stretch_hosts).
     long gen = 0;

@@ -371,6 +371,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       ctx.chunk_host = m.chunk_host;
       ctx.chunk_copy = m.chunk_copy;
       ctx.both_ways = m.both_ways;
+      ctx.staged_link = one_shot_staged(b, r, e);
       ctx.contention = m.contention_of(b);
       ctx.t0 = out.seconds;
       for (const Stall &st : stalls)
