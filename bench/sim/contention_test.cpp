@@ -145,10 +145,12 @@ struct Result {
 };
 
 // One execution; `scale`: the GPU's link scale (the staging pool's);
-// `lent_bw`: copy threads lent beside the CPU's team (0: none).
-Result run(const Bench &b, const Contention &con, double scale = 1, double lent_bw = 0) {
+// `lent_bw`: copy threads lent beside the CPU's team (0: none); the CPU
+// gets [0, split), the GPU the rest.
+Result run(const Bench &b, const Contention &con, double scale = 1, double lent_bw = 0,
+           int64_t split = 100) {
   Residency res(b);
-  Fixed s(100);
+  Fixed s(split);
   const Region &r = b.regions[0];
   ExecutionContext ctx;
   ctx.region = &r;
@@ -922,25 +924,8 @@ int main() {
     r.cost["cpu"].flat = false;
     r.cost["cpu"].lanes = 150;
     const auto one = [&](int64_t split) {
-      Residency res(b);
-      Fixed s(split);
-      ExecutionContext ctx;
-      ctx.region = &r;
-      ctx.residency = &res;
-      ctx.link = &b.link;
-      std::vector<SimDevice> devs(2);
-      devs[0].cost = r.cost.at("cpu");
-      devs[1].cost = r.cost.at("gpu");
-      devs[1].gpu = true;
-      LoopSim loop(s, devs, ctx);
-      hce::SchedParams p;
-      p.iterations = r.W;
-      p.num_devices = 2;
-      p.is_host = {true, false};
-      p.lanes = {1, 1};
-      loop.begin(p);
-      loop.run();
-      return std::pair{s.seconds_[0], s.seconds_[1]};
+      const Result r = run(b, Contention{}, 1, 0, split);
+      return std::pair{r.cpu_s, r.gpu_s};
     };
     // The GPU's 150 rows: the full line (1e-4 + 1.5e-4) under comp's (3e-5 + 3e-4).
     const auto [cpu50, gpu150] = one(50);
