@@ -1083,7 +1083,8 @@ struct PauseRun {
   // third ended.
   int host_chunks_while_measured = 0;
 };
-PauseRun run_cold_pause(double host_rate, double gpu_rate_later, double ceiling) {
+PauseRun run_cold_pause(double host_rate, double gpu_rate_later, double ceiling,
+                        double gpu_start = 0.0058, double host_overhead = 0) {
   SimDevice gpu = SimDevice::constant(gpu_rate_later, 0);
   gpu.time_fn = [gpu_rate_later](Range r, int k) {
     const double n = double(r.size());
@@ -1092,8 +1093,8 @@ PauseRun run_cold_pause(double host_rate, double gpu_rate_later, double ceiling)
   const int64_t W = 16777216;
   auto s = eft();
   PauseRun out;
-  out.r =
-      run_lending(*s, {SimDevice::constant(host_rate, 0, true), gpu}, W, ceiling, 0.0058);
+  out.r = run_lending(*s, {SimDevice::constant(host_rate, host_overhead, true), gpu}, W,
+                      ceiling, gpu_start);
   out.retired = s->retired(0);
   double first_start = -1, third_end = -1;
   int gpu_chunks = 0;
@@ -1116,6 +1117,21 @@ TEST(SchedEft, AHostFarUnderTheCeilingWaitsWhileAColdGpuMeasuresItselfAlone) {
   EXPECT_TRUE(with.retired);
   EXPECT_EQ(with.host_chunks_while_measured, 0);
   EXPECT_GT(without.host_chunks_while_measured, 0);
+}
+
+// The H100's cold blackscholes (call MB; hce-sim's h100-2026-12-05-bs): the
+// GPU, prepared sooner, asks when the host's chunks have run 2-3 ms.  What
+// they ran bounds the host's rate once they pass the one-time allowance
+// (kHostOneTime), not twice it: the host waits as above rather than
+// co-executing beside the GPU's learning chunks.
+TEST(SchedEft, AHostWaitsForAColdGpuPreparedBeforeItsChunksRanTwiceTheOneTimeAllowance) {
+  for (const double gpu_start : {0.0026, 0.003, 0.0035}) {
+    SCOPED_TRACE(gpu_start);
+    // Chunks of 1 ms and more, as MB's CPU ran its first two (1.8-2.5 ms).
+    const PauseRun run = run_cold_pause(8.5e7, 6e8, 1.37e9, gpu_start, 1e-3);
+    EXPECT_TRUE(run.retired);
+    EXPECT_EQ(run.host_chunks_while_measured, 0);
+  }
 }
 
 // A data region's lending execution (cold heat3d on the H200, call QF's

@@ -118,9 +118,12 @@ constexpr int kMeasuredAlone = 2;
 // have spent on one-time costs (a cold team's fork and first touches: the
 // H100's cold lud, one row in 1.9 ms against 10-40 us steady), and the
 // chunks' time in an execution from which on, less that, they bound the
-// host's rate.
+// host's rate (a loose bound just past it, a sound one: what the chunks ran
+// over what of their time was not one-time costs).
 constexpr double kHostOneTime = 2e-3;
-constexpr double kHostBoundingProbe = 2 * kHostOneTime;
+// accelerator_rate_at_most(): the chunks' time (its first at the site left
+// out) from which on an accelerator's fastest chunk bounds its rate.
+constexpr double kAcceleratorBoundingProbe = 2 * kHostOneTime;
 // rate_at_most(): what one chunk may have stalled, once, beyond its work --
 // the longest such stall seen, the freshly booted H100's first fork of a
 // team (5 ms; forks are outside the chunks since ensure_team).  One chunk
@@ -1476,12 +1479,12 @@ private:
 
   // What an accelerator's rate is at most, by its chunks of this execution
   // (0: not bounded yet): the faster of its model's marginal rate and its
-  // fastest chunk's, once kHostBoundingProbe of chunks counts -- not its
+  // fastest chunk's, once kAcceleratorBoundingProbe of chunks counts -- not its
   // first at the site, which carries one-time costs (the kernel's first
   // launch, the staging pool's first copies: cold matadd's 8-row first
   // GPU chunk took 0.92 ms, 9 rows/ms against its third's 72).
   double accelerator_rate_at_most(const Dev &d) const {
-    if (d.exec_counted_busy < kHostBoundingProbe || !(d.exec_best_rate > 0))
+    if (d.exec_counted_busy < kAcceleratorBoundingProbe || !(d.exec_best_rate > 0))
       return 0;
     return std::max(d.exec_best_rate, 1 / d.model.c);
   }
@@ -1550,11 +1553,17 @@ private:
   // is at most, by what it ran so far; 0 when that does not bound it.
   //  * Its last chunk was predicted and took no less than the prediction
   //    (within kConfident): the model's rate.
-  //  * Its chunks of this execution took at least kHostBoundingProbe: the
+  //  * Its chunks of this execution took more than kHostOneTime: the
   //    iterations they ran over their time, less kHostOneTime in the
   //    device's first execution at this site, whatever of that one-time
-  //    costs were.  A chunk slower or faster than predicted bounds the
-  //    rate as well as one on time: the H200's cold blackscholes (call DC):
+  //    costs were.  From kHostOneTime on, not twice it: the H100's cold
+  //    blackscholes (call MB, hce-sim's h100-2026-12-05-bs profile): the
+  //    CPU's first two chunks ran 2.4 ms when the GPU first asked, and
+  //    unbounded the CPU co-executed a third, 3.2 ms beside the GPU's
+  //    learning chunks, instead of waiting while the GPU measured itself
+  //    alone (waits_for_accelerators_alone(); 30.8 -> 24.1 ms).  A chunk
+  //    slower or faster than predicted bounds the rate as well as one on
+  //    time: the H200's cold blackscholes (call DC):
   //    the CPU's chunks at 88, 73, 79 K rows/ms beside the GPU's copies,
   //    each 17% off its prediction, kept it from retiring for 14 ms more;
   //    its cold gemm: two rows in 7.7 ms, 600x slower per row than the
@@ -1567,7 +1576,7 @@ private:
   double rate_at_most(const Dev &d) const {
     if (d.not_faster)
       return 1 / d.model.c;
-    if (d.exec_done == 0 || d.exec_busy < kHostBoundingProbe)
+    if (d.exec_done == 0 || d.exec_busy <= kHostOneTime)
       return 0;
     const bool site_first = d.first_exec == exec_;
     if (site_first && d.exec_chunks < 2)
