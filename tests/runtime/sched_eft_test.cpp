@@ -1014,6 +1014,32 @@ TEST(SchedEft, ACopyingGpusLatencyBoundFirstChunksNeitherRunAwayNorRetireTheHost
   }
 }
 
+// The H100's cold matadd (call QA): the GPU's staged copies ran 120-220
+// rows/ms beside the CPU's halved team at ~247 (470 alone): over half the
+// team's rate, under what lending it cost.  Its ceiling (48 GB/s over 192
+// KiB a row: 244 rows/ms) is under the team's whole rate, so it is held to
+// that cost and retires; with blackscholes' ceiling (far over the team's)
+// it is held to half the host's rate beside, and keeps co-executing.
+TEST(SchedEft,
+     AnAcceleratorWhoseCeilingIsUnderTheWholeTeamsRetiresUnderWhatLendingCosts) {
+  for (const double ceiling : {2.44e5, 1e9}) {
+    SCOPED_TRACE(ceiling);
+    const bool low = ceiling < 1e6;
+    const int64_t W = 8192;
+    SimDevice gpu = SimDevice::constant(1.5e5, 0);
+    gpu.time_fn = [](Range r, int k) { // copies' latency, then ~150 rows/ms
+      return (k == 0 ? 1e-3 : 4e-4) + double(r.size()) / 1.5e5;
+    };
+    auto s = eft();
+    const SimResult r =
+        run_lending(*s, {SimDevice::constant(2.47e5, 0, true), gpu}, W, ceiling);
+    EXPECT_EQ(s->retired(1), low) << s->explain();
+    EXPECT_FALSE(s->retired(0)) << s->explain();
+    if (low)
+      EXPECT_LT(double(r.iterations[1]), 0.25 * double(W)) << s->explain();
+  }
+}
+
 // The H200's cold matadd (call FA): the host, its team halved by the
 // threads it lends the GPU's copies, computes ~3x the GPU's rate beside
 // them.  The GPU retires once its chunks past its first bound its rate

@@ -1422,13 +1422,44 @@ private:
   // of what that gains.  The H100's cold blackscholes (hce-sim's 11-27
   // profile: the GPU 99 K rows/ms beside the CPU's 161-180 K, 1.5x the CPU
   // alone) keeps its GPU.
+  //
+  // An accelerator whose staged copies could not outrun the hosts' whole
+  // teams even at their ceiling (worth_of_lent_threads()) is held to what
+  // the lent threads cost instead.
   bool retires_beside_copies(int device) const {
     const Dev &d = dev_[device];
     if (!lends_ || !(d.model.c > 0) || last_active(device))
       return false;
     const double rate = d.host ? rate_at_most(d) : accelerator_rate_at_most(d);
     const double others = others_rate(device, /*probed=*/true);
-    return rate > 0 && others > 0 && rate < kLendingWorthRate * others;
+    const double worth = d.host ? kLendingWorthRate : worth_of_lent_threads(d);
+    return rate > 0 && others > 0 && rate < worth * others;
+  }
+
+  // The fraction of the others' rate under which an accelerator retires
+  // beside a lending host: kLendingWorthRate, or, where its staged copies'
+  // ceiling is under the hosts' whole teams' rate (their rate beside it
+  // over SchedParams::co_speed), what the lent threads cost at most: the
+  // host's rate beside it times 1/co_speed - 1.  The H100's cold matadd
+  // (call QA): the GPU ran 120-220 rows/ms beside the CPU's halved team at
+  // 233-260 (470 alone) and never retired under half of that; its ceiling
+  // (48 GB/s over 192 KiB a row, 244 rows/ms) is half the team's.  Not
+  // blackscholes' GPU (its ceiling 1.2 M options/ms against the team's
+  // ~0.36 M), whose learning chunks beside the team can run slower than
+  // the CPU (hce-sim's 11-24 to 11-27 H100 profiles: 1.13-1.32x as long
+  // under the cost line).
+  double worth_of_lent_threads(const Dev &d) const {
+    if (!stages_rows(d))
+      return kLendingWorthRate;
+    double whole = 0, lent_cost = 0;
+    for (const Dev &h : dev_)
+      if (h.host && h.active && h.model.c > 0 && h.co_speed < 1) {
+        whole += 1 / (h.model.c * h.co_speed);
+        lent_cost = std::max(lent_cost, 1 / h.co_speed - 1);
+      }
+    if (!(whole > d.ceiling))
+      return kLendingWorthRate;
+    return std::clamp(lent_cost, kLendingWorthRate, 1.0);
   }
 
   // A lending host under kLendingWorthRate of what the accelerators' staged
