@@ -832,7 +832,10 @@ TEST_F(CpuTeam, AHostsFirstAskWaitsForTheAcceleratorsFirstAtMostItsGrace) {
     int64_t cpu_iterations = 0;
   };
   // sim:0's preparation takes `prepare` seconds; sim:1 (if `slow` > 0)
-  // prepares for that long and gets no chunk before the loop is complete.
+  // prepares until the loop is complete (at most `slow` seconds), as a
+  // prologue told the loop needs it no more stops: so it gets no chunk
+  // however slowly sim:0's chunks run (a loaded TSan run in CI took sim:0
+  // past a fixed 0.3 s preparation).
   const auto run = [&](double prepare, double slow, double wait, int64_t W) {
     Run out;
     OneEach sched;
@@ -867,8 +870,10 @@ TEST_F(CpuTeam, AHostsFirstAskWaitsForTheAcceleratorsFirstAtMostItsGrace) {
       out.asked = hce::now_seconds() - t0;
     };
     if (slow > 0)
-      workers[2].prologue = [slow](const std::function<bool()> &) {
-        std::this_thread::sleep_for(std::chrono::duration<double>(slow));
+      workers[2].prologue = [slow](const std::function<bool()> &wanted) {
+        const double until = hce::now_seconds() + slow;
+        while (wanted() && hce::now_seconds() < until)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
       };
     else
       workers[2].idle = true;
@@ -889,16 +894,18 @@ TEST_F(CpuTeam, AHostsFirstAskWaitsForTheAcceleratorsFirstAtMostItsGrace) {
   // Its grace of 20 ms ends before the accelerator's 400 ms preparation.
   Run b = run(0.4, 0, 0.02, 4000);
   EXPECT_GE(b.cpu_first, 0.015);
-  EXPECT_LT(b.cpu_first, 0.3) << "the host waited beyond its grace";
+  if (hce_test::timing_checks()) // (a loaded sanitized run is slower)
+    EXPECT_LT(b.cpu_first, 0.3) << "the host waited beyond its grace";
   EXPECT_GT(b.cpu_iterations, 0);
   // One accelerator does the whole loop while the other prepares: the host
   // asks once it is complete, not when its grace of 10 s ends.
-  Run c = run(0, 0.3, 10.0, 64);
+  Run c = run(0, 20.0, 10.0, 64);
   EXPECT_EQ(c.cpu_iterations, 0);
   EXPECT_LT(c.wall, 5.0) << "the host waited out its grace after the loop was done";
   // No grace: the host asks at once.
   Run d = run(0.3, 0, 0, 4000);
-  EXPECT_LT(d.cpu_first, 0.2);
+  if (hce_test::timing_checks())
+    EXPECT_LT(d.cpu_first, 0.2);
 }
 
 TEST_F(CpuTeam, TheFirstAskGraceIsTakenOnce) {
