@@ -1569,6 +1569,49 @@ TEST(SchedEft, AProbeAgainThatCameTooLateIsNotRepeated) {
       << "the executions after the probe again: " << s->explain();
 }
 
+// An accelerator's probe again that found its block taken is made again at
+// the first execution it can come in time for, its probe kept for it.  The
+// H200's cold cg (call XA, p-1), its dot: the GPU prepared 0.52 ms in the
+// 1st execution and got nothing, probed its first launch in the 2nd (34 K
+// rows, its lanes, in 0.19 ms: 4.7 ms for the loop by its lanes' model),
+// prepared 0.3 ms in its probe again in the 3rd while the CPU took all, and
+// was left out for the rest of the run: the CPU alone measured 0.55 ms (its
+// vectors fetched home first), the GPU alone takes 0.04.
+TEST(SchedEft, AnAcceleratorsProbeAgainFoundTakenIsMadeAgainOnceItCanComeInTime) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [exec](Range r, int k) { // fetching the vectors, once the GPU has them
+    return (k == 0 ? (*exec >= 3 ? 0.44e-3 : 0.02e-3) : 0) + 10e-6 +
+           double(r.size()) / 1e10;
+  };
+  auto launched = std::make_shared<bool>(false);
+  SimDevice gpu;
+  gpu.lanes = 33792;
+  gpu.time_fn = [launched](Range r, int) { // a reduction: its time is its latency
+    const double first = *launched ? 0 : 0.17e-3;
+    *launched = true;
+    return first + 20e-6 + double(std::max<int64_t>(r.size(), 33792)) / 1e11;
+  };
+  const std::vector<SimDevice> devs = {cpu, gpu};
+  const int64_t W = 1048576;
+  auto s = eft();
+  double total = 0;
+  for (int e = 0; e < 10; ++e) {
+    *exec = e;
+    SchedParams p = make_params(W, devs);
+    p.data_region = true;
+    SimOptions opt; // the GPU's preparation: registrations, then what the CPU wrote
+    opt.start_at = {0, e == 0 ? 0.52e-3 : e == 1 ? 0.05e-3 : e == 2 ? 0.3e-3 : 0.01e-3};
+    SimResult r = simulate(*s, p, devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    total += r.makespan;
+    if (e >= 7)
+      EXPECT_EQ(r.iterations[1], W) << "execution " << e << ": " << s->explain();
+  }
+  EXPECT_LE(total, 3e-3) << s->explain(); // (4.9 ms when the GPU was left out)
+}
+
 // A GPU whose chunks cost the same up to its lanes (a 1-D kernel: the
 // H100's nbody forces took 4.5 ms for 16 bodies and for 16384): its probe
 // is its whole block, it then takes the rest in one chunk, and the CPU's

@@ -80,7 +80,8 @@
 //    its block even when its EFT share has dropped below one.  Thieves do
 //    not wait for a late owner: on the H100 profile that cost matadd a
 //    third of its time (bench/sim floors).  Except for its probe, while it
-//    has no model, once it found its block taken (Dev::starved).
+//    has no model or probes it again, once its last ask found its block
+//    taken (Dev::starved).
 #include "common.hpp"
 #include "eft_arm.hpp"
 #include "eft_model.hpp"
@@ -207,11 +208,33 @@ public:
     d.paused = false;
     d.inflight.clear();
     d.busy_until = 0;
-    d.starved = int(asked_.size()) == p_ && asked_[size_t(i)] && d.assigned == 0;
+    const bool asked = int(asked_.size()) == p_ && asked_[size_t(i)];
+    // (An accelerator's is kept while it is left out and does not ask.)
+    if (asked || d.host)
+      d.starved = asked && d.assigned == 0;
     // A probe again that came too late to get anything bounds how soon the
     // device can start (Dev::starts_after); one that got work clears it.
-    if (d.reprobe && int(asked_.size()) == p_ && asked_[size_t(i)])
+    // An accelerator's is made again at the first execution it can come in
+    // time for, its probe kept for it (Dev::starved, kept_for()), not 4x as
+    // many executions later: its late start may be a learning phase's (its
+    // preparation moving what the other regions' co-execution left on the
+    // host).  The H200's cold cg (call XA, p-1) probed its dot's GPU at the
+    // 2nd execution (its first launch: 34 K rows in 0.19 ms, 31 lanes'
+    // waves 4.8 ms by its lanes' model), again at the 3rd, where it prepared
+    // 0.28 ms while the CPU took everything, and then not before the 12th:
+    // the CPU alone ran the rest of the run at 0.68-0.73 ms (the vectors
+    // fetched home each time), the GPU alone's 0.03.  Once per probe again
+    // that gets work (Dev::reprobe_resumed).  Not a host's: its late start
+    // is its controller's, in every execution.
+    if (d.reprobe && asked) {
       d.starts_after = d.assigned == 0 ? d.first_ask : 0;
+      if (d.assigned > 0) {
+        d.reprobe_resumed = false;
+      } else if (!d.host && !d.reprobe_resumed) {
+        d.next_reprobe = exec_ + 1;
+        d.reprobe_resumed = true;
+      }
+    }
     d.assigned = 0;
     if (!d.model.known() && d.seed.known()) {
       d.model = d.seed;
@@ -696,6 +719,10 @@ private:
     // executions at 200 us each, against 15-40 us for the CPU alone).
     // While it has no model, thieves leave it its probe (kept_for()).
     bool starved = false;
+    // A probe again it found taken was made again at the next execution it
+    // could come in time for (read_device_params()); cleared once a probe
+    // again gets work.
+    bool reprobe_resumed = false;
     bool lanes_disproved = false; // see lanes_disproved()
     // Its lanes took the loop before any host started (lanes_probe_takes_all)
     // and no chunk of another size has tested them since: its first chunk
@@ -2359,8 +2386,8 @@ private:
   }
 
   // The head of device j's block that thieves leave to it: its probe, while
-  // it has no model and asked in the last execution only to find its block
-  // taken (Dev::starved).
+  // it has no model or probes it again, and its last ask (in the last
+  // execution it asked in) found its block taken (Dev::starved).
   int64_t kept_for(int j) const {
     const Dev &d = dev_[size_t(j)];
     return d.starved && d.active && d.assigned == 0 && needs_probe(d)
