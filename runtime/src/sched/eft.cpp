@@ -716,8 +716,10 @@ private:
     // It asked in the last execution and got nothing: the others had taken
     // its block before it came (a GPU whose preparation outlasts the CPU's
     // whole execution: lud on the H100, call AL, learnt nothing in 511
-    // executions at 200 us each, against 15-40 us for the CPU alone).
-    // While it has no model, thieves leave it its probe (kept_for()).
+    // executions at 200 us each, against 15-40 us for the CPU alone).  An
+    // accelerator's stays set through the executions it is left out of, up
+    // to its next ask.  While it has no model, or probes it again, thieves
+    // leave it its probe (kept_for()).
     bool starved = false;
     // A probe again it found taken was made again at the next execution it
     // could come in time for (read_device_params()); cleared once a probe
