@@ -2093,7 +2093,9 @@ TEST(SchedEft, AnAcceleratorsChunksOfAWaveOrMoreAreWholeWaves) {
     int whole = 0, whole_without = 0;
     const double t_with = run(kWave, with, whole),
                  t_without = run(0, without, whole_without);
-    EXPECT_GE(whole, 2) << "cpu " << cpu_row << ": " << with;
+    // (Beside the CPU 700x slower the GPU dominates(): after one chunk of
+    // whole waves it takes the loop's rest, whole, in one more.)
+    EXPECT_GE(whole, 1) << "cpu " << cpu_row << ": " << with;
     EXPECT_LT(t_with, 0.97 * t_without)
         << "cpu " << cpu_row << ": with " << with << ", without " << without;
   }
@@ -2332,4 +2334,21 @@ TEST(SchedEft, AnAcceleratorOfARegionThatMapsNothingEndsItsBlockWithTheStealsSta
       spans = spans || (c.device == 1 && c.range.lb < boundary && c.range.ub > boundary);
     EXPECT_EQ(spans, !maps_rows) << sizes_text(r.sizes(1)) << explain;
   }
+}
+
+// An accelerator kDominates times faster than the others together takes its
+// share whole while its model is young (dominates()): mcpi's H100 GPU, 40x
+// the CPU, ran the loop's bulk in one kernel, not in two halves that cost a
+// full kernel's overhead twice (hce-sim's 12-05 mcpi profile: 1.45 -> 1.38 ms).
+// (mcpi maps nothing: a chunk may span both devices' blocks, take().)
+TEST(SchedEft, ADominantAcceleratorTakesItsShareWhole) {
+  std::string explain;
+  const SimResult r = mcpi_cold(false, explain);
+  const std::vector<int64_t> sizes = r.sizes(1);
+  int bulk = 0;
+  for (int64_t n : sizes)
+    bulk += n >= 781250 / 8;
+  EXPECT_EQ(bulk, 1) << sizes_text(sizes) << explain;
+  EXPECT_GE(r.iterations[1], 781250 * 0.97) << sizes_text(sizes);
+  EXPECT_LT(r.makespan, 1.3e-3) << sizes_text(sizes); // (two halves: 1.45 ms)
 }
