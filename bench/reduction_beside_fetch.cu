@@ -9,8 +9,9 @@
 //   nvcc -O2 -arch=sm_90 bench/reduction_beside_fetch.cu -o reduction_beside_fetch
 //   ./reduction_beside_fetch [fetch MiB, default 8] [reps, default 21]
 // Prints, per way of reading the partials back, the median milliseconds of
-// launch + read-back + synchronise, alone and beside the fetch (issued on
-// another stream just before), and the fetch's own time.
+// launch + read-back + synchronise, alone, beside the fetch (issued on
+// another stream just before), the fetch's own time, and beside an upload of
+// as many bytes (host to device, another stream).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,12 +53,13 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-enum class ReadBack { PageableCopy, PinnedCopy, MappedKernel };
+enum class ReadBack { PageableCopy, PinnedCopy, MappedKernel, MappedBoth };
 const char *name(ReadBack r) {
   switch (r) {
   case ReadBack::PageableCopy: return "pageable 8-byte copy (generated code)";
   case ReadBack::PinnedCopy: return "pinned 8-byte copy";
   case ReadBack::MappedKernel: return "copy kernel into mapped memory";
+  case ReadBack::MappedBoth: return "identity and read-back by kernels";
   }
   return "?";
 }
@@ -90,8 +92,14 @@ int main(int argc, char **argv) {
 
   auto reduce = [&](ReadBack how) {
     unsigned long long pageable = 0, zero = 0;
-    check(cudaMemcpyAsync(acc, &zero, sizeof zero, cudaMemcpyHostToDevice, compute),
-          "identity");
+    if (how == ReadBack::MappedBoth) {
+      // The identity from mapped memory by a kernel too: no copy engine at all.
+      *mapped = 0;
+      copy_slot<<<1, 1, 0, compute>>>(mapped_dev, acc);
+    } else {
+      check(cudaMemcpyAsync(acc, &zero, sizeof zero, cudaMemcpyHostToDevice, compute),
+            "identity");
+    }
     dot_partial<<<(n + 255) / 256, 256, 0, compute>>>(x, y, n, acc);
     switch (how) {
     case ReadBack::PageableCopy:
@@ -103,20 +111,24 @@ int main(int argc, char **argv) {
       check(cudaMemcpyAsync(pinned, acc, sizeof *pinned, cudaMemcpyDeviceToHost, compute),
             "read back");
       break;
-    case ReadBack::MappedKernel: copy_slot<<<1, 1, 0, compute>>>(acc, mapped_dev); break;
+    case ReadBack::MappedKernel:
+    case ReadBack::MappedBoth: copy_slot<<<1, 1, 0, compute>>>(acc, mapped_dev); break;
     }
     check(cudaStreamSynchronize(compute), "cudaStreamSynchronize");
   };
 
   for (ReadBack how :
-       {ReadBack::PageableCopy, ReadBack::PinnedCopy, ReadBack::MappedKernel})
+       {ReadBack::PageableCopy, ReadBack::PinnedCopy, ReadBack::MappedKernel,
+        ReadBack::MappedBoth})
     reduce(how); // first launches out of the way
   std::printf("fetch %.2f MiB, %d reps, reduction of %d rows: median ms\n",
               double(fetch_bytes) / (1 << 20), reps, n);
-  std::printf("%-40s %10s %14s %10s\n", "read-back", "alone", "beside fetch", "fetch");
+  std::printf("%-40s %10s %14s %10s %14s\n", "read-back", "alone", "beside fetch", "fetch",
+              "beside upload");
   for (ReadBack how :
-       {ReadBack::PageableCopy, ReadBack::PinnedCopy, ReadBack::MappedKernel}) {
-    std::vector<double> alone, beside, fetch_ms;
+       {ReadBack::PageableCopy, ReadBack::PinnedCopy, ReadBack::MappedKernel,
+        ReadBack::MappedBoth}) {
+    std::vector<double> alone, beside, fetch_ms, beside_up;
     for (int r = 0; r < reps; ++r) {
       auto t0 = std::chrono::steady_clock::now();
       reduce(how);
@@ -129,9 +141,16 @@ int main(int argc, char **argv) {
       beside.push_back(ms_since(t0));
       check(cudaStreamSynchronize(fetch), "cudaStreamSynchronize");
       fetch_ms.push_back(ms_since(f0));
+      // An upload (host to device, another stream) instead: the GPU's own rows.
+      check(cudaMemcpyAsync(src, dst, fetch_bytes, cudaMemcpyHostToDevice, fetch),
+            "upload");
+      t0 = std::chrono::steady_clock::now();
+      reduce(how);
+      beside_up.push_back(ms_since(t0));
+      check(cudaStreamSynchronize(fetch), "cudaStreamSynchronize");
     }
-    std::printf("%-40s %10.3f %14.3f %10.3f\n", name(how), median(alone), median(beside),
-                median(fetch_ms));
+    std::printf("%-40s %10.3f %14.3f %10.3f %14.3f\n", name(how), median(alone),
+                median(beside), median(fetch_ms), median(beside_up));
   }
   return 0;
 }

@@ -231,6 +231,12 @@ void *hce_cuda_scratch(void *stream, size_t bytes) {
   return s ? s->scratch(stream, bytes) : nullptr;
 }
 
+void *hce_cuda_host_scratch(void *stream, size_t bytes, void **device) {
+  *device = nullptr;
+  hce::LaunchScratch *s = hce::LaunchScratchScope::current();
+  return s ? s->host_scratch(stream, bytes, device) : nullptr;
+}
+
 void hce_print_stats(void) {
   std::fputs(stats_table(Runtime::get().named_stats()).c_str(), stderr);
 }

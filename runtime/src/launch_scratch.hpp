@@ -18,6 +18,13 @@ public:
   // its next call with that stream; nullptr when `stream` is not the one
   // the launch runs on or there is no memory (the variant allocates).
   virtual void *scratch(void *stream, size_t bytes) = 0;
+  // At least `bytes` of pinned host memory the GPU reads and writes in place
+  // (mapped), for the variant's reduction identities in and partial results
+  // out by its own threads: an 8-byte cudaMemcpyAsync waits behind another
+  // stream's large copy on the copy engine (bench/reduction_beside_fetch.cu).
+  // The host address; `*device` gets the GPU's.  nullptr as for scratch(),
+  // and for blocks too large to be worth moving by the GPU's threads.
+  virtual void *host_scratch(void *stream, size_t bytes, void **device) = 0;
 };
 
 // The device launching a variant on this thread, for the call.

@@ -322,6 +322,40 @@ TEST_F(CudaDeviceTest, LanesAreTheBlockOnEveryMultiprocessor) {
   EXPECT_EQ(dev->lanes(r), int64_t(256) * sms);
 }
 
+// hce_cuda_host_scratch's block: pinned host memory the GPU reaches at the
+// address it gives (a generated variant's copy kernels move its reduction
+// slots through it), only for the compute stream and small blocks, and kept
+// usable as it grows.
+TEST_F(CudaDeviceTest, HostScratchIsMappedForTheComputeStreamOnly) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  using S = hce::CudaDevice::Stream;
+  void *gpu = reinterpret_cast<void *>(1);
+  EXPECT_EQ(dev->host_scratch(dev->stream(S::Download), 64, &gpu), nullptr);
+  EXPECT_EQ(gpu, nullptr);
+  EXPECT_EQ(dev->host_scratch(dev->stream(S::Compute),
+                              hce::CudaDevice::kMaxHostScratch + 1, &gpu),
+            nullptr);
+  for (size_t bytes : {size_t(24), size_t(40000)}) {
+    SCOPED_TRACE(bytes);
+    void *host = dev->host_scratch(dev->stream(S::Compute), bytes, &gpu);
+    ASSERT_NE(host, nullptr);
+    ASSERT_NE(gpu, nullptr);
+    const std::vector<double> v = hce_test::random_vector(bytes / sizeof(double), 5);
+    std::memcpy(host, v.data(), bytes);
+    // The GPU's address reads what the host wrote, and its writes are the host's.
+    void *d = dev->allocate(bytes);
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(cudaMemcpy(d, gpu, bytes, cudaMemcpyDeviceToDevice), cudaSuccess);
+    std::memset(host, 0, bytes);
+    ASSERT_EQ(cudaMemcpy(gpu, d, bytes, cudaMemcpyDeviceToDevice), cudaSuccess);
+    EXPECT_EQ(std::memcmp(host, v.data(), bytes), 0);
+    dev->release(d);
+  }
+}
+
 // Rows of a 2-D section (lud's trailing rows): one strided copy each way,
 // under every pin policy, with rows both narrower than a staging slot and,
 // for "stage", more rows than one slot holds.  Elements between the rows

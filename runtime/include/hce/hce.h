@@ -266,6 +266,13 @@ void hce_finalize(void);
  * NULL when called outside such a launch or without memory: the variant
  * then allocates its own. */
 void *hce_cuda_scratch(void *stream, size_t bytes);
+/* Likewise pinned host memory the GPU reads and writes in place (mapped), for
+ * a variant's reduction identities in and partial results out by its own
+ * threads rather than by copies, which wait behind other streams' large
+ * copies on the copy engines.  Returns the host address and sets *device to
+ * the GPU's; NULL (and *device NULL) outside such a launch, without memory,
+ * or for blocks over 64 KiB: the variant then copies. */
+void *hce_cuda_host_scratch(void *stream, size_t bytes, void **device);
 
 #ifdef __cplusplus
 }

@@ -85,6 +85,10 @@ public:
   // hce_cuda_scratch during a launch: one block for the compute stream's
   // variant, grown as asked, kept until the device goes.
   void *scratch(void *stream, size_t bytes) override;
+  // hce_cuda_host_scratch: likewise, pinned host memory mapped for the GPU
+  // (cudaHostAllocMapped), at most kMaxHostScratch bytes.
+  void *host_scratch(void *stream, size_t bytes, void **device) override;
+  static constexpr size_t kMaxHostScratch = size_t(64) << 10;
 
   bool can_run(const hce_region &region) const override { return region.cuda != nullptr; }
   // Its upload and download streams, and its staging pool's one copy per
@@ -321,6 +325,10 @@ private:
   std::mutex scratch_mutex_;
   void *scratch_ = nullptr; // hce_cuda_scratch's block (cudaMalloc)
   size_t scratch_bytes_ = 0;
+  void *host_scratch_ = nullptr;     // hce_cuda_host_scratch's (cudaHostAlloc)
+  void *host_scratch_dev_ = nullptr; // ... and the GPU's address of it
+  size_t host_scratch_bytes_ = 0;
+  bool grow_host_scratch_locked(size_t bytes); // under scratch_mutex_
   std::mutex event_mutex_;
   std::vector<cudaEvent_t> event_pool_;
   std::vector<cudaEvent_t> events_all_;

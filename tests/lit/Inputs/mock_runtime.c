@@ -242,6 +242,12 @@ void *hce_cuda_scratch(void *stream, size_t bytes) {
   (void)bytes;
   return 0;
 }
+void *hce_cuda_host_scratch(void *stream, size_t bytes, void **device) {
+  (void)stream;
+  (void)bytes;
+  *device = 0;
+  return 0;
+}
 
 int hce_co_exec(const hce_region *r) {
   int64_t W = r->iterations;
