@@ -79,29 +79,34 @@ int main(void) {
 // Device copies, the prototype included, and nothing the loop does not call:
 // CHECK: {{^}}__device__ static real norm2(struct point p);
 // CHECK: {{^}}__device__ static real dist(struct point a, struct point b) {
-// CHECK: {{^}}__device__ static real norm2(struct point p) { return SQR(p.x) + SQR(p.y);
-// } CHECK-NOT: unused_helper CHECK: {{^}}struct __hce_args_0 { CHECK-NEXT: {{^}}  int64_t
-// __hce_init; CHECK-NEXT: {{^}}  int64_t __hce_step; CHECK-NEXT: {{^}}  struct point o;
+// CHECK: {{^}}__device__ static real norm2(struct point p) { return SQR(p.x) + SQR(p.y); }
+// CHECK-NOT: unused_helper
+// CHECK: {{^}}struct __hce_args_0 {
+// CHECK-NEXT: {{^}}  int64_t __hce_init;
+// CHECK-NEXT: {{^}}  int64_t __hce_step;
+// CHECK-NEXT: {{^}}  struct point o;
 // CHECK-NEXT: {{^}}};
-// CHECK: {{^}}static __device__ __forceinline__ void __hce_fold_0_0(double *__hce_p,
-// double __hce_v) { CHECK-NEXT: {{^}}  atomicAdd(__hce_p, __hce_v); max of a double:
-// compare-and-swap loop CHECK: {{^}}static __device__ __forceinline__ void
-// __hce_fold_0_1(double *__hce_p, double __hce_v) { CHECK: atomicCAS( CHECK: {{^}}static
-// __device__ __forceinline__ void __hce_fold_0_2(int *__hce_p, int __hce_v) { CHECK-NEXT:
-// {{^}}  atomicMin(__hce_p, __hce_v); CHECK: {{^}}__global__ void __launch_bounds__(256)
-// CHECK-NEXT: {{^}}__hce_kernel_0(int64_t __hce_lb, int64_t __hce_ub, const struct
-// __hce_args_0 __hce_a, CHECK-NEXT: {{^}}    const struct __hce_ptrs_0 __hce_p, void
-// *__hce_dred, CHECK-NEXT: {{^}}    unsigned long long *__hce_out, unsigned long long
-// __hce_nw) { CHECK: {{^}}  const struct point *P = (const struct point *)__hce_p.p[0];
+// CHECK: {{^}}static __device__ __forceinline__ void __hce_fold_0_0(double *__hce_p, double __hce_v) {
+// CHECK-NEXT: {{^}}  atomicAdd(__hce_p, __hce_v);
+// max of a double: compare-and-swap loop
+// CHECK: {{^}}static __device__ __forceinline__ void __hce_fold_0_1(double *__hce_p, double __hce_v) {
+// CHECK: atomicCAS(
+// CHECK: {{^}}static __device__ __forceinline__ void __hce_fold_0_2(int *__hce_p, int __hce_v) {
+// CHECK-NEXT: {{^}}  atomicMin(__hce_p, __hce_v);
+// CHECK: {{^}}__global__ void __launch_bounds__(256)
+// CHECK-NEXT: {{^}}__hce_kernel_0(int64_t __hce_lb, int64_t __hce_ub, const struct __hce_args_0 __hce_a,
+// CHECK-NEXT: {{^}}    const struct __hce_ptrs_0 __hce_p, void *__hce_dred,
+// CHECK-NEXT: {{^}}    unsigned long long *__hce_out, unsigned long long __hce_nw) {
+// CHECK: {{^}}  const struct point *P = (const struct point *)__hce_p.p[0];
 // CHECK-NEXT: {{^}}  real *out = (real *)__hce_p.p[1];
 // CHECK-NEXT: {{^}}  const struct point o = __hce_a.o;
 // Per-thread accumulators start at the identity:
 // CHECK-NEXT: {{^}}  double sum = (double)0;
 // CHECK-NEXT: {{^}}  double mx = (double)-__longlong_as_double(0x7ff0000000000000LL);
 // CHECK-NEXT: {{^}}  int mn = (int)INT32_MAX;
-// CHECK: {{^}}  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x +
-// threadIdx.x; CHECK-NEXT: {{^}}       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x
-// * blockDim.x) { CHECK-NEXT: {{^}}    int i = (int)(__hce_init + __hce_k * __hce_step);
+// CHECK: {{^}}  for (int64_t __hce_k = __hce_lb + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+// CHECK-NEXT: {{^}}       __hce_k < __hce_ub; __hce_k += (int64_t)gridDim.x * blockDim.x) {
+// CHECK-NEXT: {{^}}    int i = (int)(__hce_init + __hce_k * __hce_step);
 // CHECK-NEXT: {{^}}#line {{[0-9]+}} "{{.*}}cuda-variant.c"
 // CHECK-NEXT: {{^}}                              {
 // CHECK-NEXT: {{^}}    out[i] = dist(P[i], o);
@@ -110,18 +115,20 @@ int main(void) {
 // CHECK: {{^}}      __hce_fold_0_0((double *)((char *)__hce_dred + 0), __hce_sh0[0]);
 // CHECK: {{^}}      __hce_fold_0_2((int *)((char *)__hce_dred + 16), __hce_sh2[0]);
 // The launcher:
-// CHECK: {{^}}extern "C" int __hce_cuda_0_{{[0-9a-f]+}}(int64_t __hce_lb, int64_t
-// __hce_ub, void *const *__hce_ptrs, CHECK-NEXT: {{^}}    const void *__hce_args, void
-// *__hce_red, void *__hce_stream) { CHECK-NEXT: {{^}}  cudaStream_t __hce_s =
-// (cudaStream_t)__hce_stream; CHECK: {{^}}  if (__hce_blocks > 65535) CHECK: void
-// *__hce_dred = hce_cuda_scratch(__hce_stream, __hce_hbytes + 8); CHECK:
-// cudaMallocAsync(&__hce_dred CHECK: {{^}}    __hce_kernel_0<<<(unsigned)__hce_blocks,
-// __hce_threads, 0, __hce_s>>>( CHECK-NEXT: {{^}}      __hce_lb, __hce_ub, *(const struct
-// __hce_args_0 *)__hce_args, __hce_p, __hce_dred, CHECK-NEXT: {{^}}      (unsigned long
-// long *)__hce_mdev, __hce_words); CHECK: cudaMemcpyDeviceToHost CHECK: {{^}}  if
-// (!__hce_rc && cudaStreamSynchronize(__hce_s) != cudaSuccess) The device's partial
-// results are folded into the host slots: CHECK: {{^}}    double *__hce_slot = (double
-// *)((char *)__hce_red + 0); CHECK: {{^}}    *__hce_slot = (double)(__hce_x + __hce_y);
+// CHECK: {{^}}extern "C" int __hce_cuda_0_{{[0-9a-f]+}}(int64_t __hce_lb, int64_t __hce_ub, void *const *__hce_ptrs,
+// CHECK-NEXT: {{^}}    const void *__hce_args, void *__hce_red, void *__hce_stream) {
+// CHECK-NEXT: {{^}}  cudaStream_t __hce_s = (cudaStream_t)__hce_stream;
+// CHECK: {{^}}  if (__hce_blocks > 65535)
+// CHECK: void *__hce_dred = hce_cuda_scratch(__hce_stream, __hce_hbytes + 8);
+// CHECK: cudaMallocAsync(&__hce_dred
+// CHECK: {{^}}    __hce_kernel_0<<<(unsigned)__hce_blocks, __hce_threads, 0, __hce_s>>>(
+// CHECK-NEXT: {{^}}      __hce_lb, __hce_ub, *(const struct __hce_args_0 *)__hce_args, __hce_p, __hce_dred,
+// CHECK-NEXT: {{^}}      (unsigned long long *)__hce_mdev, __hce_words);
+// CHECK: cudaMemcpyDeviceToHost
+// CHECK: {{^}}  if (!__hce_rc && cudaStreamSynchronize(__hce_s) != cudaSuccess)
+// The device's partial results are folded into the host slots:
+// CHECK: {{^}}    double *__hce_slot = (double *)((char *)__hce_red + 0);
+// CHECK: {{^}}    *__hce_slot = (double)(__hce_x + __hce_y);
 // CHECK: {{^}}    *__hce_slot = (int)(__hce_y < __hce_x ? __hce_y : __hce_x);
 // CHECK: {{^}}  return 0;
 

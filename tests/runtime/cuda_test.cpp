@@ -764,7 +764,9 @@ TEST_F(CudaRegion, AGpuAloneStagesItsCopiesByTheFreeCores) {
 // A GPU working alone on a one-shot region whose output the program never
 // touched (fresh from mmap): the prefaulter faults the output's pages in
 // while the GPU uploads and computes, and every element is right.  Beside
-// the CPU's chunks it does not (the team's cores are busy).
+// the CPU's chunks it starts only once the CPU retires (eft: a lending CPU
+// under half the GPU's rate, 1763936), its team asleep: on the H100 it does
+// in this region (call RF1, 37748736 bytes faulted).
 TEST_F(CudaRegion, AGpuAlonesUntouchedOutputIsFaultedInAhead) {
   REQUIRE_GPU();
   for (const char *devices : {"cuda:0", "cpu,cuda:0"}) {
@@ -787,7 +789,7 @@ TEST_F(CudaRegion, AGpuAlonesUntouchedOutputIsFaultedInAhead) {
     } else {
       ASSERT_GT(hce_last_iterations(&t.site, "cpu"), 0);
       ASSERT_GT(hce_last_iterations(&t.site, "cuda:0"), 0);
-      EXPECT_EQ(faulted, 0u);
+      EXPECT_LE(faulted, bytes);
     }
   }
 }
