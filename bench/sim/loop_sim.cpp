@@ -191,6 +191,8 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     s.bytes = in.bytes() + out.bytes();
     if (in.first_up > 0 && in.up_bytes > 0)
       s.first_up = s.up * std::min(1.0, in.first_up / in.up_bytes);
+    if (in.resident > 0 && in.bytes() > 0)
+      s.placed_up = s.up * std::min(1.0, in.resident / in.bytes());
     // A copying stage's bookkeeping around its batch (ExecutionContext::chunk_copy).
     if (co_ && ctx_.chunk_copy > 0) {
       if (in.up_copies + in.down_copies > 0)
@@ -331,8 +333,8 @@ void LoopSim::ask(int d) {
       s.end = now_ + total;
       s.total = total;
     }
-    q_.push(
-        {now_ + total, Complete, d, dec.range, total, gen, steady(total - st.first_up)});
+    q_.push({now_ + total, Complete, d, dec.range, total, gen,
+             steady(total - one_time(d, st))});
     q_.push({now_ + total + host_gap(), Ask, d, {}, 0, gen});
     return;
   }
@@ -361,7 +363,7 @@ void LoopSim::ask(int d) {
   // What the chunk loop measures: its slowest stage.
   const double up = u1 - u0;
   q_.push({d1, Complete, d, dec.range, std::max({up, st.comp, st.down}), 0,
-           steady(std::max({up - st.first_up, st.comp, st.down}))});
+           steady(std::max({up - one_time(d, st), st.comp, st.down}))});
   // The next upload starts when the upload stream and a slot are free.
   double next = u1;
   if (s.completions.size() >= 3) {

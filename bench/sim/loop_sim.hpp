@@ -166,7 +166,8 @@ private:
   };
   struct Stages {
     double up = 0, comp = 0, down = 0, bytes = 0;
-    double first_up = 0; // of `up`: Moves::first_up's share of its bytes
+    double first_up = 0;  // of `up`: Moves::first_up's share of its bytes
+    double placed_up = 0; // ... Moves::resident's (Scheduler::placing_data)
     bool staged = false; // its copies by the threads lent beside the CPU's team
   };
 
@@ -196,6 +197,10 @@ private:
   // Event::steady for a chunk whose steady cost is `s` (-1: none kept).
   double steady(double s) const {
     return sched_.steady_chunk_costs() ? std::max(0.0, s) : -1;
+  }
+  // The upload the scheduler's steady cost leaves out (chunk_loop.cpp).
+  double one_time(int d, const Stages &st) const {
+    return sched_.placing_data(d) ? st.placed_up : st.first_up;
   }
 
   Scheduler &sched_;

@@ -68,6 +68,8 @@ Moves Residency::acquire(const Region &r, int e, Range range, bool gpu) {
       (gpu ? m.up_pinned : m.down_pinned) += bytes;
     if (gpu)
       register_rows(*s, missing, s->array->rowbytes * r.row_scale(e), m);
+    if (s->array->resident)
+      m.resident += bytes;
     if (gpu && s->array->resident) {
       const IntervalSet first = IntervalSet(missing).subtract(s->received);
       m.first_up += double(first.total_length()) * s->array->rowbytes * r.row_scale(e);

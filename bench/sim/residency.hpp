@@ -61,6 +61,10 @@ struct Moves {
   // runtime's TransferCounts::first_to_device): eft's models leave their
   // share of the upload out (Scheduler::steady_chunk_costs).
   double first_up = 0;
+  // Of up_bytes (a GPU's) or down_bytes (a host's fetches), a data region's
+  // rows, first or again: the runtime's TransferCounts::resident_to_device,
+  // all placement while the scheduler says so (Scheduler::placing_data).
+  double resident = 0;
   double seconds(const Link &l, double scale) const {
     const double upp = l.pin_up_bw > 0 ? up_pinned : 0;
     const double downp = l.pin_down_bw > 0 ? down_pinned : 0;

@@ -52,6 +52,7 @@ struct InFlight {
   int slot = 0;
   double upload = 0, compute = 0; // seconds spent in each stage
   double first_upload = 0;        // of `upload`: ChunkWorker::first_upload_share
+  double placed_upload = 0;       // ... ChunkWorker::placed_upload_share
 };
 
 // A blocking FIFO between two stages.
@@ -235,9 +236,13 @@ private:
     w_.compute_busy += c.compute;
     w_.chunk_times.push_back({c.range.size(), seconds});
     w_.finish = end - sh_.t0;
+    // One-time uploads leave the steady cost: a data region's first ones,
+    // and all of them while the data moves to where a new mode wants it.
+    const double one_time =
+        sh_.scheduler->placing_data(slot_) ? c.placed_upload : c.first_upload;
     sh_.scheduler->complete(
         slot_, c.range,
-        sh_.scheduler->steady_chunk_costs() ? cost(c.upload - c.first_upload) : seconds);
+        sh_.scheduler->steady_chunk_costs() ? cost(c.upload - one_time) : seconds);
     sh_.cv.notify_all();
   }
 
@@ -263,6 +268,8 @@ private:
       return false;
     if (w_.first_upload_share)
       c.first_upload = c.upload * std::clamp(w_.first_upload_share(c.slot), 0.0, 1.0);
+    if (w_.placed_upload_share)
+      c.placed_upload = c.upload * std::clamp(w_.placed_upload_share(c.slot), 0.0, 1.0);
     return true;
   }
 
@@ -434,7 +441,7 @@ double ChunkWorker::capability() const { return rate_of_large_chunks(chunk_times
 // Every field of ChunkWorker: one added there must be reset here (the size
 // check below fails until this list is looked at again).
 static_assert(sizeof(void *) != 8 || sizeof(std::function<void()>) != 32 ||
-                  sizeof(ChunkWorker) == 464,
+                  sizeof(ChunkWorker) == 496,
               "ChunkWorker's fields changed: update ChunkWorker::reset()");
 void ChunkWorker::reset() {
   device = 0;
@@ -446,6 +453,8 @@ void ChunkWorker::reset() {
     abandon = nullptr;
   if (first_upload_share)
     first_upload_share = nullptr;
+  if (placed_upload_share)
+    placed_upload_share = nullptr;
   idle = false;
   if (prologue)
     prologue = nullptr;

@@ -53,6 +53,9 @@ struct ChunkWorker {
   // The scheduler's steady cost of the chunk leaves that time out
   // (Scheduler::steady_chunk_costs).  May be empty (none).
   std::function<double(int slot)> first_upload_share;
+  // ... and the share that moved a data region's elements, first or again
+  // (Scheduler::placing_data).  May be empty (none).
+  std::function<double(int slot)> placed_upload_share;
   // The scheduler plans to give this device nothing in this execution:
   // its controller is not woken at all (it is dropped from the scheduler).
   bool idle = false;

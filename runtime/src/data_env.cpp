@@ -1023,6 +1023,7 @@ bool DataEnv::acquire(int device, const hce_region &region, Range range,
       IntervalSet first = missing;
       first.subtract(w.received);
       counts.first_to_device += uint64_t(first.total_length()) * a.elem_size;
+      counts.resident_to_device += uint64_t(missing.total_length()) * a.elem_size;
       w.received.unite(missing);
     }
     // Marked valid only once the copy has landed: until then another device

@@ -41,6 +41,11 @@ struct TransferCounts {
   // for the first time (Window::received).  They stay there: a model of the
   // device's steady cost leaves their copies out (chunk_loop.cpp).
   uint64_t first_to_device = 0;
+  // Of to_device: every element of a data region's array, first or again
+  // (the rows another device wrote meanwhile).  In an execution that puts
+  // the data where a new mode wants it (Scheduler::placing_data), that is
+  // placement too, not the device's steady cost.
+  uint64_t resident_to_device = 0;
   // Bytes DataEnv::prefetch queued to the device in the background (not in
   // to_device: no chunk waited for them).
   uint64_t prefetched = 0;

@@ -50,6 +50,7 @@ void RegionDeviceWork::bind(ChunkWorker &w) {
   };
   w.abandon = [this](int k) { abandon(k); };
   w.first_upload_share = [this](int k) { return first_upload_share(k); };
+  w.placed_upload_share = [this](int k) { return placed_upload_share(k); };
   w.on_failure = [this, &w] { return rescue(w.finished_by_rescue); };
 }
 
@@ -61,10 +62,15 @@ bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
   // Not the wait for copies in the background (TransferCounts::
   // background_wait): counted as one-time work too, it made the H200's cold
   // cg 1.23x as long (call YD, 7 paired rounds).
-  const uint64_t up0 = bytes_.to_device, first0 = bytes_.first_to_device;
+  const uint64_t up0 = bytes_.to_device, first0 = bytes_.first_to_device,
+                 resident0 = bytes_.resident_to_device;
+  const bool host = rt_.devices()[size_t(device_)]->uses_host_memory();
   const auto first_share = [&] {
     const uint64_t up = bytes_.to_device - up0;
     s.first_share = up ? double(bytes_.first_to_device - first0) / double(up) : 0;
+    s.placed_share = host ? 1.0
+                     : up ? double(bytes_.resident_to_device - resident0) / double(up)
+                          : 0;
   };
   if (data_.acquire(device_, *r_, range, s.ptrs, s.hold, bytes_, why)) {
     first_share();
@@ -75,7 +81,7 @@ bool RegionDeviceWork::upload(Range range, int k, std::string &why) {
   s.in_pieces = true;
   why.clear();
   const bool ok = run_in_pieces(range, s, why);
-  s.first_share = 0; // (the stage computed too: not a copy's time alone)
+  s.first_share = s.placed_share = 0; // (the stage computed too: not a copy's time alone)
   return ok;
 }
 

@@ -36,6 +36,9 @@ public:
   // Of the slot's last upload stage, the share (by bytes) that moved a data
   // region's elements into the device for the first time.
   double first_upload_share(int slot) const { return slots_[size_t(slot)].first_share; }
+  // ... and the share that moved a data region's elements, first or again
+  // (for a host, all of it: its upload stage fetches what devices hold).
+  double placed_upload_share(int slot) const { return slots_[size_t(slot)].placed_share; }
   // Per-execution preparation on the device's controller (accelerators);
   // `others_work`: other devices run chunks of the execution.
   void prepare(const Device::Wanted &wanted, bool others_work);
@@ -65,7 +68,8 @@ private:
     // The chunk's data does not fit in the device's memory: it ran as
     // consecutive pieces that do, in the upload stage.
     bool in_pieces = false;
-    double first_share = 0; // first_upload_share()
+    double first_share = 0;  // first_upload_share()
+    double placed_share = 0; // placed_upload_share()
   };
   bool run_in_pieces(Range range, Slot &s, std::string &why);
   // Under partials_mutex_: a finished chunk's (or piece's) reduction

@@ -75,6 +75,8 @@ public:
   explicit FixedChunks(int64_t chunk, bool steady = false)
       : chunk_(chunk), steady_(steady) {}
   bool steady_chunk_costs() const override { return steady_; }
+  bool placing_data(int) const override { return placing; }
+  bool placing = false;     // placing_data()'s answer
   std::vector<double> seen; // complete()'s seconds
   std::string_view name() const override { return "fixed"; }
   void begin(const hce::SchedParams &p) override {
@@ -354,6 +356,45 @@ TEST(ChunkLoop, AChunksFirstUploadsAreLeftOutOfItsSteadyCost) {
   }
 }
 
+// A device alone in the execution that places its mode's data
+// (Scheduler::placing_data): every upload of a data region's elements (nine
+// tenths of the 40 ms upload here, a quarter of them first ones) is left out
+// of its steady cost, where otherwise only the first ones are.
+TEST(ChunkLoop, APlacingDevicesDataRegionUploadsAreLeftOutOfItsSteadyCost) {
+  for (bool placing : {false, true}) {
+    SCOPED_TRACE(placing ? "placing" : "steady");
+    hce::ChunkWorker w;
+    w.upload = [](hce::Range, int, std::string &) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(40));
+      return true;
+    };
+    w.compute = [](hce::Range, int, std::string &) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      return true;
+    };
+    w.download = [](hce::Range, int, std::string &) { return true; };
+    w.first_upload_share = [](int) { return 0.25; };
+    w.placed_upload_share = [](int) { return 0.9; };
+    FixedChunks sched(1, true);
+    sched.placing = placing;
+    std::vector<hce::ChunkWorker> ran;
+    EXPECT_EQ(run_one_per_chunk(2, std::move(w), &sched, &ran).completed.total_length(),
+              2);
+    ASSERT_EQ(ran.size(), 1u);
+    ASSERT_EQ(ran[0].chunk_times.size(), 2u);
+    ASSERT_EQ(sched.seen.size(), 2u);
+    for (size_t k = 0; k < 2; ++k) {
+      const double whole = ran[0].chunk_times[k].second;
+      EXPECT_GE(whole, 0.042) << "chunk " << k;
+      if (placing) // less 0.9 of an upload of 40 ms or more
+        EXPECT_LE(sched.seen[k], whole - 0.036) << "chunk " << k;
+      else // less a quarter of it: its compute, and more than a tenth of the upload
+        EXPECT_GE(sched.seen[k], 0.1 * (whole - 0.002)) << "chunk " << k;
+      EXPECT_LE(sched.seen[k], whole - 0.010) << "chunk " << k;
+    }
+  }
+}
+
 TEST(Pipeline, EverySchedulerGivesTheRightResultPipelined) {
   for (const char *schedule :
        {"static", "quick", "split", "hguided", "logfit", "fdets", "adets", "auto"}) {
@@ -492,7 +533,7 @@ TEST(ChunkLoop, AResetWorkerIsANewOne) {
   w.pipelined = w.pipeline_when_compute_bound = w.pipeline_after_first = w.idle = true;
   w.upload = w.compute = w.download = [](hce::Range, int, std::string &) { return true; };
   w.abandon = [](int) {};
-  w.first_upload_share = [](int) { return 0.5; };
+  w.first_upload_share = w.placed_upload_share = [](int) { return 0.5; };
   w.prologue = [](const std::function<bool()> &) {};
   w.epilogue = w.retired = w.paused = w.lending_ended = [] {};
   w.on_failure = [] { return std::string(); };
@@ -506,8 +547,8 @@ TEST(ChunkLoop, AResetWorkerIsANewOne) {
   EXPECT_FALSE(w.pipelined || w.pipeline_when_compute_bound || w.pipeline_after_first ||
                w.idle);
   EXPECT_FALSE(w.upload || w.compute || w.download || w.abandon || w.first_upload_share ||
-               w.prologue || w.epilogue || w.retired || w.paused || w.lending_ended ||
-               w.on_failure);
+               w.placed_upload_share || w.prologue || w.epilogue || w.retired ||
+               w.paused || w.lending_ended || w.on_failure);
   EXPECT_TRUE(w.finished_by_rescue.empty());
   EXPECT_TRUE(w.chunk_times.empty());
   EXPECT_EQ(w.iterations, 0);

@@ -71,6 +71,9 @@ public:
       cur_->complete(device, range, seconds);
   }
   bool steady_chunk_costs() const override { return cur_ && cur_->steady_chunk_costs(); }
+  bool placing_data(int device) const override {
+    return cur_ && cur_->placing_data(device);
+  }
   void drop(int device) override {
     if (cur_)
       cur_->drop(device);

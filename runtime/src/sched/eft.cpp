@@ -263,6 +263,14 @@ public:
   // A data region's first uploads are one-time work: the models are of
   // the chunks' steady cost (see the file's comment).
   bool steady_chunk_costs() const override { return true; }
+  // A device alone in the execution that settles its mode, after the run's
+  // first: the uploads of rows the others wrote (a host's fetches of rows
+  // the accelerators hold) are the switch's, not the arm's steady cost --
+  // an arm is measured by its next execution, and its model must not be
+  // moved by this one's copies meanwhile.
+  bool placing_data(int device) const override {
+    return settling_ && device == solo_ && exec_ > 1;
+  }
 
   void ended(double wall_s, double one_time_s) override {
     exec_wall_ = wall_s;

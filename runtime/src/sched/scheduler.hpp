@@ -116,6 +116,15 @@ public:
   // device's chunks cost once its data is there.  The papers' schedulers
   // see the whole chunk, as their algorithms measure it.
   virtual bool steady_chunk_costs() const { return false; }
+  // During an execution (with steady_chunk_costs): `device` runs alone in
+  // the execution that puts the data where that mode wants it, so every
+  // copy of a data region's elements into its stage -- the rows another
+  // device wrote, fetched home for a host -- is placement, left out of its
+  // chunks' steady cost like a first upload.  (The H100's cold fdtd2d: the
+  // GPU alone's first execution of hz took 1.4 ms uploading the CPU's rows
+  // of ex, a model of 24x its 0.06 ms chose the CPU alone, which fetched
+  // 96 MiB home in 3.8 ms.)
+  virtual bool placing_data(int device) const { return false; }
   virtual void drop(int device) = 0;
   // The partition ratios the scheduler would use now (for stats and for the
   // incremental-transfer planner); empty if it has none.
