@@ -320,6 +320,36 @@ TEST(Pipeline, ACopyBoundWorkerPipelinesOnlyOnceNoHostComputes) {
   EXPECT_GE(after, 3) << "not pipelined once the host was done";
 }
 
+// A worker whose chunks upload for 40 ms and compute for 2.
+hce::ChunkWorker slow_upload_worker() {
+  hce::ChunkWorker w;
+  w.upload = [](hce::Range, int, std::string &) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    return true;
+  };
+  w.compute = [](hce::Range, int, std::string &) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return true;
+  };
+  w.download = [](hce::Range, int, std::string &) { return true; };
+  return w;
+}
+
+// Two one-iteration chunks of `w` under `sched`: each one's whole time, as
+// the worker counts it, and the time the scheduler was told; empty if they
+// did not both run.
+std::vector<std::pair<double, double>> two_chunks(hce::ChunkWorker w,
+                                                  FixedChunks &sched) {
+  std::vector<hce::ChunkWorker> ran;
+  EXPECT_EQ(run_one_per_chunk(2, std::move(w), &sched, &ran).completed.total_length(), 2);
+  std::vector<std::pair<double, double>> times;
+  if (ran.size() != 1 || ran[0].chunk_times.size() != 2 || sched.seen.size() != 2)
+    return times;
+  for (size_t k = 0; k < 2; ++k)
+    times.push_back({ran[0].chunk_times[k].second, sched.seen[k]});
+  return times;
+}
+
 // A chunk's first uploads of a data region's elements (three quarters of
 // its 40 ms upload here) are one-time work: a scheduler that models steady
 // costs (eft) is told the chunk's time without them, the others (the
@@ -327,31 +357,18 @@ TEST(Pipeline, ACopyBoundWorkerPipelinesOnlyOnceNoHostComputes) {
 TEST(ChunkLoop, AChunksFirstUploadsAreLeftOutOfItsSteadyCost) {
   for (bool steady : {false, true}) {
     SCOPED_TRACE(steady ? "steady costs" : "whole chunks");
-    hce::ChunkWorker w;
-    w.upload = [](hce::Range, int, std::string &) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(40));
-      return true;
-    };
-    w.compute = [](hce::Range, int, std::string &) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      return true;
-    };
-    w.download = [](hce::Range, int, std::string &) { return true; };
+    hce::ChunkWorker w = slow_upload_worker();
     w.first_upload_share = [](int) { return 0.75; };
     FixedChunks sched(1, steady);
-    std::vector<hce::ChunkWorker> ran;
-    EXPECT_EQ(run_one_per_chunk(2, std::move(w), &sched, &ran).completed.total_length(),
-              2);
-    ASSERT_EQ(ran.size(), 1u);
-    ASSERT_EQ(ran[0].chunk_times.size(), 2u);
-    ASSERT_EQ(sched.seen.size(), 2u);
+    const std::vector<std::pair<double, double>> times = two_chunks(std::move(w), sched);
+    ASSERT_EQ(times.size(), 2u);
     for (size_t k = 0; k < 2; ++k) {
-      const double whole = ran[0].chunk_times[k].second;
+      const double whole = times[k].first;
       EXPECT_GE(whole, 0.042) << "chunk " << k;
       if (steady) // less 0.75 of an upload of 40 ms or more
-        EXPECT_LE(sched.seen[k], whole - 0.030) << "chunk " << k;
+        EXPECT_LE(times[k].second, whole - 0.030) << "chunk " << k;
       else
-        EXPECT_DOUBLE_EQ(sched.seen[k], whole) << "chunk " << k;
+        EXPECT_DOUBLE_EQ(times[k].second, whole) << "chunk " << k;
     }
   }
 }
@@ -363,34 +380,21 @@ TEST(ChunkLoop, AChunksFirstUploadsAreLeftOutOfItsSteadyCost) {
 TEST(ChunkLoop, APlacingDevicesDataRegionUploadsAreLeftOutOfItsSteadyCost) {
   for (bool placing : {false, true}) {
     SCOPED_TRACE(placing ? "placing" : "steady");
-    hce::ChunkWorker w;
-    w.upload = [](hce::Range, int, std::string &) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(40));
-      return true;
-    };
-    w.compute = [](hce::Range, int, std::string &) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      return true;
-    };
-    w.download = [](hce::Range, int, std::string &) { return true; };
+    hce::ChunkWorker w = slow_upload_worker();
     w.first_upload_share = [](int) { return 0.25; };
     w.placed_upload_share = [](int) { return 0.9; };
     FixedChunks sched(1, true);
     sched.placing = placing;
-    std::vector<hce::ChunkWorker> ran;
-    EXPECT_EQ(run_one_per_chunk(2, std::move(w), &sched, &ran).completed.total_length(),
-              2);
-    ASSERT_EQ(ran.size(), 1u);
-    ASSERT_EQ(ran[0].chunk_times.size(), 2u);
-    ASSERT_EQ(sched.seen.size(), 2u);
+    const std::vector<std::pair<double, double>> times = two_chunks(std::move(w), sched);
+    ASSERT_EQ(times.size(), 2u);
     for (size_t k = 0; k < 2; ++k) {
-      const double whole = ran[0].chunk_times[k].second;
+      const double whole = times[k].first;
       EXPECT_GE(whole, 0.042) << "chunk " << k;
       if (placing) // less 0.9 of an upload of 40 ms or more
-        EXPECT_LE(sched.seen[k], whole - 0.036) << "chunk " << k;
+        EXPECT_LE(times[k].second, whole - 0.036) << "chunk " << k;
       else // less a quarter of it: its compute, and more than a tenth of the upload
-        EXPECT_GE(sched.seen[k], 0.1 * (whole - 0.002)) << "chunk " << k;
-      EXPECT_LE(sched.seen[k], whole - 0.010) << "chunk " << k;
+        EXPECT_GE(times[k].second, 0.1 * (whole - 0.002)) << "chunk " << k;
+      EXPECT_LE(times[k].second, whole - 0.010) << "chunk " << k;
     }
   }
 }
