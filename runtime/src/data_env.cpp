@@ -1360,10 +1360,18 @@ bool DataEnv::release(int device, const hce_region &region, Range range, CoMode 
   return ok;
 }
 
-bool DataEnv::evict(int device, std::string &why) {
+bool DataEnv::evict(int device, const hce_region &region, std::string &why) {
   std::unique_lock<std::mutex> lock(mutex_);
   bool ok = true;
-  for (auto &[key, a] : arrays_) {
+  std::vector<Array *> mine;
+  for (int m = 0; m < region.num_maps; ++m) {
+    auto it = region.maps[m].host ? arrays_.find(region.maps[m].host) : arrays_.end();
+    if (it != arrays_.end() &&
+        std::find(mine.begin(), mine.end(), &it->second) == mine.end())
+      mine.push_back(&it->second);
+  }
+  for (Array *ap : mine) {
+    Array &a = *ap;
     std::string lost; // (what was on its way is simply not valid)
     quiesce_window(lock, a, device, lost);
     IntervalSet only_here = a.res.plan_download(device + 1, a.res.valid(device + 1));

@@ -154,10 +154,15 @@ public:
   // data-region arrays, as Device::unpinned_bytes counts them); after
   // begin_region.
   size_t would_pin(int device, const hce_region &region);
-  // Forgets everything `device` holds (after a failure): its valid data that
-  // exists nowhere else is lost, so it must first be fetched; returns false
-  // if that fails too.
-  bool evict(int device, std::string &why);
+  // Forgets what `device` holds of the arrays `region` maps (after its
+  // failure in that region): its valid data that exists nowhere else is
+  // lost, so it must first be fetched; returns false if that fails too.
+  // Not other arrays: another thread's data region may hold them while its
+  // host code writes the host's copy (every array here once: a download
+  // home of rows that thread had just written and was about to
+  // hce_update, on a failure of its neighbour's chunk, lost its writes --
+  // DataRegionSoak, two threads, one run in ~100).
+  bool evict(int device, const hce_region &region, std::string &why);
 
   // #pragma hce data / update.  A data region is the calling thread's (as
   // OpenMP's target data: a structured block of the thread that meets it),

@@ -176,7 +176,7 @@ void RegionDeviceWork::prefetch() {
 
 std::string RegionDeviceWork::rescue(std::vector<Range> &finished) {
   std::string err;
-  if (!data_.evict(device_, err))
+  if (!data_.evict(device_, *r_, err))
     return "cannot recover the data held by " + rt_.devices()[size_t(device_)]->name() +
            ": " + err;
   // Everything the device computed is home now (evict): a chunk whose

@@ -379,7 +379,7 @@ TEST(Prefetch, AnEvictedWindowIsFreedOnlyOnceNoFetchUsesIt) {
   // fetches it from sim:0.
   std::string evict_why;
   bool evicted = false;
-  std::jthread evict([&] { evicted = data.evict(1, evict_why); });
+  std::jthread evict([&] { evicted = data.evict(1, r, evict_why); });
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   hce_region first = axpb_region("x_first_half", n / 2, 1, &x_in);
   ASSERT_TRUE(data.begin_region(first, why)) << why;
@@ -401,6 +401,49 @@ TEST(Prefetch, AnEvictedWindowIsFreedOnlyOnceNoFetchUsesIt) {
     ASSERT_EQ(d.x[size_t(i)], x1) << i;
     ASSERT_EQ(d.y[size_t(i)], 3 * x1) << i;
   }
+}
+
+// A failure's eviction brings home only the arrays of the region that
+// failed: another data region's array, valid on the device alone, stays
+// there and its host copy is not written -- that region's thread may be
+// writing it (DataRegionSoak with two threads: a download home beside the
+// host's write lost it, one run in ~100).
+TEST(Prefetch, AFailuresEvictionLeavesOtherRegionsArraysAlone) {
+  hce_test::use_devices("sim:0,sim:1", "sim=bw:1e10,lat:0");
+  const int64_t n = 1 << 12;
+  XY mine(n, 91), other(n, 92);
+  const std::vector<double> other_x0 = other.x;
+  mine.begin();
+  other.begin();
+  void *site_mine = nullptr, *site_other = nullptr;
+  // x = 2x on sim:0 in both: valid there only.
+  Axpb twice{2, 0, true};
+  hce_map mine_x = hce_test::row_map("x", mine.x.data(), HCE_MAP_TOFROM, 1);
+  hce_map other_x = hce_test::row_map("x", other.x.data(), HCE_MAP_TOFROM, 1);
+  hce_region rm = axpb_region("mine_twice", n, 1, &mine_x, &twice);
+  rm.devices = "sim:0";
+  rm.site = &site_mine;
+  ASSERT_EQ(hce_co_exec(&rm), 0);
+  hce_region ro = axpb_region("other_twice", n, 1, &other_x, &twice);
+  ro.devices = "sim:0";
+  ro.site = &site_other;
+  ASSERT_EQ(hce_co_exec(&ro), 0);
+  hce::DataEnv &data = hce::Runtime::get().data();
+  // (Holders: the host 0, then the devices from 1 -- the CPU, sim:0 -- as
+  // DataEnv::valid_on counts them; devices from 0 for evict().)
+  ASSERT_FALSE(data.valid_on(other.x.data(), 0).overlaps(0, n)) << "other's x went home";
+  std::string why;
+  ASSERT_TRUE(data.valid_on(other.x.data(), 2).contains(0, n))
+      << "other's x not on sim:0";
+  ASSERT_TRUE(data.evict(1, rm, why)) << why;
+  EXPECT_FALSE(data.valid_on(mine.x.data(), 2).overlaps(0, n)) << "mine stayed on sim:0";
+  EXPECT_TRUE(data.valid_on(mine.x.data(), 0).contains(0, n)) << "mine did not come home";
+  EXPECT_TRUE(data.valid_on(other.x.data(), 2).contains(0, n)) << "other's x left sim:0";
+  EXPECT_EQ(other.x, other_x0) << "other's host copy was written";
+  other.end();
+  mine.end();
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(other.x[size_t(i)], 2 * other_x0[size_t(i)]) << i;
 }
 
 // A chunk whose data cannot all be found (lost with a failed device) gives
@@ -432,7 +475,8 @@ TEST(Prefetch, AChunkThatCannotFindItsDataGivesUpItsPlannedFetches) {
   ASSERT_EQ(hce_co_exec(&r), 0);
   hce::DataEnv &data = hce::Runtime::get().data();
   std::string why;
-  ASSERT_FALSE(data.evict(1, why)) << "sim:0's download was to fail";
+  const hce_region x_maps = axpb_region("x_maps", n, 1, &x_inout);
+  ASSERT_FALSE(data.evict(1, x_maps, why)) << "sim:0's download was to fail";
   // sim:1 reads y, then x: x is valid nowhere.
   hce_map y_x[2] = {hce_test::row_map("y", d.y.data(), HCE_MAP_TO, 1),
                     hce_test::row_map("x", d.x.data(), HCE_MAP_TO, 1)};
