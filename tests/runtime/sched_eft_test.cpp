@@ -1446,6 +1446,39 @@ TEST(SchedEft, ACpuSlowForItsFirstExecutionsIsProbedAloneAgain) {
   expect_cpu_alone(runs, 80, 100, *s);
 }
 
+// The H100's lud again (call RH, traces t8 run 1): beside the GPU the CPU's
+// team sleeps between chunks, and each chunk paid its wake-up, 50-100 us for
+// 15 rows of ~1 us of work.  An alone probe of the lanes' size measured the
+// wake-up again, the CPU alone was predicted at 1.5 ms (10-15 us measured
+// later) and the GPU alone ran until a probe again at the 16th execution.
+// The alone probe of a model that cannot tell its chunks' cost from its
+// rows' is larger than the lanes, as far as the chosen mode's time allows:
+// the CPU alone runs from the 5th execution (before, the GPU alone ran to
+// the 40th and beyond: the alone probes again, of 16 rows, told nothing).
+TEST(SchedEft, AHostsAloneProbeOutgrowsALanesOnlyModelsChunkCost) {
+  auto exec = std::make_shared<int>(0);
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.lanes = 16;
+  cpu.beside = 40e-6; // (the first execution's chunks: a cold team, 1 ms)
+  cpu.time_fn = [exec](Range r, int) {
+    return (*exec == 0 ? 1e-3 : 40e-6) + double(r.size()) / 5e7;
+  };
+  std::vector<SimDevice> devs = lud_pair(cpu);
+  devs[1].lanes = 33792; // a 1-D kernel's block on each of 132 multiprocessors
+  const double cpu_alone = 40e-6 + double(kLudW) / 5e7;
+  auto s = eft();
+  std::vector<SimResult> runs;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 40, runs, total));
+  int64_t probe = 0;
+  for (const SimChunk &c : runs[2].chunks)
+    probe = c.device == 0 ? std::max(probe, c.range.size()) : probe;
+  EXPECT_GT(probe, 2 * cpu.lanes) << s->explain();
+  for (int e = 4; e < 40; ++e)
+    EXPECT_LE(runs[size_t(e)].makespan, 1.05 * cpu_alone)
+        << "execution " << e << ": " << s->explain();
+}
+
 // An arm predicted from a wrong model (here an earlier run's, a seed, with
 // the CPU 100x slower than it is) is measured once it costs at most 2% of
 // the site's time so far: the CPU alone is then found, and the exploration

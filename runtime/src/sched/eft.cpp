@@ -1162,6 +1162,17 @@ private:
   // filled while the CPU was slow (every CPU sample 20x) the GPU alone ran
   // 155 executions at 17x the CPU alone's time (hce-sim: 0.074 s against
   // 0.013).  A host that really is that slow pays kAloneProbeWork a probe.
+  //
+  // A model of lanes-sized chunks only cannot tell the chunk's cost from its
+  // rows' (Model::lanes_only): its rate is an upper bound, and a probe of the
+  // lanes' size measures the chunk's cost again.  Such a probe takes what its
+  // upper-bound rate fits in the time the chosen mode predicts for the whole
+  // execution: at worst the execution costs twice that.  The H100's cold
+  // lud (call RH, traces t8 run 1): beside the GPU the CPU's team sleeps
+  // between chunks, and 15 rows cost 50-100 us of waking it for ~1 us of
+  // work; the alone probe of 15 rows took 63 us, the CPU alone was
+  // predicted at 1.5 ms per execution (10-15 us measured later) and the
+  // GPU alone ran at 0.52 ms until a probe again at the 16th execution.
   int64_t alone_probe_size(const Dev &d) const {
     const int64_t n = probe_size(d);
     double c = 0;
@@ -1172,7 +1183,15 @@ private:
       return n;
     const int64_t most = std::max<int64_t>(n, W_ / (2 * std::max(1, p_)));
     const double by_work = std::ceil(kAloneProbeWork / c);
-    return by_work >= double(most) ? most : std::max(n, int64_t(by_work));
+    const int64_t sized = by_work >= double(most) ? most : std::max(n, int64_t(by_work));
+    if (!d.model.lanes_only)
+      return sized;
+    const Model &alone = alone_model(d);
+    const Model &bound = alone.known() && alone.c < d.model.c ? alone : d.model;
+    const double budget = solo_ + 1 < int(pred_.size()) ? pred_[size_t(solo_ + 1)] : 0;
+    const double by_budget = std::floor((budget - bound.o) / bound.c);
+    return by_budget >= double(most) ? most
+                                     : std::max(sized, int64_t(std::max(0.0, by_budget)));
   }
 
   // The alone probe completed (or its device was dropped): the others go on.
