@@ -37,9 +37,20 @@ namespace {
 
 // The user's team size on a thread that runs the CPU's chunks.
 thread_local int saved_threads = 0;
-// The user's blocktime on the calling thread while use_team() holds it at 0
-// (beside working accelerators); kBlocktimeKept when it is the user's.
+// The user's blocktime on the calling thread while use_team() holds it at
+// kBesideBlocktimeMs (beside working accelerators); kBlocktimeKept when it is
+// the user's.
 constexpr int kBlocktimeKept = -1;
+// The blocktime of the team beside working accelerators, milliseconds (or
+// the user's, if lower): its workers spin that long after a chunk, then
+// sleep on the cores the accelerators' controllers, streams and copy
+// threads need.  0 (sleep at once) made every chunk beside a GPU pay the
+// team's wake-up, 50-100 us on the H100 for lud's 15-row chunks of ~1 us of
+// work, and eft's model read that as the rows' cost.  1 ms against 0, cold
+// auto, paired medians (H100 calls RO and RN, docs/benchmarks.md): cg 0.77x
+// and 0.95x as long, fdtd2d 0.86x and 0.96x, lud 0.92x and 0.83x, bfs 0.97x
+// and 0.92x, mcpi 0.99x and 1.09x, the others and warm runs within noise.
+constexpr int kBesideBlocktimeMs = 1;
 thread_local int saved_blocktime = kBlocktimeKept;
 // The largest team this thread has forked (ensure_team).
 thread_local int warmed_team = 0;
@@ -137,14 +148,15 @@ void CpuDevice::use_team(bool alone) const {
   const int team = alone ? all_threads_ : std::max(1, threads_ - reserved_.load());
   if (omp_get_max_threads() != team)
     omp_set_num_threads(team);
-  // Beside working accelerators the team's workers sleep as soon as a chunk
-  // ends (blocktime 0) instead of spinning for the user's blocktime (200 ms
-  // by default) on the cores the accelerators' controllers, streams and
-  // copy threads run on.  Alone, the user's blocktime: lud's 511 short
-  // executions fork a team that is still spinning, not one to wake.
-  if (!alone && saved_blocktime == kBlocktimeKept && kmp_get_blocktime() != 0) {
+  // Beside working accelerators the team's workers spin kBesideBlocktimeMs
+  // after a chunk, not the user's blocktime (200 ms by default), on the
+  // cores the accelerators' controllers, streams and copy threads run on.
+  // Alone, the user's blocktime: lud's 511 short executions fork a team
+  // that is still spinning, not one to wake.
+  if (!alone && saved_blocktime == kBlocktimeKept &&
+      kmp_get_blocktime() > kBesideBlocktimeMs) {
     saved_blocktime = kmp_get_blocktime();
-    kmp_set_blocktime(0);
+    kmp_set_blocktime(kBesideBlocktimeMs);
   } else if (alone && saved_blocktime != kBlocktimeKept) {
     kmp_set_blocktime(saved_blocktime);
     saved_blocktime = kBlocktimeKept;

@@ -75,7 +75,7 @@ public:
   // On the thread that ran the CPU's chunks, once it has no more in this
   // execution while accelerators still work: its team's workers asleep
   // (one fork, ~0.2 ms), their cores free for the accelerators' copies;
-  // no fork when its blocktime is 0 (they sleep already).
+  // no fork when its blocktime is 0 (they sleep already: a user's).
   void put_team_to_sleep() const;
   bool can_run(const hce_region &region) const override { return region.cpu != nullptr; }
   // A chunk of fewer rows than threads runs on fewer threads, unless the
