@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -53,6 +54,37 @@ TEST(EftSamples, TheFirstExecutionsChunksLeaveOnceALaterOnesCome) {
   EXPECT_EQ(s.size(), size_t(kMaxSamples));
   EXPECT_EQ(s.v().front().first, 5 + kMaxSamples);
   EXPECT_EQ(s.last_exec(), 2);
+}
+
+// A host's chunks of its lanes' size after a larger one (the H100's cold
+// kmeans, call RQ: 40 bites of 15 rows ending its first execution): the
+// larger one stays while every newer one has at most the lanes, so that
+// the fit can still tell the rate from the chunk's cost; a newer larger
+// one takes its place.
+TEST(EftSamples, TheNewestChunkAboveTheLanesStaysWhileOnlyLanesSizedOnesCome) {
+  const int64_t lanes = 15;
+  Samples s;
+  s.add(30000, 0.6e-3, 1, 0, lanes);
+  for (int k = 0; k < 3 * kMaxSamples; ++k)
+    s.add(15, 7e-6, 1, 0, lanes);
+  ASSERT_EQ(s.size(), size_t(kMaxSamples));
+  EXPECT_EQ(s.v().front().first, 30000);
+  for (size_t k = 1; k < s.size(); ++k)
+    EXPECT_EQ(s.v()[k].first, 15) << k;
+  // A later execution's larger chunk: the old one may leave.
+  s.add(20000, 0.4e-3, 2, 0, lanes);
+  for (int k = 0; k < kMaxSamples; ++k)
+    s.add(15, 7e-6, 2, 0, lanes);
+  EXPECT_EQ(s.v().front().first, 20000);
+  EXPECT_EQ(std::count_if(s.v().begin(), s.v().end(), [](auto x) { return x.first > 15; }),
+            1);
+  EXPECT_EQ(s.last_exec(), 2);
+  // Without lanes (an accelerator's window), the newest only.
+  Samples plain;
+  plain.add(30000, 0.6e-3, 1, 0);
+  for (int k = 0; k < kMaxSamples; ++k)
+    plain.add(15, 7e-6, 1, 0);
+  EXPECT_EQ(plain.v().front().first, 15);
 }
 
 } // namespace

@@ -895,7 +895,7 @@ private:
     d.last_sample_exec = exec_;
     // Kept as the whole team would have taken them (Dev::speed).
     const double kept = seconds * flight.speed;
-    d.samples.add(range.size(), kept, exec_, d.first_exec);
+    d.samples.add(range.size(), kept, exec_, d.first_exec, d.host ? d.lanes : 0);
     if (d.lanes_untested && 3 * range.size() <= 2 * d.largest)
       d.lanes_untested = false; // a chunk of another size: lanes_disproved() can tell
     bool lanes_changed = false;
@@ -915,7 +915,7 @@ private:
     else
       refit(d);
     if (!flight.beside && exec_ > d.first_exec) { // (no one-time costs: see above)
-      d.alone.add(range.size(), kept, exec_, d.first_exec);
+      d.alone.add(range.size(), kept, exec_, d.first_exec, d.host ? d.lanes : 0);
       // Fitted when read (alone_model()), with the host and lanes of now.
       d.alone_stale = true;
       d.alone_host = d.host;

@@ -115,7 +115,7 @@ bool lanes_disproved(std::span<const std::pair<int64_t, double>> s, int64_t lane
   return c > 0 && c * double(hi) >= 0.5 * (o + c * double(hi));
 }
 
-void Samples::add(int64_t n, double t, int at, int first_exec) {
+void Samples::add(int64_t n, double t, int at, int first_exec, int64_t lanes) {
   if (front_ >= size_t(kMaxSamples)) { // compact: the dropped ones go
     v_.erase(v_.begin(), v_.begin() + std::ptrdiff_t(front_));
     exec_.erase(exec_.begin(), exec_.begin() + std::ptrdiff_t(front_));
@@ -128,7 +128,17 @@ void Samples::add(int64_t n, double t, int at, int first_exec) {
   if (at > first_exec)
     while (front_ < exec_.size() && exec_[front_] == first_exec)
       ++front_;
-  if (size() > size_t(kMaxSamples))
+  if (size() > size_t(kMaxSamples)) {
+    // The oldest leaves, unless it is the only one above the lanes: then
+    // the next oldest does, and it moves up one place (the executions stay
+    // in order: the one that leaves is of the same or a later one).
+    if (lanes > 0 && v_[front_].first > lanes &&
+        std::none_of(v_.begin() + std::ptrdiff_t(front_) + 1, v_.end(),
+                     [lanes](const Sample &x) { return x.first > lanes; })) {
+      v_[front_ + 1] = v_[front_];
+      exec_[front_ + 1] = exec_[front_];
+    }
     ++front_;
+  }
 }
 } // namespace hce::sched::eft

@@ -87,7 +87,14 @@ public:
   // chunks of the device's first execution at the site leave (one-time
   // costs, see complete()).  `at` (the execution) never decreases from one
   // call to the next, and first_exec is at most every `at`.
-  void add(int64_t n, double t, int at, int first_exec);
+  //
+  // With `lanes` > 0, the newest chunk of more than `lanes` iterations stays
+  // while every newer one has at most that many: only it tells the rate
+  // from the chunk's cost (Model::lanes_only).  The H100's cold kmeans (call
+  // RQ): the CPU's last chunks of its first execution were 40 bites of its
+  // lanes' size, its twelve kept samples all of them, and its model
+  // predicted the CPU alone 16x slower than it is.
+  void add(int64_t n, double t, int at, int first_exec, int64_t lanes = 0);
 
 private:
   std::vector<Sample> v_;
