@@ -237,6 +237,29 @@ TEST_F(CpuTeam, BesideAcceleratorsTheTeamSleepsAloneItKeepsTheUsersBlocktime) {
   EXPECT_EQ(after_alone, 150);
 }
 
+TEST_F(CpuTeam, AUsersBlocktimeUnderTheOneBesideAcceleratorsIsKept) {
+  // A user who made the workers sleep at once (KMP_BLOCKTIME=0) keeps it
+  // beside accelerators too: the 1 ms there is a ceiling, not a setting;
+  // a retired team then needs no fork to sleep.
+  hce::CpuDevice cpu(3, 4);
+  int beside = -1, after = -1, forks = -1;
+  std::thread t([&] {
+    kmp_set_blocktime(0); // the user's
+    ASSERT_TRUE(cpu.enter_caller());
+    cpu.use_team(/*alone=*/false);
+    beside = kmp_get_blocktime();
+    const int before = hce::team_sleep_forks();
+    cpu.put_team_to_sleep();
+    forks = hce::team_sleep_forks() - before;
+    cpu.leave_caller();
+    after = kmp_get_blocktime();
+  });
+  t.join();
+  EXPECT_EQ(beside, 0);
+  EXPECT_EQ(forks, 0) << "workers asleep at every chunk's end forked to sleep";
+  EXPECT_EQ(after, 0);
+}
+
 // In a process of its own (EXPECT_EXIT re-runs the binary): the CPU alone
 // on every core, as a user's OpenMP program runs.  Exits 0 when the
 // runtime left libomp's blocktime as the program's own fork found it.
