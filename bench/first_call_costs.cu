@@ -15,6 +15,12 @@ __global__ void add_one(int *p, int n) {
     p[i] += 1;
 }
 
+__global__ void scale(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] *= 2.0f;
+}
+
 __global__ void sum_to(unsigned long long *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -71,6 +77,21 @@ int main(int argc, char **argv) {
   });
   timed("launch sum_to (2nd)", [&] {
     sum_to<<<4096, 256, 0, s>>>(r, 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  // Whether the occupancy query (hce_region::cuda_wave, asked before an
+  // accelerator's first chunk) loads the kernel that CUDA's lazy loading
+  // would otherwise load at its first launch.
+  timed("occupancy query scale (1st)", [&] {
+    int per_sm = 0;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale, 256, 0);
+  });
+  timed("launch scale (1st, queried)", [&] {
+    scale<<<4096, 256, 0, s>>>(reinterpret_cast<float *>(d), 1 << 20);
+    return cudaStreamSynchronize(s);
+  });
+  timed("launch scale (2nd)", [&] {
+    scale<<<4096, 256, 0, s>>>(reinterpret_cast<float *>(d), 1 << 20);
     return cudaStreamSynchronize(s);
   });
   timed("cudaMallocHost 4 MB", [&] {
