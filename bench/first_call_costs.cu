@@ -2,7 +2,7 @@
 // cold HCE run makes them (issue 12: on the H100 the first execution of
 // every region with a reduction paid 7-11 ms more than its later ones).
 //   nvcc -O2 -arch=sm_90 bench/first_call_costs.cu -o first_call_costs
-//   ./first_call_costs [mallocasync-first]
+//   ./first_call_costs [mallocasync-first | pageable-first]
 // Prints one line per call: its name and milliseconds.
 #include <chrono>
 #include <cstdio>
@@ -42,6 +42,7 @@ template <class F> void timed(const char *what, F f) {
 
 int main(int argc, char **argv) {
   const bool async_first = argc > 1 && std::strcmp(argv[1], "mallocasync-first") == 0;
+  const bool pageable_first = argc > 1 && std::strcmp(argv[1], "pageable-first") == 0;
   cudaStream_t s;
   int *d = nullptr;
   void *a = nullptr;
@@ -49,6 +50,20 @@ int main(int argc, char **argv) {
   timed("cudaFree(0) (context)", [] { return cudaFree(0); });
   timed("cudaStreamCreate", [&] { return cudaStreamCreate(&s); });
   timed("cudaMalloc 4 MB", [&] { return cudaMalloc(&d, 4 << 20); });
+  // A generated reduction variant's first call uploads its 16-byte slots
+  // from the stack (pageable): whether the driver's first pageable copy
+  // costs more than later ones (cold mcpi's first GPU chunk, 0.27 ms).
+  if (pageable_first) {
+    unsigned long long slots[2] = {0, 0};
+    timed("pageable H2D 16 B (1st)", [&] {
+      cudaError_t e = cudaMemcpyAsync(d, slots, sizeof slots, cudaMemcpyHostToDevice, s);
+      return e ? e : cudaStreamSynchronize(s);
+    });
+    timed("pageable H2D 16 B (2nd)", [&] {
+      cudaError_t e = cudaMemcpyAsync(d, slots, sizeof slots, cudaMemcpyHostToDevice, s);
+      return e ? e : cudaStreamSynchronize(s);
+    });
+  }
   auto async_pair = [&](const char *what) {
     timed(what, [&] {
       cudaError_t e = cudaMallocAsync(&a, 256, s);
