@@ -138,11 +138,23 @@ void Residency::unprepare_last() {
   last_prepared_.clear();
 }
 
+// DataEnv::spans_to_pin: an array the region only reads, whole on the GPU
+// and on the host, is not page-locked -- nothing of it will be copied (a
+// GPU alone's first execution uploaded it).
+bool Residency::never_copied(const Region &r, int e, const State &s) {
+  for (const Use &u : r.uses)
+    if (u.write && state(r, e, u) == &s)
+      return false;
+  const int64_t rows = s.array->rows;
+  return s.valid[0].contains(0, rows) && s.valid[1].contains(0, rows);
+}
+
 double Residency::pin(const Region &r, int e) {
   double bytes = 0;
   last_pinned_.clear();
   for (const Use &u : r.uses)
-    if (State *s = state(r, e, u); s && s->array->resident && !s->pinned) {
+    if (State *s = state(r, e, u);
+        s && s->array->resident && !s->pinned && !never_copied(r, e, *s)) {
       const double whole = double(s->array->rows) * s->array->rowbytes;
       s->pinned = true;
       last_pinned_.push_back({s, whole - s->pinned_bytes});
@@ -155,7 +167,8 @@ double Residency::pin(const Region &r, int e) {
 double Residency::unpinned(const Region &r, int e) {
   double bytes = 0;
   for (const Use &u : r.uses)
-    if (State *s = state(r, e, u); s && s->array->resident && !s->pinned)
+    if (State *s = state(r, e, u);
+        s && s->array->resident && !s->pinned && !never_copied(r, e, *s))
       bytes += double(s->array->rows) * s->array->rowbytes - s->pinned_bytes;
   return bytes;
 }

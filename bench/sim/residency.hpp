@@ -148,6 +148,8 @@ private:
   void register_rows(State &s, const IntervalSet &rows, double rowbytes, Moves &m);
   // The state of the array `u` names in execution e (bfs' swapped pointers).
   State *state(const Region &r, int e, const Use &u);
+  // Whether pin() leaves `s` alone: read only by `r`, whole on both sides.
+  bool never_copied(const Region &r, int e, const State &s);
   IntervalSet rows(const Region &r, int e, const Use &u, Range range,
                    const Array &a) const;
 
