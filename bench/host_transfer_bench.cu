@@ -18,6 +18,7 @@
 // With busy-threads > 0, that many threads stream a triad over their own
 // arrays meanwhile (a CPU team co-executing), and its GB/s is printed too.
 #include "bench_threads.hpp"
+#include "cuda_check.hpp"
 
 #include <cuda_runtime.h>
 
@@ -32,15 +33,6 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                     \
-                   cudaGetErrorString(e_));                                              \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
 
 namespace {
 

@@ -13,33 +13,22 @@
 //
 //   nvcc -O2 -arch=sm_90 -std=c++17 bench/register_beside_copies.cu -o rbc
 //   ./rbc [MiB to register] [piece MiB]
+#include "bench_threads.hpp"
+#include "cuda_check.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                     \
-                   cudaGetErrorString(e_));                                              \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
-
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+using hce_bench::now;
 
 __global__ void empty_kernel() {}
 
