@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <set>
 
 namespace hce::sim {
 namespace {
@@ -274,6 +275,14 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   // data region (region_exec.cpp SiteState::lent_wall).
   std::vector<double> lent_wall(b.regions.size(), 0.0);
   std::vector<bool> gpu_launched(b.regions.size(), false);
+  // The data region's arrays a host's chunks wrote (DataEnv::note_host_wrote).
+  std::set<std::string> host_wrote;
+  const auto wrote_any = [&host_wrote](const Region &r) {
+    for (const Use &u : r.uses)
+      if (host_wrote.count(u.array))
+        return true;
+    return false;
+  };
   // The CPU's OpenMP team exists (Machine::cpu_team): made at the runtime's
   // start beside a GPU, while CUDA starts (runtime.cpp start_gpus); else by
   // the CPU's first prologue or chunk.  In a program's first run (no profile
@@ -324,6 +333,13 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       p.num_devices = int(names.size());
       p.data_region = in_data_region(b, r);
       p.maps_rows = !r.uses.empty();
+      // region_exec.cpp begin_run: what a co-execution's preparations would
+      // register (RegisterAsk).
+      if (residency && p.data_region && !data_region_lends &&
+          std::find(names.begin(), names.end(), "cpu") != names.end())
+        p.register_bytes_of = [res = residency.get(), &r, e, &wrote_any] {
+          return wrote_any(r) ? 0 : res->unpinned(r, e);
+        };
       for (const std::string &name : names) {
         SimDevice d;
         d.cost = r.cost.at(name);
@@ -526,6 +542,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       for (size_t i = 0; i < devs.size(); ++i) {
         if (!devs[i].cost.host && loop.devices[i].chunks > 0)
           gpu_launched[ri] = true;
+        if (devs[i].cost.host && loop.devices[i].chunks > 0 && in_data_region(b, r))
+          for (const Use &u : r.uses)
+            if (u.write)
+              host_wrote.insert(u.array);
         if (devs[i].cost.host &&
             (loop.devices[i].chunks > 0 || (m.cpu_team_prologue && !idle[i])))
           cpu_forked = true;

@@ -87,7 +87,7 @@ void DataEnv::Array::reset() {
   to_host.clear();
   lost.clear();
   region_refs = data_refs = 0;
-  data_from = false;
+  data_from = host_wrote = false;
   data_lo = data_hi = nullptr;
 }
 
@@ -1579,6 +1579,24 @@ void DataEnv::inline_end(const hce_region &region) {
     a.res.mark_written(kHost, footprint(region.maps[m], 0, region.iterations) &
                                   a.res.universe());
   }
+}
+
+void DataEnv::note_host_wrote(const hce_region &region) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m)
+    if (writes(region.maps[m].kind))
+      if (auto it = arrays_.find(region.maps[m].host);
+          it != arrays_.end() && it->second.data_refs > 0)
+        it->second.host_wrote = true;
+}
+
+bool DataEnv::host_wrote_any(const hce_region &region) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < region.num_maps; ++m)
+    if (auto it = arrays_.find(region.maps[m].host);
+        it != arrays_.end() && it->second.host_wrote)
+      return true;
+  return false;
 }
 
 bool DataEnv::in_data_region(const hce_region &region) const {

@@ -154,6 +154,13 @@ public:
   // data-region arrays, as Device::unpinned_bytes counts them); after
   // begin_region.
   size_t would_pin(int device, const hce_region &region);
+  // A host device's chunks of `region` ran in a data region: the arrays
+  // the region writes that a data region holds were written there by a host
+  // (Array::host_wrote).  host_wrote_any(): whether any array `region` maps
+  // was (eft's host_probe_deferred: deferring a host's probe at one site
+  // while another site co-executes moves its rows back and forth).
+  void note_host_wrote(const hce_region &region);
+  bool host_wrote_any(const hce_region &region) const;
   // Forgets what `device` holds of the arrays `region` maps (after its
   // failure in that region): its valid data that exists nowhere else is
   // lost, so it must first be fetched; returns false if that fails too.
@@ -239,6 +246,7 @@ public:
     int region_refs = 0;         // co_exec regions mapping it now
     int data_refs = 0;           // enclosing data regions
     bool data_from = false;      // some data region maps it from/tofrom
+    bool host_wrote = false;     // note_host_wrote(), while a data region holds it
     // The memory its data regions' sections cover (bytes; empty when none).
     const char *data_lo = nullptr, *data_hi = nullptr;
 

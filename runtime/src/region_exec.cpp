@@ -179,17 +179,24 @@ int share_copy_threads(Runtime &rt, const std::vector<int> &devs,
 // first kept the CPU working to its end did worse (jacobi2d 1.30x, cg 1.56x:
 // the rented arrays were then registered beside the team after all).
 // (settings.hpp data_region_lending_pays: the rule and its constants.)
+double accelerators_would_pin(Runtime &rt, const hce_region &r,
+                              const std::vector<int> &devs,
+                              const std::vector<bool> &is_cpu) {
+  double unpinned = 0;
+  for (size_t i = 0; i < devs.size(); ++i)
+    if (!is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory())
+      unpinned += double(rt.data().would_pin(devs[i], r));
+  return unpinned;
+}
+
 bool lends_in_data_region(Runtime &rt, const hce_region &r, const RegionFacts &facts,
                           const std::vector<int> &devs, const std::vector<bool> &is_cpu,
                           const SiteState &site) {
   const double mapped = facts.mapped_bytes;
   if (!data_region_lending_pays(mapped, mapped, site.lent_wall))
     return false; // not even every mapped byte would be enough, or worth more
-  double unpinned = 0;
-  for (size_t i = 0; i < devs.size(); ++i)
-    if (!is_cpu[i] && !rt.devices()[size_t(devs[i])]->uses_host_memory())
-      unpinned += double(rt.data().would_pin(devs[i], r));
-  return data_region_lending_pays(mapped, unpinned, site.lent_wall);
+  return data_region_lending_pays(mapped, accelerators_would_pin(rt, r, devs, is_cpu),
+                                  site.lent_wall);
 }
 
 // Copy threads lent beside the CPU's team (share_copy_threads), only where
@@ -834,6 +841,21 @@ struct WaveAsk {
   }
 };
 
+// SchedParams::register_bytes_of for one execution.
+struct RegisterAsk {
+  Runtime *rt = nullptr;
+  const hce_region *r = nullptr;
+  const std::vector<int> *devs = nullptr;
+  const std::vector<bool> *is_cpu = nullptr;
+  // 0 once a host wrote an array the region maps in the data region: the
+  // host works beside the accelerators at another site already.
+  double operator()() const {
+    return rt->data().host_wrote_any(*r)
+               ? 0
+               : accelerators_would_pin(*rt, *r, *devs, *is_cpu);
+  }
+};
+
 // One execution's devices at work: each device's RegionDeviceWork (its
 // chunks' data, compute and reduction partials) bound to its ChunkWorker,
 // and what the chunk loop did.  Kept in the site (SiteState::run_storage)
@@ -844,6 +866,7 @@ struct ExecutionRun {
   ChunkLoopResult loop;
   bool lent_in_data_region = false; // (lends_in_data_region)
   WaveAsk wave_ask;
+  RegisterAsk register_ask;
   // The work of devices idle in this execution, kept for a later one.
   std::vector<std::unique_ptr<RegionDeviceWork>> spare;
   std::vector<TransferCounts> bytes;  // finish_run's
@@ -859,6 +882,7 @@ struct ExecutionRun {
     loop.reset();
     lent_in_data_region = false;
     wave_ask = {};
+    register_ask = {};
   }
   // Device i's work for this execution: the last one's, reset, when it
   // was the same device's.
@@ -896,6 +920,13 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
   set_rate_ceiling(rt, r, plan.facts, devs, site.plan.is_cpu, site.plan.params);
   site.plan.params.data_region = plan.facts.in_data_region;
   site.plan.params.maps_rows = plan.facts.mapped_bytes > 0;
+  // What a co-execution's preparations would register (RegisterAsk).
+  const bool has_cpu = std::find(site.plan.is_cpu.begin(), site.plan.is_cpu.end(),
+                                 true) != site.plan.is_cpu.end();
+  run.register_ask = {&rt, &r, &devs, &site.plan.is_cpu};
+  site.plan.params.register_bytes_of = nullptr;
+  if (has_cpu && plan.facts.in_data_region && !lending.data_region)
+    site.plan.params.register_bytes_of = [ask = &run.register_ask] { return (*ask)(); };
   run.wave_ask = {&rt, &r, &site.plan};
   site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
   site.scheduler->begin(*plan.params);
@@ -1049,6 +1080,7 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
   run_chunk_loop(rt, *site.scheduler, workers, site.plan.label,
                  team_beside(rt, plan, workers), r.iterations, run.loop);
   site.plan.params.wave_of = nullptr; // (its WaveAsk is this execution's)
+  site.plan.params.register_bytes_of = nullptr; // (and its RegisterAsk)
   prefault.finish();
   return true;
 }
@@ -1086,6 +1118,13 @@ int64_t finish_run(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
   if (!retry_error.empty()) {
     why = retry_error;
     return -1;
+  }
+  if (plan.facts.in_data_region) {
+    bool host_worked = retried > 0;
+    for (size_t i = 0; i < run.workers.size() && !host_worked; ++i)
+      host_worked = site.plan.is_cpu[i] && run.workers[i].iterations > 0;
+    if (host_worked)
+      data.note_host_wrote(r); // (eft's host_probe_deferred, RegisterAsk)
   }
   if (!data.end_region(r, why))
     return -1;

@@ -228,6 +228,68 @@ TEST(SchedEft, OnlyADeviceAloneInItsSettlingExecutionPlacesData) {
   }
 }
 
+// A host's first probe in a data region costs what co-executing makes the
+// accelerator register beside its team (SchedParams::register_bytes_of):
+// the H100's cold cg paid ~9 ms registering 150 MiB over its first
+// executions, at 0.67 of the GPU alone, which stages them (call RP).  While
+// that registration would cost over 2% of the site's time so far (at 80
+// ms/GiB, settings.hpp kRegisterSecondsPerByte),
+// the accelerator runs alone and the host is left out; once the site has run
+// long enough, the host is probed.  Under 8 MiB, or with no such bytes, the
+// host is probed at once.
+TEST(SchedEft, AHostIsProbedOnlyOnceItsRegistrationIsWithinTheBudget) {
+  const int64_t W = 1 << 20;
+  SimDevice cpu = SimDevice::constant(double(W) / 4e-3, 5e-6, true);
+  cpu.lanes = 16;
+  SimDevice gpu = SimDevice::constant(double(W) / 1e-3, 10e-6);
+  std::vector<SimDevice> devs = {cpu, gpu};
+  for (const char *name : {"eft", "auto"}) {
+    SCOPED_TRACE(name);
+    auto s = make_scheduler(name);
+    SchedParams params = make_params(W, devs);
+    params.register_bytes_of = [] { return 64.0 * (1 << 20); }; // 5 ms
+    int first_probe = -1;
+    for (int e = 0; e < 300 && first_probe < 0; ++e) {
+      const SimResult r = simulate(*s, params, devs);
+      ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+      if (r.iterations[0] > 0)
+        first_probe = e;
+      else
+        EXPECT_TRUE(r.idle[0]) << "execution " << e << ": " << s->explain();
+    }
+    // 5 ms is 2% of 250 ms: about 250 executions of 1 ms.
+    EXPECT_GE(first_probe, 235) << s->explain();
+    EXPECT_LE(first_probe, 265) << s->explain();
+  }
+  // An accelerator 30x slower than the host, 10 ms an execution: a probe
+  // costs less than one of its executions, so the host is probed at once
+  // after the accelerator's first (which ran it alone).
+  {
+    SimDevice slow = SimDevice::constant(double(W) / 10e-3, 10e-6);
+    std::vector<SimDevice> fast_host = {cpu, slow};
+    fast_host[0] = SimDevice::constant(double(W) / 0.3e-3, 5e-6, true);
+    fast_host[0].lanes = 16;
+    auto s = eft();
+    SchedParams params = make_params(W, fast_host);
+    params.register_bytes_of = [] { return 64.0 * (1 << 20); };
+    int host_from = -1;
+    for (int e = 0; e < 10 && host_from < 0; ++e) {
+      const SimResult r = simulate(*s, params, fast_host);
+      ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+      if (r.iterations[0] > 0)
+        host_from = e;
+    }
+    EXPECT_EQ(host_from, 1) << s->explain();
+  }
+  for (double bytes : {0.0, 4.0 * (1 << 20)}) {
+    auto s = eft();
+    SchedParams params = make_params(W, devs);
+    params.register_bytes_of = [bytes] { return bytes; };
+    const SimResult r = simulate(*s, params, devs);
+    EXPECT_GT(r.iterations[0], 0) << bytes << " bytes: " << s->explain();
+  }
+}
+
 // lud on the H100 (call DI): the trip count shrinks by one per execution,
 // and one CPU chunk stalled (711 us against 10-60 us).  Eleven executions
 // later that chunk was the largest of the twelve the model keeps, the line

@@ -87,6 +87,7 @@
 #include "eft_model.hpp"
 
 #include "clock.hpp"
+#include "settings.hpp" // kRegisterSecondsPerByte
 
 #include <algorithm>
 #include <array>
@@ -102,6 +103,13 @@ using namespace eft; // Model, Samples, fit ...
 
 constexpr double kConfident = 0.15;   // relative prediction error
 constexpr int64_t kGrowth = 4;        // chunk growth while learning
+// host_probe_deferred(): a registration worth deferring a host's probe for
+// (0.4-0.6 ms; what registering costs a byte: settings.hpp
+// kRegisterSecondsPerByte, shared with the copy threads' lending rule).
+constexpr double kDeferRegisterBytes = 8.0 * (1 << 20);
+// What exploring may cost of a site's time so far (issue 12: within 0.98x
+// of the best): unmeasured_within_budget(), host_probe_deferred().
+constexpr double kExplore = 0.02;
 constexpr int kSettledExecutions = 3; // a model from fewer is provisional
 constexpr double kFasterThanModel =
     4; // complete(): a chunk this much faster resets the fit
@@ -155,6 +163,7 @@ public:
     W_ = std::max<int64_t>(0, params.iterations);
     data_region_ = params.data_region;
     maps_rows_ = params.maps_rows;
+    register_bytes_of_ = params.register_bytes_of;
     adopt_device_set();
     use_co_speed(false); // the models as the samples are: see Dev::speed
     for (int i = 0; i < p_; ++i)
@@ -550,6 +559,12 @@ public:
                     "learning: device %d probed alone (its chunks beside the others "
                     "all had its lanes' size), then %s",
                     c.alone_probe, c.solo >= 0 ? "one device alone" : "co-execution");
+    else if (c.deferred_bytes > 0)
+      std::snprintf(
+          why, sizeof why,
+          "device %d alone, the host not probed yet: co-executing would "
+          "register %.3g MiB beside its team, over %g%% of the site's time so far",
+          c.solo, c.deferred_bytes / double(1 << 20), 100 * kExplore);
     else if (c.solo >= 0 && !c.all_known)
       std::snprintf(why, sizeof why, "device %d alone: the only device", c.solo);
     else if (!c.all_known)
@@ -966,7 +981,6 @@ private:
   // length after it ends.  (A budget of kExplore would wait 50 times a 10 ms
   // stall's wall.)
   int unmeasured_within_budget(int best) {
-    constexpr double kExplore = 0.02; // issue 12: within 0.98x of the best
     constexpr double kSeedDoubt = 4;
     const std::vector<double> &est = choice_.est;
     int pick = -2;
@@ -1298,6 +1312,61 @@ private:
   // and growing by time gives it the rest in one chunk, growth_limit().)
   bool rate_unmeasured(const Dev &d) const {
     return d.host && d.model.known() && d.longest - d.model.o < d.model.o;
+  }
+
+  // Probing a host costs what co-executing makes the accelerator register
+  // beside its team: a data region's arrays, page-locked whole
+  // (SchedParams::register_bytes_of), where the accelerator alone stages
+  // them with every core.  A registration holds up every CUDA call of the
+  // process (bench/register_beside_copies.cu, call S1: 50-52 ms/GiB, other
+  // threads' copies and launches waiting 1.3-9.3 ms): the H100's cold cg
+  // (call RP) paid ~9 ms registering 150 MiB over its first executions, at
+  // 0.67 of the GPU alone; registering it for its first execution only and
+  // probing the host at the next (T1, session 88: cg 1.08, kmeans 1.07) did
+  // not pay either, the vectors then registered beside the team.  So while
+  // no host has a model (none from this run, none from the profile cache)
+  // and that registration would cost over kExplore of the site's time
+  // so far and more than the accelerator alone's execution by its model
+  // (at least kDeferRegisterBytes), the one accelerator runs alone:
+  // its index, with the bytes in `bytes`; else -1.  As the site's time
+  // grows (a long solver), the host is probed once the registration is
+  // within the budget; an array the accelerator holds whole that the
+  // region only reads is never registered (DataEnv::spans_to_pin), so what
+  // remains is what the region writes.
+  int host_probe_deferred(double &bytes) const {
+    bytes = 0;
+    if (p_ < 2 || !register_bytes_of_)
+      return -1;
+    int accelerator = -1;
+    bool host = false;
+    for (int i = 0; i < p_; ++i) {
+      const Dev &d = dev_[i];
+      if (!d.active)
+        continue;
+      if (d.host) {
+        if (d.model.known() || d.seed.known())
+          return -1;
+        host = true;
+      } else if (accelerator >= 0) {
+        return -1; // several: the learning executions split among them
+      } else {
+        accelerator = i;
+      }
+    }
+    if (!host || accelerator < 0)
+      return -1;
+    // Nor once an execution of the accelerator alone costs as much as the
+    // registration: a host far faster than it would otherwise wait for the
+    // budget (a GPU 30x slower than the CPU, 10 ms an execution, would run
+    // 25 of them before a 64 MiB registration came within 2%).
+    const Dev &a = dev_[size_t(accelerator)];
+    const double alone = a.model.known() ? solo_model(a).time(double(W_)) : 0;
+    const double b = register_bytes_of_();
+    if (b < kDeferRegisterBytes ||
+        b * kRegisterSecondsPerByte <= std::max(kExplore * site_wall_, alone))
+      return -1;
+    bytes = b;
+    return accelerator;
   }
 
   double now() const { return clock_ ? clock_() : now_seconds(); }
@@ -1855,11 +1924,16 @@ private:
       all_known = false;
       solo_ = -1;
     }
+    double deferred_bytes = 0;
+    const int deferred = !all_known ? host_probe_deferred(deferred_bytes) : -1;
+    if (deferred >= 0)
+      solo_ = deferred;
     alone_probe_ = pick_alone_probe(all_known);
     choice_.alone_probe = alone_probe_;
     choice_.reprobe = reprobe_;
     choice_.all_known = all_known;
     choice_.solo = solo_;
+    choice_.deferred_bytes = deferred_bytes;
     choice_.runner_up = runner_up;
     for (size_t a = 0; a < arms_.size(); ++a)
       choice_.measured[a] = arms_[a].n;
@@ -2550,6 +2624,7 @@ private:
     return m;
   }
   int solo_ = -1;        // the device running alone this execution, -1 = co-exec
+  std::function<double()> register_bytes_of_; // SchedParams::register_bytes_of
   bool reprobe_ = false; // this execution probes a provisional model again
   int alone_probe_ = -1; // the device probed alone this execution (-1: none)
   int exec_ = 0, mode_since_ = 0;
@@ -2597,6 +2672,7 @@ private:
   // What the last choose_mode() decided and from what (explain()).
   struct Choice {
     bool reprobe = false, all_known = false;
+    double deferred_bytes = 0; // host_probe_deferred()'s bytes (0: none)
     int solo = -1, runner_up = -2, alone_probe = -1;
     std::vector<double> est;   // [0] co-execution, [1 + i] device i alone
     std::vector<int> measured; // each arm's measurements (n)

@@ -87,6 +87,16 @@ struct SchedParams {
   // accelerator): not a loop that maps nothing, such as mcpi's reduction
   // over its iteration space, whose chunks have no copies to overlap.
   bool maps_rows = true;
+  // In a data region's execution with a host and an accelerator: the bytes
+  // of its arrays the accelerators' preparations would page-lock if the
+  // host's team worked beside them (DataEnv::would_pin), asked when a
+  // scheduler wants them (it walks the region's maps).  Empty where nothing
+  // would be (no data region, no host, or the host lends copy threads, whose
+  // copies stage).  A registration holds up every CUDA call of the process
+  // (50-52 ms/GiB on the H100, bench/register_beside_copies.cu), where an
+  // accelerator alone stages the arrays with every core (eft:
+  // host_probe_deferred()).
+  std::function<double()> register_bytes_of; // (during an execution)
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
