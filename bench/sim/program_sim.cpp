@@ -335,7 +335,7 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       p.maps_rows = !r.uses.empty();
       // region_exec.cpp begin_run: what a co-execution's preparations would
       // register (RegisterAsk).
-      if (residency && p.data_region && !data_region_lends &&
+      if (residency && p.data_region &&
           std::find(names.begin(), names.end(), "cpu") != names.end())
         p.register_bytes_of = [res = residency.get(), &r, e, &wrote_any] {
           return wrote_any(r) ? 0 : res->unpinned(r, e);

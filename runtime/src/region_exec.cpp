@@ -925,7 +925,7 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
                                  true) != site.plan.is_cpu.end();
   run.register_ask = {&rt, &r, &devs, &site.plan.is_cpu};
   site.plan.params.register_bytes_of = nullptr;
-  if (has_cpu && plan.facts.in_data_region && !lending.data_region)
+  if (has_cpu && plan.facts.in_data_region)
     site.plan.params.register_bytes_of = [ask = &run.register_ask] { return (*ask)(); };
   run.wave_ask = {&rt, &r, &site.plan};
   site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
