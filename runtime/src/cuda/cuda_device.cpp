@@ -857,11 +857,12 @@ bool CudaDevice::download_async(void *host_dst, const void *dev_src, size_t byte
 }
 
 // Either way (`up`: host -> device), the same path: the driver's copy for a
-// small one, the staging pool where it stages, else the copy's own pages
-// pinned -- registering costs more per byte than the copy itself (~43 ms/GiB
-// against ~18 ms/GiB), so a one-shot region must not pin what it does not
-// move.  Arrays that stay on the device (data regions) are pinned whole by
-// prepare_host, unless the free cores stage them (stages_instead_of_pinning).
+// small one, the staging pool where it stages, the driver's copy again under
+// kPoolMinBytes, else the copy's own pages pinned -- registering costs more
+// per byte than the copy itself (~43 ms/GiB against ~18 ms/GiB), so a
+// one-shot region must not pin what it does not move.  Arrays that stay on
+// the device (data regions) are pinned whole by prepare_host, unless the
+// free cores stage them (stages_instead_of_pinning).
 bool CudaDevice::copy_async(bool up, char *dev, char *host, size_t bytes,
                             std::string &why) {
   if (bytes == 0)
@@ -875,6 +876,14 @@ bool CudaDevice::copy_async(bool up, char *dev, char *host, size_t bytes,
   std::vector<Piece> pieces;
   if (StagingPool *pool = pool_for(host, bytes, pieces))
     return pooled_copy(*pool, up, dev, host, pieces, s, why);
+  // Under kPoolMinBytes, the driver's pageable copy: registering a copy's
+  // pages costs a fixed part besides its rate, and PinPolicy::Region drops
+  // the registration at the region's end.  Cold lud's first GPU chunk on the
+  // H100 (call U4), 1.77 MiB each way: registered 0.65 ms, up and down 0.14,
+  // unregistered 0.16; pageable 0.26 up and 0.20 down.  Paired, cold: lud,
+  // cg and bfs 0.91x as long, nbody 0.93x.
+  if (bytes < kPoolMinBytes && policy_ == PinPolicy::Region)
+    return driver_copy(up, dev, host, bytes, why);
   std::pair<uintptr_t, uintptr_t> hint{0, 0};
   pins_->pieces(uintptr_t(host), uintptr_t(host) + bytes, hint.first, hint.second,
                 pieces);
