@@ -395,6 +395,33 @@ TEST_F(CudaDeviceTest, HostScratchIsMappedForTheComputeStreamOnly) {
   }
 }
 
+// hce_cuda_scratch's block (a reduction's slots on the GPU) is made with the
+// device, not by a cudaMalloc in a reduction's first chunk; only the compute
+// stream gets it, it is kept while big enough and grows when asked for more,
+// and the GPU reads back what was written to it.
+TEST_F(CudaDeviceTest, TheReductionScratchIsMadeWithTheDevice) {
+  REQUIRE_GPU();
+  restart("cuda:0");
+  hce::CudaDevice *dev = cuda_device(0);
+  ASSERT_NE(dev, nullptr);
+  using S = hce::CudaDevice::Stream;
+  EXPECT_EQ(dev->scratch_bytes(), hce::CudaDevice::kMinScratchBytes);
+  EXPECT_EQ(dev->scratch(dev->stream(S::Upload), 64), nullptr);
+  void *small = dev->scratch(dev->stream(S::Compute), 64);
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(dev->scratch(dev->stream(S::Compute), hce::CudaDevice::kMinScratchBytes),
+            small);
+  const size_t bytes = 3 * hce::CudaDevice::kMinScratchBytes;
+  void *big = dev->scratch(dev->stream(S::Compute), bytes);
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(dev->scratch_bytes(), bytes);
+  const std::vector<double> v = hce_test::random_vector(bytes / sizeof(double), 11);
+  std::vector<double> back(v.size(), 0.0);
+  ASSERT_EQ(cudaMemcpy(big, v.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), big, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, v);
+}
+
 // Rows of a 2-D section (lud's trailing rows): one strided copy each way,
 // under every pin policy, with rows both narrower than a staging slot and,
 // for "stage", more rows than one slot holds.  Elements between the rows

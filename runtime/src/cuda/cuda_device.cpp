@@ -444,6 +444,14 @@ bool CudaDevice::init(const Settings &settings, std::string &why) {
   // registrations, which hold the same driver lock).
   std::lock_guard<std::mutex> lock(scratch_mutex_);
   grow_host_scratch_locked(4096);
+  // And hce_cuda_scratch's block, not a cudaMalloc in a reduction's first
+  // chunk: the H100's mcpi, whose reduction is the context's first
+  // allocation, ran alone 0.89x as long (call V1, 9 paired rounds).
+  if (cudaMalloc(&scratch_, kMinScratchBytes) == cudaSuccess)
+    scratch_bytes_ = kMinScratchBytes;
+  else
+    scratch_ = nullptr; // scratch() tries again when a variant asks
+  cudaGetLastError();
   return true;
 }
 
@@ -1257,7 +1265,7 @@ void *CudaDevice::scratch(void *stream, size_t bytes) {
       cudaFree(scratch_);
     scratch_ = nullptr;
     scratch_bytes_ = 0;
-    const size_t want = std::max<size_t>(bytes, 4096);
+    const size_t want = std::max<size_t>(bytes, kMinScratchBytes);
     if (cudaMalloc(&scratch_, want) != cudaSuccess) {
       cudaGetLastError(); // the variant allocates its own
       scratch_ = nullptr;

@@ -85,6 +85,13 @@ public:
   // hce_cuda_scratch during a launch: one block for the compute stream's
   // variant, grown as asked, kept until the device goes.
   void *scratch(void *stream, size_t bytes) override;
+  // Its block's size made at init() and its least size after.
+  static constexpr size_t kMinScratchBytes = 4096;
+  // The bytes of hce_cuda_scratch's block (0: none yet).
+  size_t scratch_bytes() const {
+    std::lock_guard<std::mutex> lock(scratch_mutex_);
+    return scratch_bytes_;
+  }
   // hce_cuda_host_scratch: likewise, pinned host memory mapped for the GPU
   // (cudaHostAllocMapped), at most kMaxHostScratch bytes.
   void *host_scratch(void *stream, size_t bytes, void **device) override;
@@ -322,7 +329,7 @@ private:
   };
   std::vector<Rented> rented_; // under pool_mutex_
 
-  std::mutex scratch_mutex_;
+  mutable std::mutex scratch_mutex_;
   void *scratch_ = nullptr; // hce_cuda_scratch's block (cudaMalloc)
   size_t scratch_bytes_ = 0;
   void *host_scratch_ = nullptr;     // hce_cuda_host_scratch's (cudaHostAlloc)
