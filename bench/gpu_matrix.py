@@ -53,8 +53,11 @@ EXAMPLES = [
     ("histogram", ["2000003", "7"]),
 ]
 SCHEDULES = ["static", "quick", "split", "hguided", "logfit", "fdets", "adets", "auto"]
-# (example, args) run under compute-sanitizer, small.
-SANITIZED = [("matadd", ["513", "257"]), ("jacobi2d", ["131", "6"])]
+# (example, args, tools) run under compute-sanitizer, small: lud's rows
+# kernel stores between barriers (synccheck: every thread reaches them).
+SANITIZED = [("matadd", ["513", "257"], ("memcheck", "racecheck")),
+             ("jacobi2d", ["131", "6"], ("memcheck", "racecheck")),
+             ("lud", ["131"], ("memcheck", "racecheck", "synccheck"))]
 
 
 def device_sets():
@@ -134,7 +137,7 @@ def main():
                      "/usr/local/cuda/compute-sanitizer/compute-sanitizer")
          if os.path.exists(p)), None)
     san_dev = os.environ.get("MATRIX_SANITIZER_DEVICES", "cpu,cuda:0")
-    todo = [(name, args, tool) for name, args in SANITIZED for tool in ("memcheck", "racecheck")]
+    todo = [(name, args, tool) for name, args, tools in SANITIZED for tool in tools]
     san_timeout = int(os.environ.get("MATRIX_SANITIZER_TIMEOUT", "120"))
 
     def sanitize(item):
@@ -153,7 +156,7 @@ def main():
         return dict(example=name, tool=tool, ok=bool(ok),
                     detail=f"{' '.join(summary[-1:]) or tail} ({secs:.0f} s)")
 
-    # All four at once: they are independent and each is slow.
+    # All at once: they are independent and each is slow.
     # MATRIX_PARTS=sanitizer|matrix runs one half (two processes side by side).
     parts = os.environ.get("MATRIX_PARTS", "sanitizer,matrix").split(",")
     if "sanitizer" not in parts:

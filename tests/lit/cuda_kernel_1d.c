@@ -62,16 +62,43 @@ void after_inner(int M, int N, const double *A, double *B, double *rs) {
 }
 // CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the loop body does not end with an inner 'for' loop. */
 
-void lu_row(int N, int k, double *A, const double *piv) {
+/* The store that the row's threads read before is not a statement of its
+   own (cuda_kernel_rows_stores_once.c): every thread would run it. */
+void lu_row_guarded(int N, int k, double *A, const double *piv) {
 #pragma hce co_exec map(tofrom: A[i*N+k:N-k]) map(to: piv[k:N-k])
   for (int i = k + 1; i < N; i++) {
     double l = A[i * N + k] / piv[k];
-    A[i * N + k] = l;
+    if (l != 0)
+      A[i * N + k] = l;
     for (int j = k + 1; j < N; j++)
       A[i * N + j] -= l * piv[j];
   }
 }
 // CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the statements before the inner loop read 'A', which they write. */
+
+/* A store whose right-hand side writes a local: thread 0 alone would. */
+void lu_row_side_effect(int N, int k, double *A, const double *piv) {
+#pragma hce co_exec map(tofrom: A[i*N+k:N-k]) map(to: piv[k:N-k])
+  for (int i = k + 1; i < N; i++) {
+    double l = A[i * N + k] / piv[k], m = 0;
+    A[i * N + k] = (m = l);
+    for (int j = k + 1; j < N; j++)
+      A[i * N + j] -= m * piv[j];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the statements before the inner loop read 'A', which they write. */
+
+/* The inner loop reads the element the statements before it store. */
+void lu_row_reads_store(int N, int k, double *A, const double *piv) {
+#pragma hce co_exec map(tofrom: A[i*N+k:N-k]) map(to: piv[k:N-k])
+  for (int i = k + 1; i < N; i++) {
+    double l = A[i * N + k] / piv[k];
+    A[i * N + k] = l;
+    for (int j = k + 1; j < N; j++)
+      A[i * N + j] -= A[i * N + k] * piv[j];
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop reads 'A', written before it. */
 
 void overlap(int M, int N, const double *A, double *B) {
 #pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N])

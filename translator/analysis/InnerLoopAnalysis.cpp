@@ -260,6 +260,7 @@ struct Access {
   std::optional<Poly> Index;
   bool Write = false;
   bool InPrefix = false;
+  int Stmt = -1; ///< the prefix statement it is in (InPrefix)
 };
 
 struct Range {
@@ -281,6 +282,13 @@ public:
                   const std::vector<LevelHeader> &Levels, const Stmt *Body,
                   bool AssertedFirst);
 
+  /// After a successful run(): the prefix reads an array it stores to, so
+  /// its stores run once per row after a barrier (InnerLoopPlan::StoresOnce);
+  /// the array, and which prefix statements are those stores.
+  bool storesOnce() const { return !StoresOnceArray.empty(); }
+  const std::string &storesOnceArray() const { return StoresOnceArray; }
+  bool isStore(int Stmt) const { return StoreStmts.count(Stmt) > 0; }
+
 private:
   ASTContext &Ctx;
   const Region &R;
@@ -293,6 +301,9 @@ private:
   std::vector<Access> Accesses;
   std::string Fail;
   bool InPrefix = false;
+  int CurStmt = -1;            ///< the prefix statement being walked
+  std::set<int> StoreStmts;    ///< prefix statements that are plain stores
+  std::string StoresOnceArray; ///< see storesOnce()
   bool Asserted = false; ///< the first level's independence is promised
   int BreakDepth = 0;
   int SubstDepth = 0;
@@ -587,6 +598,7 @@ void Analyzer::write(const Expr *LHS, const Expr *Whole) {
     Access A;
     A.Write = true;
     A.InPrefix = InPrefix;
+    A.Stmt = CurStmt;
     if (!decompose(E, A) || !A.Base) {
       if (!InPrefix && Asserted) { // the user promised independence
         A.Index.reset();
@@ -674,6 +686,7 @@ void Analyzer::walkExpr(const Expr *E) {
   if (isMemAccess(E)) {
     Access A;
     A.InPrefix = InPrefix;
+    A.Stmt = CurStmt;
     decompose(E, A);
     Accesses.push_back(A);
     walkChain(E);
@@ -904,6 +917,30 @@ std::string Analyzer::checkNest(const std::vector<LevelHeader> &Levels,
   return "";
 }
 
+/// A statement that only stores one element: `a[e] = x;` or `a[e] op= x;`,
+/// with no other assignment, increment or decrement in it (run by one thread
+/// of the row, it must not leave the others' locals behind).
+bool isPlainStore(const Stmt *S) {
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || !BO->isAssignmentOp() ||
+      !isa<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens()))
+    return false;
+  struct Writes : RecursiveASTVisitor<Writes> {
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *B) { return !(Found = B->isAssignmentOp()); }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      return !(Found = U->isIncrementDecrementOp());
+    }
+  };
+  for (const Expr *E : {BO->getLHS(), BO->getRHS()}) {
+    Writes W;
+    W.TraverseStmt(const_cast<Expr *>(E));
+    if (W.Found)
+      return false;
+  }
+  return true;
+}
+
 std::string Analyzer::checkPrefix(const std::vector<LevelHeader> &Levels) {
   // The range [lo, hi] of a nest write a*j + r (one level, step 1).
   auto outsideOf = [&](const Poly &Pt, const Poly &W) -> bool {
@@ -943,17 +980,26 @@ std::string Analyzer::checkPrefix(const std::vector<LevelHeader> &Levels) {
       if (!SameBase)
         continue;
       if (Q.InPrefix) {
-        // Every thread runs the prefix: it must not read what it writes.
-        if (P.Write != Q.Write)
-          return "the statements before the inner loop read '" + P.Base->getName().str() +
-                 "', which they write";
+        // Every thread runs the prefix: it must not read what it writes,
+        // unless the write is a plain store, which then runs once per row
+        // after every thread has read (storesOnce()).
+        if (P.Write != Q.Write) {
+          if (!StoreStmts.count((P.Write ? P : Q).Stmt))
+            return "the statements before the inner loop read '" +
+                   P.Base->getName().str() + "', which they write";
+          StoresOnceArray = P.Base->getName().str();
+        }
         continue;
       }
       if (!P.Write && !Q.Write)
         continue;
-      if (P.Write && !Q.Write)
-        return "the inner loop reads '" + P.Base->getName().str() +
-               "', written before it";
+      // The inner loop reads elements other than those the prefix writes.
+      if (P.Write && !Q.Write) {
+        if (!P.Index || !Q.Index || !outsideOf(*P.Index, *Q.Index))
+          return "the inner loop reads '" + P.Base->getName().str() +
+                 "', written before it";
+        continue;
+      }
       // Q is a nest write; P a prefix read or write of the same array.
       if (!P.Index || !Q.Index || !outsideOf(*P.Index, *Q.Index))
         return "the statements before the inner loop access '" + P.Base->getName().str() +
@@ -973,8 +1019,13 @@ std::string Analyzer::run(const std::vector<const Stmt *> &Prefix,
     Ranges[H.Var] = Rg ? *Rg : Range{}; // a loop variable even if unknown
   }
   InPrefix = true;
-  for (const Stmt *S : Prefix)
-    walk(S);
+  for (size_t I = 0; I < Prefix.size(); ++I) {
+    CurStmt = int(I);
+    if (isPlainStore(Prefix[I]))
+      StoreStmts.insert(CurStmt);
+    walk(Prefix[I]);
+  }
+  CurStmt = -1;
   InPrefix = false;
   for (const LevelHeader &H : Levels) {
     for (const Expr *E : {H.Init, H.Bound}) {
@@ -1128,12 +1179,20 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
   std::vector<LevelHeader> Levels;
   const Stmt *Body = nullptr;
   std::string Fail;
+  std::vector<bool> Once(Prefix.size(), false); // (PlacedText::Once)
+  auto takeStores = [&](const Analyzer &A) {
+    Plan.StoresOnce = A.storesOnce();
+    Plan.StoresOnceArray = A.storesOnceArray();
+    for (size_t I = 0; I < Prefix.size(); ++I)
+      Once[I] = Plan.StoresOnce && A.isStore(int(I));
+  };
   if (H2) {
     Analyzer A(Ctx, R, Pre, OuterVar);
     Fail = A.run(Prefix, {*H1, *H2}, F2->getBody(), false);
     if (Fail.empty()) {
       Levels = {*H1, *H2};
       Body = F2->getBody();
+      takeStores(A);
     }
   }
   if (Levels.empty()) {
@@ -1145,6 +1204,7 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
     }
     Levels = {*H1};
     Body = F1->getBody();
+    takeStores(A);
   }
 
   // Texts.
@@ -1160,6 +1220,7 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
       Plan.Why = "a statement before the inner loop comes from a macro";
       return Plan;
     }
+    T->Once = Once[Plan.Prefix.size()];
     Plan.Prefix.push_back(*T);
   }
   std::optional<PlacedText> BT = placed(Body, Ctx);
@@ -1200,6 +1261,10 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
   else
     Plan.Why = "the inner loop" + std::string(Levels.size() > 1 ? "s" : "") +
                " provably carr" + (Levels.size() > 1 ? "y" : "ies") + " no dependence";
+  if (Plan.StoresOnce)
+    Plan.Why += "; the statements before it read '" + Plan.StoresOnceArray +
+                "', which they store to: one block per row, the stores by its thread 0 "
+                "between barriers";
   return Plan;
 }
 

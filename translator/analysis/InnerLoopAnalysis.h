@@ -23,6 +23,12 @@
 // nothing else in the body reads and that the inner loop provably does not
 // write (a range check), and must not write outside scalars or call
 // variadic functions.
+// A prefix that reads an array it stores to (LU's `l = A[i][k] / p;
+// A[i][k] = l;`) is spread too when each such store is a statement of its
+// own, `a[e] = x;` or `a[e] op= x;`, at the prefix's top level: the kernel
+// then gives a row one block and runs the stores once, by its thread 0,
+// between two barriers (InnerLoopPlan::StoresOnce).  The CPU variant keeps
+// such a loop to its outer level.
 // A perfectly nested second level whose bounds do not depend on the first
 // one is also spread (first level over blockIdx.y, second over threadIdx.x).
 //
@@ -68,6 +74,9 @@ struct PlacedText {
   std::string Text;
   unsigned Line = 0;
   unsigned Column = 1;
+  /// A prefix statement run once per row, by one thread between barriers
+  /// (InnerLoopPlan::StoresOnce).
+  bool Once = false;
 };
 
 struct InnerLoopPlan {
@@ -84,6 +93,11 @@ struct InnerLoopPlan {
   /// The prefix calls a function (running it once per piece of a row, as
   /// the CPU variant's flattening would, could repeat a side effect).
   bool PrefixCalls = false;
+  /// The prefix reads StoresOnceArray, which it stores to: a row is one
+  /// block (no blockIdx.y), and its Once statements run in thread 0
+  /// between __syncthreads() (every thread's reads before, after them).
+  bool StoresOnce = false;
+  std::string StoresOnceArray;
 };
 
 /// Decides the kernel shape for region \p R built from \p In.

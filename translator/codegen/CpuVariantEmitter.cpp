@@ -61,6 +61,9 @@ void CpuVariantEmitter::planRegion(const RegionInput &In, const Region &R,
   std::string Why;
   if (!P.Spread)
     Why = P.Why;
+  else if (P.StoresOnce) // (a barrier per row in the GPU's block; no such thing here)
+    Why = "the statements before the inner loop read '" + P.StoresOnceArray +
+          "', which they write";
   else if (!P.Levels[0].Invariant)
     Why = "the bounds of '" + P.Levels[0].VarName + "' change with the outer iteration";
   else if (!P.Levels[0].PlainCount)

@@ -207,6 +207,9 @@ std::string rowShape(const Region &R, const InnerLoopPlan &Rows) {
          (Lv.size() == 2 ? "__hce_ey" : "(__hce_ey + __hce_bx - 1) / __hce_bx") + ";\n";
     S += "  }\n";
   }
+  if (Rows.StoresOnce) // (InnerLoopPlan::StoresOnce: its barriers are the block's)
+    S += "  __hce_by = 1; /* one block per row: its stores between barriers */\n"
+         "  __hce_gy = 1;\n";
   return S;
 }
 
@@ -492,9 +495,23 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
     S += "    " + R.Loop.VarDecl + " = " + loopVarAt(R.Loop, "__hce_k") + ";\n";
     S += "    {\n";
     for (const PlacedText &T : P.Prefix) {
+      // A store the row's threads read before (InnerLoopPlan::StoresOnce):
+      // once, by thread 0, after every thread's reads and before any after.
+      // The row is the block's (the launcher's __hce_by and __hce_gy 1), so
+      // every thread of the block reaches both barriers.
+      if (T.Once)
+        S += "      __syncthreads();\n      if (threadIdx.x == 0) {\n";
       std::string L = lineDirective(T.Line, R.FileName, LineDirectives);
       S += L.empty() ? "      " : L + std::string(T.Column - 1, ' ');
       S += T.Text + "\n";
+      if (T.Once)
+        S += "      }\n      __syncthreads();\n";
+    }
+    // (after a store's barrier, the header at its own line)
+    if (!P.Prefix.empty() && P.Prefix.back().Once) {
+      std::string HL = lineDirective(P.Levels[0].Line, R.FileName, LineDirectives);
+      if (!HL.empty())
+        S += HL;
     }
     if (P.Levels.size() == 1) {
       S += "      " +
