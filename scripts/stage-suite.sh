@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stages what bench/gpu_eval.sh runs on the GPU machine into .carry/suite,
 # from build-gpu/ (scripts/build-gpu.sh):
-#   bin/          the examples (hce-cc, CUDA variants), the GPU tests and benchmarks
+#   bin/          the examples (hce-cc, CUDA variants), stores_once (a lit test's program),
+#                 the GPU tests and benchmarks
 #   bin-offload/  the examples built with --hce-offload (nvptx64) and hce_omp_tests
 #   lib/          libhce, libomp, libcudart
 #   offload-lib/  libomptarget + compressed libLLVM (scripts/stage-offload.sh)
@@ -22,6 +23,9 @@ build_examples() { # dir, extra hce-cc flags...
   wait
 }
 build_examples "$dst/bin"
+# The rows kernel whose stores run between barriers, at sizes past one grid
+# (bench/gpu_check.sh runs it on the GPU).
+"$gpu/bin/hce-cc" -O2 "$root/tests/lit/cuda_kernel_rows_stores_once.c" -o "$dst/bin/stores_once" -lm
 if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
   build_examples "$dst/bin-offload" --hce-offload
   # hce-cc builds without offload variants (one note) where clang cannot
