@@ -79,7 +79,9 @@ public:
       return true;
     }
     const auto *VD = dyn_cast<VarDecl>(E->getDecl());
-    if (!VD || VD == LoopVar || Locals.count(VD))
+    // (implicit: a clause's helper, as an inner `omp simd reduction`'s
+    // `.reduction.lhs`; the clause's own list names the user's variables)
+    if (!VD || VD == LoopVar || Locals.count(VD) || VD->isImplicit())
       return true;
     use(VD, E->getLocation());
     return true;
@@ -130,7 +132,7 @@ private:
                          "' must not be modified in the loop body");
       return;
     }
-    if (Locals.count(P.Root))
+    if (Locals.count(P.Root) || P.Root->isImplicit())
       return;
     NonLocalUse &U = use(P.Root, Target->getBeginLoc());
     if (isArrayLike(P.Root->getType())) {
