@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
       double ax = 0.0, ay = 0.0, az = 0.0;
       double xi = pos[4 * i], yi = pos[4 * i + 1], zi = pos[4 * i + 2];
+#pragma omp simd reduction(+ : ax, ay, az)
       for (int j = 0; j < n; j++) {
         double dx = pos[4 * j] - xi, dy = pos[4 * j + 1] - yi, dz = pos[4 * j + 2] - zi;
         double r2 = dx * dx + dy * dy + dz * dz + eps2;

@@ -39,7 +39,7 @@ void carried_scalar(int M, int N, const double *A, double *B) {
     }
   }
 }
-// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop writes 'run', declared before it. */
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop reads 'run', declared before it, which it updates. */
 
 void early_exit(int M, int N, const double *A, double *B) {
 #pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N])
@@ -52,15 +52,59 @@ void early_exit(int M, int N, const double *A, double *B) {
 }
 // CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop has a 'break'. */
 
-void after_inner(int M, int N, const double *A, double *B, double *rs) {
+/* A statement after the inner loop that leaves the outer iteration: thread
+   0 would skip the barrier the row's other threads wait at
+   (cuda_kernel_rows_reduce.c has the suffixes that get the rows kernel). */
+void after_inner_continue(int M, int N, const double *A, double *B, double *rs) {
 #pragma hce co_exec map(to: A[i*N:N]) map(from: B[i*N:N], rs[i:1])
   for (int i = 0; i < M; i++) {
     for (int j = 0; j < N; j++)
       B[i * N + j] = A[i * N + j];
+    if (B[i * N] < 0)
+      continue;
     rs[i] = B[i * N];
   }
 }
-// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the loop body does not end with an inner 'for' loop. */
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: a statement after the inner loop leaves the outer iteration early. */
+
+/* A floating-point sum: combining a row's shares would reassociate it,
+   which needs the user's leave (a reduction clause of its operator). */
+void row_sum(int M, int N, const double *A, double *rs) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: rs[i:1])
+  for (int i = 0; i < M; i++) {
+    double s = 0.0;
+    for (int j = 0; j < N; j++)
+      s += A[i * N + j];
+    rs[i] = s;
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop accumulates into 's' (floating point): combining a row's shares would reassociate it; a 'reduction(+: s)' clause on an OpenMP directive on the inner loop allows it. */
+
+void row_sum_other_op(int M, int N, const double *A, double *rs) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: rs[i:1])
+  for (int i = 0; i < M; i++) {
+    double s = 1.0;
+#pragma omp simd reduction(+ : s)
+    for (int j = 0; j < N; j++)
+      s *= A[i * N + j];
+    rs[i] = s;
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop accumulates into 's' (floating point): combining a row's shares would reassociate it; a 'reduction(*: s)' clause on an OpenMP directive on the inner loop allows it. */
+
+/* Two operators on one accumulator. */
+void mixed_ops(int M, int N, const long *A, long *rs) {
+#pragma hce co_exec map(to: A[i*N:N]) map(from: rs[i:1])
+  for (int i = 0; i < M; i++) {
+    long s = 1;
+    for (int j = 0; j < N; j++) {
+      s += A[i * N + j];
+      s *= 3;
+    }
+    rs[i] = s;
+  }
+}
+// CHECK: /* Kernel shape: 1-D, one thread per outer iteration: the inner loop updates 's' with two different operators. */
 
 /* The store that the row's threads read before is not a statement of its
    own (cuda_kernel_rows_stores_once.c): every thread would run it. */

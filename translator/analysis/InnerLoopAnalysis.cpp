@@ -189,7 +189,33 @@ std::optional<LevelHeader> parseHeader(const ForStmt *F, ASTContext &Ctx,
 
 /// The ForStmt of an inner loop, possibly under an OpenMP loop directive;
 /// \p Asserted is set when that directive promises independent iterations.
-const ForStmt *innerFor(const Stmt *S, std::string &Asserted) {
+/// The variables a `reduction` clause (no modifier) on \p D names, with its
+/// operator: the user's leave to reassociate them (InnerLoopPlan's row
+/// reductions).
+std::map<std::string, RedOp> licensedReductions(const OMPLoopDirective &D) {
+  std::map<std::string, RedOp> Out;
+  for (const OMPClause *C : D.clauses()) {
+    const auto *RC = dyn_cast<OMPReductionClause>(C);
+    if (!RC || RC->getModifier() != OMPC_REDUCTION_unknown)
+      continue;
+    std::optional<RedOp> Op;
+    switch (RC->getNameInfo().getName().getCXXOverloadedOperator()) {
+    case OO_Plus:
+    case OO_Minus: Op = RedOp::Add; break;
+    case OO_Star: Op = RedOp::Mul; break;
+    default: break;
+    }
+    if (!Op)
+      continue;
+    for (const Expr *E : RC->varlists())
+      if (const VarDecl *V = refVar(E))
+        Out[V->getName().str()] = *Op;
+  }
+  return Out;
+}
+
+const ForStmt *innerFor(const Stmt *S, std::string &Asserted,
+                        std::map<std::string, RedOp> *Licensed = nullptr) {
   if (!S)
     return nullptr;
   if (const auto *F = dyn_cast<ForStmt>(S))
@@ -202,6 +228,8 @@ const ForStmt *innerFor(const Stmt *S, std::string &Asserted) {
       CS ? dyn_cast_or_null<ForStmt>(CS->getCapturedStmt()->IgnoreContainers()) : nullptr;
   if (!F)
     return nullptr;
+  if (Licensed)
+    *Licensed = licensedReductions(*D);
   bool KindOk = isa<OMPSimdDirective>(D) || isa<OMPForDirective>(D) ||
                 isa<OMPForSimdDirective>(D) || isa<OMPParallelForDirective>(D) ||
                 isa<OMPParallelForSimdDirective>(D);
@@ -288,6 +316,14 @@ public:
   bool storesOnce() const { return !StoresOnceArray.empty(); }
   const std::string &storesOnceArray() const { return StoresOnceArray; }
   bool isStore(int Stmt) const { return StoreStmts.count(Stmt) > 0; }
+  /// After a successful run(): the prefix locals the nest accumulates into
+  /// (InnerLoopPlan::RowReductions), in the order the nest first updates
+  /// them.
+  const std::vector<std::pair<const VarDecl *, RedOp>> &rowReductions() const {
+    return Accumulated;
+  }
+  /// The inner loop's `reduction` clauses (licensedReductions).
+  std::map<std::string, RedOp> Licensed;
 
 private:
   ASTContext &Ctx;
@@ -305,6 +341,9 @@ private:
   std::set<int> StoreStmts;    ///< prefix statements that are plain stores
   std::string StoresOnceArray; ///< see storesOnce()
   bool Asserted = false; ///< the first level's independence is promised
+  /// Prefix locals the nest accumulates into, and those it reads.
+  std::vector<std::pair<const VarDecl *, RedOp>> Accumulated;
+  std::set<const VarDecl *> ReadInNest;
   int BreakDepth = 0;
   int SubstDepth = 0;
 
@@ -337,6 +376,8 @@ private:
   void walkChain(const Expr *E);
   void write(const Expr *LHS, const Expr *Whole);
   bool reductionForm(const VarDecl *V, const Expr *Whole);
+  bool accumulates(const VarDecl *V, const Expr *Whole);
+  std::string checkRowReductions() const;
   std::optional<Range> rangeOf(const LevelHeader &H);
   std::string checkNest(const std::vector<LevelHeader> &Levels, bool AssertedFirst);
   std::string checkPrefix(const std::vector<LevelHeader> &Levels);
@@ -592,6 +633,85 @@ bool Analyzer::reductionForm(const VarDecl *V, const Expr *Whole) {
   return true;
 }
 
+/// `v += e`, `v -= e`, `v *= e`, `v = v + e`, `v = e + v`, `v = v - e`,
+/// `v = v * e`, `v = e * v`, `++v`, `v--`...: a nest update of the prefix
+/// local \p V that a row reduction can split into shares (e free of v).
+/// Records the operator; false for any other write.
+bool Analyzer::accumulates(const VarDecl *V, const Expr *Whole) {
+  std::optional<RedOp> Op;
+  const Expr *Other = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(Whole)) {
+    if (!U->isIncrementDecrementOp())
+      return false;
+    Op = RedOp::Add;
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Whole)) {
+    switch (B->getOpcode()) {
+    case BO_AddAssign:
+    case BO_SubAssign:
+      Op = RedOp::Add;
+      Other = B->getRHS();
+      break;
+    case BO_MulAssign:
+      Op = RedOp::Mul;
+      Other = B->getRHS();
+      break;
+    case BO_Assign:
+      if (const auto *RB = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts())) {
+        BinaryOperatorKind K = RB->getOpcode();
+        if (K != BO_Add && K != BO_Sub && K != BO_Mul)
+          return false;
+        Op = K == BO_Mul ? RedOp::Mul : RedOp::Add;
+        if (refVar(RB->getLHS()) == V)
+          Other = RB->getRHS();
+        else if (K != BO_Sub && refVar(RB->getRHS()) == V)
+          Other = RB->getLHS();
+      }
+      break;
+    default: break;
+    }
+    if (!Other)
+      return false;
+  }
+  if (!Op || (Other && refersTo(Other, V)))
+    return false;
+  auto It = std::find_if(Accumulated.begin(), Accumulated.end(),
+                         [&](const auto &A) { return A.first == V; });
+  if (It == Accumulated.end())
+    Accumulated.push_back({V, *Op});
+  else if (It->second != *Op)
+    return fail("the inner loop updates '" + V->getName().str() +
+                "' with two different operators");
+  if (Other)
+    walkExpr(Other);
+  return true;
+}
+
+/// The row reductions' conditions that only the whole nest shows: the nest
+/// reads no accumulator but to update it, each is an integer or floating
+/// scalar, and a floating one (whose shares reassociate the sum) is named
+/// by a reduction clause of its operator on the inner loop.
+std::string Analyzer::checkRowReductions() const {
+  for (const auto &[V, Op] : Accumulated) {
+    const std::string N = V->getName().str();
+    if (ReadInNest.count(V))
+      return "the inner loop reads '" + N + "', declared before it, which it updates";
+    QualType T = V->getType();
+    bool Int = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType();
+    if (T.isVolatileQualified() || T->isAtomicType() || !(Int || T->isRealFloatingType()))
+      return "the inner loop updates '" + N +
+             "', declared before it, of a type a block "
+             "cannot combine";
+    auto L = Licensed.find(N);
+    if (!Int && (L == Licensed.end() || L->second != Op))
+      return "the inner loop accumulates into '" + N +
+             "' (floating point): combining a row's shares would reassociate it; a "
+             "'reduction(" +
+             (Op == RedOp::Mul ? "*" : "+") + ": " + N +
+             ")' clause on an OpenMP directive on the inner loop allows it";
+  }
+  return "";
+}
+
 void Analyzer::write(const Expr *LHS, const Expr *Whole) {
   const Expr *E = LHS->IgnoreParens();
   if (isMemAccess(E)) {
@@ -635,7 +755,7 @@ void Analyzer::write(const Expr *LHS, const Expr *Whole) {
     // A local of the outer body: fine in the prefix (every thread has its
     // own copy) and when declared inside the nest; a prefix local written
     // by the nest would carry a value from one inner iteration to the next.
-    if (!InPrefix && PrefixLocals.count(V))
+    if (!InPrefix && PrefixLocals.count(V) && !accumulates(V, Whole))
       fail("the inner loop writes '" + V->getName().str() + "', declared before it");
     return;
   }
@@ -659,7 +779,7 @@ void Analyzer::walkExpr(const Expr *E) {
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     if (B->isAssignmentOp()) {
       const VarDecl *V = refVar(B->getLHS());
-      if (V && !InPrefix && isReduction(V) &&
+      if (V && !InPrefix && (isReduction(V) || PrefixLocals.count(V)) &&
           B->getLHS()->IgnoreParens() == B->getLHS()->IgnoreParenImpCasts()) {
         write(B->getLHS(), B); // walks the operand itself
         return;
@@ -695,6 +815,8 @@ void Analyzer::walkExpr(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && isReduction(V))
       fail("the body reads the reduction variable '" + V->getName().str() + "'");
+    else if (V && !InPrefix && PrefixLocals.count(V))
+      ReadInNest.insert(V);
     return;
   }
   if (const auto *C = dyn_cast<CallExpr>(E)) {
@@ -1037,6 +1159,8 @@ std::string Analyzer::run(const std::vector<const Stmt *> &Prefix,
   walk(Body);
   if (!Fail.empty())
     return Fail;
+  if (std::string Why = checkRowReductions(); !Why.empty())
+    return Why;
   // Bounds must not read what the nest writes.
   for (const LevelHeader &H : Levels)
     for (const Access &A : Accesses)
@@ -1099,6 +1223,39 @@ bool hostEvaluable(const Expr *E, const Region &R, const Prepass &Pre,
   return Ok;
 }
 
+/// Why thread 0 could not run \p Suffix between the row's barriers: a jump
+/// out of it (a `break` or `continue` of the outer loop, `return`, `goto`)
+/// would skip the barrier the row's other threads wait at.  Empty: none.
+std::string suffixJumps(const std::vector<const Stmt *> &Suffix) {
+  struct Jumps : RecursiveASTVisitor<Jumps> {
+    int Depth = 0; // loops and switches inside the suffix
+    std::string Why;
+    bool TraverseStmt(Stmt *S) {
+      if (!S || !Why.empty())
+        return Why.empty();
+      bool Nest = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                  isa<SwitchStmt>(S) || isa<CXXForRangeStmt>(S);
+      if ((isa<BreakStmt>(S) || isa<ContinueStmt>(S)) && Depth == 0)
+        Why = "a statement after the inner loop leaves the outer iteration early";
+      else if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+               isa<OMPExecutableDirective>(S) || isa<CXXTryStmt>(S) || isa<GCCAsmStmt>(S))
+        Why = "a statement after the inner loop holds a jump or a construct the "
+              "analysis does not follow";
+      Depth += Nest;
+      bool Ok = Why.empty() && RecursiveASTVisitor<Jumps>::TraverseStmt(S);
+      Depth -= Nest;
+      return Ok;
+    }
+  };
+  for (const Stmt *S : Suffix) {
+    Jumps J;
+    J.TraverseStmt(const_cast<Stmt *>(S));
+    if (!J.Why.empty())
+      return J.Why;
+  }
+  return "";
+}
+
 } // namespace
 
 InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &Ctx) {
@@ -1126,9 +1283,12 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
                      ")' on the co_exec loop";
       }
 
-  // The body: [prefix statements...] inner-for.
-  std::vector<const Stmt *> Prefix;
+  // The body: [prefix statements...] inner-for [suffix statements...], the
+  // inner loop its last top-level loop.
+  std::vector<const Stmt *> Prefix, Suffix;
   const Stmt *Last = Outer->getBody();
+  std::string InnerAsserted;
+  std::map<std::string, RedOp> Licensed;
   if (const auto *CS = dyn_cast<CompoundStmt>(Last)) {
     std::vector<const Stmt *> Stmts;
     for (const Stmt *S : CS->body())
@@ -1138,18 +1298,27 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
       Plan.Why = "the loop body is empty";
       return Plan;
     }
-    Last = Stmts.back();
-    Prefix.assign(Stmts.begin(), Stmts.end() - 1);
+    size_t At = Stmts.size() - 1;
+    std::string Ignored;
+    while (At > 0 && !innerFor(Stmts[At], Ignored))
+      --At;
+    Last = Stmts[At];
+    Prefix.assign(Stmts.begin(), Stmts.begin() + At);
+    Suffix.assign(Stmts.begin() + At + 1, Stmts.end());
   }
-  std::string InnerAsserted;
-  const ForStmt *F1 = innerFor(Last, InnerAsserted);
+  const ForStmt *F1 = innerFor(Last, InnerAsserted, &Licensed);
   if (!F1) {
-    Plan.Why = "the loop body does not end with an inner 'for' loop";
+    Plan.Why = "the loop body holds no inner 'for' loop";
+    return Plan;
+  }
+  if (std::string Why = suffixJumps(Suffix); !Why.empty()) {
+    Plan.Why = Why;
     return Plan;
   }
   if (!InnerAsserted.empty())
     Asserted = InnerAsserted;
-  if (!Asserted.empty() && !Prefix.empty() && Asserted.find("collapse") == 0)
+  if (!Asserted.empty() && (!Prefix.empty() || !Suffix.empty()) &&
+      Asserted.find("collapse") == 0)
     Asserted.clear();
   std::string Why;
   std::optional<LevelHeader> H1 = parseHeader(F1, Ctx, Why);
@@ -1181,6 +1350,10 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
   std::string Fail;
   std::vector<bool> Once(Prefix.size(), false); // (PlacedText::Once)
   auto takeStores = [&](const Analyzer &A) {
+    for (const auto &[V, Op] : A.rowReductions())
+      Plan.RowReductions.push_back(
+          {V->getName().str(), declString(V->getType().getUnqualifiedType(), "", Ctx),
+           Op});
     Plan.StoresOnce = A.storesOnce();
     Plan.StoresOnceArray = A.storesOnceArray();
     for (size_t I = 0; I < Prefix.size(); ++I)
@@ -1188,6 +1361,7 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
   };
   if (H2) {
     Analyzer A(Ctx, R, Pre, OuterVar);
+    A.Licensed = Licensed;
     Fail = A.run(Prefix, {*H1, *H2}, F2->getBody(), false);
     if (Fail.empty()) {
       Levels = {*H1, *H2};
@@ -1197,6 +1371,7 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
   }
   if (Levels.empty()) {
     Analyzer A(Ctx, R, Pre, OuterVar);
+    A.Licensed = Licensed;
     std::string F = A.run(Prefix, {*H1}, F1->getBody(), !Asserted.empty());
     if (!F.empty()) {
       Plan.Why = F;
@@ -1222,6 +1397,15 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
     }
     T->Once = Once[Plan.Prefix.size()];
     Plan.Prefix.push_back(*T);
+  }
+  for (const Stmt *S : Suffix) {
+    std::optional<PlacedText> T = placed(S, Ctx);
+    if (!T) {
+      Plan.Prefix.clear();
+      Plan.Why = "a statement after the inner loop comes from a macro";
+      return Plan;
+    }
+    Plan.Suffix.push_back(*T);
   }
   std::optional<PlacedText> BT = placed(Body, Ctx);
   if (!BT) {
@@ -1265,6 +1449,14 @@ InnerLoopPlan planInnerLoop(const RegionInput &In, const Region &R, ASTContext &
     Plan.Why += "; the statements before it read '" + Plan.StoresOnceArray +
                 "', which they store to: one block per row, the stores by its thread 0 "
                 "between barriers";
+  if (!Plan.RowReductions.empty()) {
+    Plan.Why += "; it accumulates into ";
+    for (const RowReduction &V : Plan.RowReductions)
+      Plan.Why += std::string(&V == &Plan.RowReductions[0] ? "'" : ", '") + V.Name + "'";
+    Plan.Why += ": one block per row, which combines its threads' shares";
+  }
+  if (!Plan.Suffix.empty())
+    Plan.Why += "; the statements after it run once per row, by the row's thread 0";
   return Plan;
 }
 

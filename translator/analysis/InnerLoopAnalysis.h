@@ -29,6 +29,19 @@
 // then gives a row one block and runs the stores once, by its thread 0,
 // between two barriers (InnerLoopPlan::StoresOnce).  The CPU variant keeps
 // such a loop to its outer level.
+// A prefix local that the inner loop only accumulates into (`v op= e`, op
+// one of + - *, `v` read nowhere else in the nest) is a row reduction: every
+// thread of the row accumulates its share from the operator's identity, the
+// block combines the shares, and thread 0 folds them into the prefix's
+// value (InnerLoopPlan::RowReductions).  That reassociates the sum, which C
+// does not allow for floating point: a floating row reduction needs the
+// user's leave, a `reduction` clause naming it on an OpenMP directive on
+// the inner loop (as for a CPU compiler's vectorisation).
+// Statements after the inner loop (the "suffix") run once per row, by
+// thread 0, after a barrier: the row's inner iterations and reductions are
+// done, and its prefix locals are thread 0's own.  Both give a row one
+// block, as a prefix's stores do; the CPU variant keeps such a loop to its
+// outer level.
 // A perfectly nested second level whose bounds do not depend on the first
 // one is also spread (first level over blockIdx.y, second over threadIdx.x).
 //
@@ -79,6 +92,13 @@ struct PlacedText {
   bool Once = false;
 };
 
+/// A prefix local the inner loop accumulates into (see the file comment).
+struct RowReduction {
+  std::string Name;
+  std::string Type; ///< printed type ("double")
+  RedOp Op = RedOp::Add;
+};
+
 struct InnerLoopPlan {
   /// True: emit the row-per-block kernel.
   bool Spread = false;
@@ -98,6 +118,16 @@ struct InnerLoopPlan {
   /// between __syncthreads() (every thread's reads before, after them).
   bool StoresOnce = false;
   std::string StoresOnceArray;
+  /// Row reductions and the statements after the inner loop, run by
+  /// thread 0 once the row's block has combined its shares.
+  std::vector<RowReduction> RowReductions;
+  std::vector<PlacedText> Suffix;
+
+  /// A row is exactly one block (the launcher's __hce_by and __hce_gy 1):
+  /// the kernel has barriers or block-wide combining per row.
+  bool oneBlockPerRow() const {
+    return StoresOnce || !RowReductions.empty() || !Suffix.empty();
+  }
 };
 
 /// Decides the kernel shape for region \p R built from \p In.

@@ -64,6 +64,11 @@ void CpuVariantEmitter::planRegion(const RegionInput &In, const Region &R,
   else if (P.StoresOnce) // (a barrier per row in the GPU's block; no such thing here)
     Why = "the statements before the inner loop read '" + P.StoresOnceArray +
           "', which they write";
+  else if (!P.Suffix.empty()) // (thread 0 after the row's barrier on the GPU)
+    Why = "statements follow the inner loop";
+  else if (!P.RowReductions.empty())
+    Why = "the inner loop accumulates into '" + P.RowReductions[0].Name +
+          "', declared before it";
   else if (!P.Levels[0].Invariant)
     Why = "the bounds of '" + P.Levels[0].VarName + "' change with the outer iteration";
   else if (!P.Levels[0].PlainCount)

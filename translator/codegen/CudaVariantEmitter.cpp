@@ -207,9 +207,59 @@ std::string rowShape(const Region &R, const InnerLoopPlan &Rows) {
          (Lv.size() == 2 ? "__hce_ey" : "(__hce_ey + __hce_bx - 1) / __hce_bx") + ";\n";
     S += "  }\n";
   }
-  if (Rows.StoresOnce) // (InnerLoopPlan::StoresOnce: its barriers are the block's)
+  // (InnerLoopPlan::oneBlockPerRow: the row's barriers are the block's)
+  if (Rows.StoresOnce)
     S += "  __hce_by = 1; /* one block per row: its stores between barriers */\n"
          "  __hce_gy = 1;\n";
+  else if (Rows.oneBlockPerRow())
+    S += "  __hce_by = 1; /* one block per row: it combines the row's work */\n"
+         "  __hce_gy = 1;\n";
+  return S;
+}
+
+/// A one-block row's end (InnerLoopPlan::oneBlockPerRow): once every
+/// thread is done with the inner loop, the block combines the threads'
+/// shares of each row reduction (a tree in shared memory; the block is a
+/// power of two wide), thread 0 folds them into the prefix's values and runs
+/// the statements after the inner loop, and the block waits for it before
+/// the next row (whose shares reuse the shared memory).
+std::string rowEpilogue(const Region &R, const InnerLoopPlan &P, bool LineDirectives) {
+  if (P.RowReductions.empty() && P.Suffix.empty())
+    return "";
+  std::string S = "      {\n";
+  for (size_t M = 0; M < P.RowReductions.size(); ++M) {
+    const RowReduction &V = P.RowReductions[M];
+    const std::string Sh = "__hce_rs" + std::to_string(M);
+    S += "        __shared__ " + V.Type + " " + Sh + "[" +
+         std::to_string(ThreadsPerBlock) + "];\n";
+    S += "        " + Sh + "[threadIdx.x] = " + V.Name + ";\n";
+  }
+  S += "        __syncthreads();\n";
+  if (!P.RowReductions.empty()) {
+    S +=
+        "        for (unsigned __hce_o = blockDim.x / 2; __hce_o > 0; __hce_o >>= 1) {\n";
+    S += "          if (threadIdx.x < __hce_o) {\n";
+    for (size_t M = 0; M < P.RowReductions.size(); ++M) {
+      const RowReduction &V = P.RowReductions[M];
+      const std::string Sh = "__hce_rs" + std::to_string(M);
+      S += "            " + Sh + "[threadIdx.x] = (" + V.Type + ")(" +
+           combine(V.Op, Sh + "[threadIdx.x]", Sh + "[threadIdx.x + __hce_o]") + ");\n";
+    }
+    S += "          }\n          __syncthreads();\n        }\n";
+  }
+  S += "        if (threadIdx.x == 0) {\n";
+  for (size_t M = 0; M < P.RowReductions.size(); ++M) {
+    const RowReduction &V = P.RowReductions[M];
+    const std::string Idx = std::to_string(M);
+    S += "          " + V.Name + " = (" + V.Type + ")(" +
+         combine(V.Op, "__hce_rv" + Idx, "__hce_rs" + Idx + "[0]") + ");\n";
+  }
+  for (const PlacedText &T : P.Suffix) {
+    std::string L = lineDirective(T.Line, R.FileName, LineDirectives);
+    S += L.empty() ? "          " : L + std::string(T.Column - 1, ' ');
+    S += T.Text + "\n";
+  }
+  S += "        }\n        __syncthreads();\n      }\n";
   return S;
 }
 
@@ -507,8 +557,17 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
       if (T.Once)
         S += "      }\n      __syncthreads();\n";
     }
-    // (after a store's barrier, the header at its own line)
-    if (!P.Prefix.empty() && P.Prefix.back().Once) {
+    // Each thread accumulates its share of a row reduction from the
+    // operator's identity; the prefix's value waits in __hce_rv<m>.
+    for (size_t M = 0; M < P.RowReductions.size(); ++M) {
+      const RowReduction &V = P.RowReductions[M];
+      S += "      const " + V.Type + " __hce_rv" + std::to_string(M) + " = " + V.Name +
+           ";\n";
+      S += "      " + V.Name + " = (" + V.Type + ")" + (V.Op == RedOp::Mul ? "1" : "0") +
+           ";\n";
+    }
+    // (after a store's barrier or the shares, the header at its own line)
+    if ((!P.Prefix.empty() && P.Prefix.back().Once) || !P.RowReductions.empty()) {
       std::string HL = lineDirective(P.Levels[0].Line, R.FileName, LineDirectives);
       if (!HL.empty())
         S += HL;
@@ -525,6 +584,7 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
     std::string L = lineDirective(P.Body.Line, R.FileName, LineDirectives);
     S += L.empty() ? "          " : L + std::string(P.Body.Column - 1, ' ');
     S += P.Body.Text + "\n";
+    S += rowEpilogue(R, P, LineDirectives);
     S += "    }\n";
     S += "  }\n";
   }
