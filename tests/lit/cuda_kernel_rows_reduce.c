@@ -132,6 +132,24 @@ static void after_inner(int M, int N, const double *A, double *B, double *rs) {
 // CHECK-NEXT: {{^}}        }
 // CHECK-NEXT: {{^}}        __syncthreads();
 
+/* A row whose length the launcher cannot know (CSR): one warp per row. */
+static void spmv(long n, long m, const long *rowptr, const double *val, const long *col, const double *p,
+          double *q) {
+#pragma hce co_exec map(to: rowptr[i:2], val[0:rowptr[n]], col[0:rowptr[n]], p[0:m]) map(from: q[i:1])
+  for (long i = 0; i < n; i++) {
+    double s = 0.0;
+#pragma omp simd reduction(+ : s)
+    for (long e = rowptr[i]; e < rowptr[i + 1]; e++)
+      s += val[e] * p[col[e]];
+    q[i] = s;
+  }
+}
+// CHECK: /* Kernel shape: rows. {{.*}}; it accumulates into 's': one block per row, {{.*}} */
+// CHECK: {{^}}extern "C" int __hce_cuda_3_
+// CHECK: {{^}}  __hce_by = 1; /* one block per row: it combines the row's work */
+// CHECK-NEXT: {{^}}  __hce_gy = 1;
+// CHECK-NEXT: {{^}}  __hce_bx = 32; /* a row of unknown length: one warp */
+
 /* Sizes from the command line for the GPU checks (hce-cc build, HCE_DEVICES
    =cuda:0; M over 65535 rows runs the kernel's grid-stride loop). */
 int main(int argc, char **argv) {
@@ -183,11 +201,34 @@ int main(int argc, char **argv) {
     bad_c += fabs(P[i] - (p + A[i * N + N - 1] * 0.5)) > 1e-9 * fabs(p);
     bad_s += rs[i] != B2[(long)i * N] + B2[(long)i * N + N - 1];
   }
-  if (bad_f || bad_c || bad_s)
-    printf("forces: %zu wrong, counts: %zu wrong, after_inner: %zu wrong\n", bad_f, bad_c,
-           bad_s);
-  printf("cuda_kernel_rows_reduce: %s\n", bad_f || bad_c || bad_s ? "WRONG" : "ok");
-  return bad_f || bad_c || bad_s;
+  /* CSR rows of 0 to 40 elements (M rows, columns below N). */
+  long *rowptr = malloc((M + 1) * sizeof *rowptr), *col = malloc((size_t)M * 40 * sizeof *col);
+  double *val = malloc((size_t)M * 40 * sizeof *val), *q = malloc(M * sizeof *q);
+  rowptr[0] = 0;
+  for (int i = 0; i < M; i++) {
+    rowptr[i + 1] = rowptr[i] + (long)(RND() * 41.0);
+    for (long e = rowptr[i]; e < rowptr[i + 1]; e++) {
+      col[e] = (long)(RND() * N);
+      val[e] = RND() - 0.5;
+    }
+  }
+  spmv(M, N, rowptr, val, col, B, q);
+  size_t bad_m = 0;
+  for (int i = 0; i < M; i++) {
+    double s = 0.0, mag = 0.0;
+    for (long e = rowptr[i]; e < rowptr[i + 1]; e++) {
+      s += val[e] * B[col[e]];
+      mag += fabs(val[e] * B[col[e]]);
+    }
+    bad_m += fabs(q[i] - s) > 1e-12 * (1.0 + mag);
+  }
+  if (bad_f || bad_c || bad_s || bad_m)
+    printf("forces: %zu wrong, counts: %zu wrong, after_inner: %zu wrong, spmv: %zu wrong\n",
+           bad_f, bad_c, bad_s, bad_m);
+  const int bad = bad_f || bad_c || bad_s || bad_m;
+  printf("cuda_kernel_rows_reduce: %s\n", bad ? "WRONG" : "ok");
+  return bad;
 }
 
 // EXEC: cuda_kernel_rows_reduce: ok
+

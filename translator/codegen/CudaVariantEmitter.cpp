@@ -211,9 +211,14 @@ std::string rowShape(const Region &R, const InnerLoopPlan &Rows) {
   if (Rows.StoresOnce)
     S += "  __hce_by = 1; /* one block per row: its stores between barriers */\n"
          "  __hce_gy = 1;\n";
-  else if (Rows.oneBlockPerRow())
+  else if (Rows.oneBlockPerRow()) {
     S += "  __hce_by = 1; /* one block per row: it combines the row's work */\n"
          "  __hce_gy = 1;\n";
+    // A row of a length the launcher cannot know (CSR's rowptr[i] to
+    // rowptr[i+1], often a few elements): one warp, not 256 idle threads.
+    if (!Rows.HostExtents)
+      S += "  __hce_bx = 32; /* a row of unknown length: one warp */\n";
+  }
   return S;
 }
 
