@@ -3,7 +3,7 @@
 # first (scripts/build-gpu.sh, scripts/stage-suite.sh), carry .carry, then run
 #   bash bench/gpu_check.sh            (writes logs under $OUT when set)
 # It runs the CUDA-enabled runtime tests (correctness on the GPU), a generated
-# kernel that only a GPU can check (stores_once, on cuda:0 alone), and the
+# kernels that only a GPU can check (stores_once, rows_reduce, on cuda:0 alone), and the
 # transfer / pipeline / overhead benchmark, and prints short tables.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,14 +20,19 @@ rc=$?
 grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/tests.log"
 echo "== generated kernels on the GPU alone"
 # tests/lit/cuda_kernel_rows_stores_once.c (stage-suite.sh's bin/stores_once):
-# a rows kernel whose stores run between barriers; 70001 rows pass one grid.
-for a in "37 23" "300 70001"; do
-  if HCE_DEVICES=cuda:0 HCE_PROFILE=off HCE_STATS="$out/stores_once.json" \
-    "$b/bin/stores_once" $a >"$out/stores_once.log" 2>&1 &&
-    python3 "$root/bench/stats_check.py" cuda:0 "$out/stores_once.json"; then
-    echo "stores_once $a: ok, on cuda:0"
+# a rows kernel whose stores run between barriers; and
+# tests/lit/cuda_kernel_rows_reduce.c (bin/rows_reduce): row reductions
+# combined in the block, statements after the inner loop by thread 0, a
+# warp per CSR row.  70001 rows pass one grid.
+for p in "stores_once:37 23" "stores_once:300 70001" "rows_reduce:300 23 37" \
+  "rows_reduce:700 70001 45"; do
+  prog=${p%%:*} a=${p#*:}
+  if HCE_DEVICES=cuda:0 HCE_PROFILE=off HCE_STATS="$out/$prog.json" \
+    "$b/bin/$prog" $a >"$out/$prog.log" 2>&1 &&
+    python3 "$root/bench/stats_check.py" cuda:0 "$out/$prog.json"; then
+    echo "$prog $a: ok, on cuda:0"
   else
-    echo "stores_once $a: FAILED"; cat "$out/stores_once.log"; rc=1
+    echo "$prog $a: FAILED"; cat "$out/$prog.log"; rc=1
   fi
 done
 echo "== benchmark"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stages what bench/gpu_eval.sh runs on the GPU machine into .carry/suite,
 # from build-gpu/ (scripts/build-gpu.sh):
-#   bin/          the examples (hce-cc, CUDA variants), stores_once (a lit test's program),
+#   bin/          the examples (hce-cc, CUDA variants), stores_once and rows_reduce (lit tests' programs),
 #                 the GPU tests and benchmarks
 #   bin-offload/  the examples built with --hce-offload (nvptx64) and hce_omp_tests
 #   lib/          libhce, libomp, libcudart
@@ -26,6 +26,7 @@ build_examples "$dst/bin"
 # The rows kernel whose stores run between barriers, at sizes past one grid
 # (bench/gpu_check.sh runs it on the GPU).
 "$gpu/bin/hce-cc" -O2 "$root/tests/lit/cuda_kernel_rows_stores_once.c" -o "$dst/bin/stores_once" -lm
+"$gpu/bin/hce-cc" -O2 "$root/tests/lit/cuda_kernel_rows_reduce.c" -o "$dst/bin/rows_reduce" -lm
 if [ "${HCE_STAGE_OFFLOAD:-1}" = 1 ]; then
   build_examples "$dst/bin-offload" --hce-offload
   # hce-cc builds without offload variants (one note) where clang cannot
