@@ -153,7 +153,7 @@ int main(void) {
 // launcher's own row shape.
 // CHECK: {{^}}extern "C" int64_t __hce_cuda_wave_0_{{[0-9a-f]+}}(const void *__hce_args, int __hce_sms) {
 // CHECK: {{^}}    __hce_by = __hce_threads / __hce_bx;
-// CHECK: {{^}}  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&__hce_per_sm, __hce_kernel_0, (int)__hce_threads, 0) != cudaSuccess) {
+// CHECK: {{^}}  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&__hce_per_sm, __hce_kernel_0, (int)(__hce_bx * __hce_by), 0) != cudaSuccess) {
 // CHECK: {{^}}  return (int64_t)__hce_per_sm * __hce_sms * __hce_bx * __hce_by /
 // CHECK-NEXT: {{^}}         ((int64_t)__hce_bx * __hce_gy);
 

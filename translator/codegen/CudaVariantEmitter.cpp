@@ -814,8 +814,11 @@ std::string CudaVariantEmitter::companion(const Region &R) const {
   else
     S += "  (void)__hce_args;\n";
   S += "  int __hce_per_sm = 0;\n";
+  // (a rows kernel's block is bx x by threads: fewer than 256 when a row is
+  // one block of a short or unknown inner loop, and more of them fit an SM)
   S += "  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&__hce_per_sm, " + Kernel +
-       ", (int)__hce_threads, 0) != cudaSuccess) {\n";
+       (Rows ? ", (int)(__hce_bx * __hce_by), 0)" : ", (int)__hce_threads, 0)") +
+       " != cudaSuccess) {\n";
   S += "    (void)cudaGetLastError();\n    return 0;\n  }\n";
   // (a block's threads, bx x by, over a row's, bx x gy)
   S += Rows ? "  return (int64_t)__hce_per_sm * __hce_sms * __hce_bx * __hce_by /\n"
