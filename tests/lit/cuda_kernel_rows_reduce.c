@@ -227,6 +227,8 @@ int main(int argc, char **argv) {
            bad_f, bad_c, bad_s, bad_m);
   const int bad = bad_f || bad_c || bad_s || bad_m;
   printf("cuda_kernel_rows_reduce: %s\n", bad ? "WRONG" : "ok");
+  free(pos), free(vel), free(rvel), free(A), free(C), free(P), free(B), free(B2), free(rs);
+  free(rowptr), free(col), free(val), free(q);
   return bad;
 }
 
