@@ -797,7 +797,8 @@ private:
     double starts_after = 0;
     // The fastest rate (iterations per second, at speed 1) its chunks of
     // any execution showed, each but its first at the site, where two such
-    // chunks ran in one execution; 0: none yet (reprobe_pays()).
+    // chunks ran in one execution (kFasterThanModel times that where one
+    // did); 0: none yet (reprobe_pays()).
     double rate_bound = 0;
     std::vector<Flight> inflight;
     double busy_until = 0, longest = 0;
@@ -1967,10 +1968,20 @@ private:
     }
     if (exec_ >= 2) // (the first execution's one-time costs are no budget)
       site_wall_ += std::max(0.0, exec_wall());
-    for (Dev &d : dev_) // (the last execution's counters)
+    for (Dev &d : dev_) { // (the last execution's counters)
+      const double model_rate = d.model.known() ? 1 / d.model.c : 0.0;
       if (d.exec_later_chunks >= 2)
-        d.rate_bound = std::max(
-            {d.rate_bound, d.exec_later_rate, d.model.known() ? 1 / d.model.c : 0.0});
+        d.rate_bound = std::max({d.rate_bound, d.exec_later_rate, model_rate});
+      // One chunk after its first: a bound of kFasterThanModel times its
+      // rate (a chunk that much faster would reset the fit, complete()).
+      // Left unbounded, the H100's cold nbody probed the CPU again in its
+      // 2nd execution: its two chunks of the 1st (16 and 66 rows, 1.3 ms)
+      // ended as the GPU's (1.77 ms alone) did; 101 rows beside it held the
+      // execution 0.11 ms longer, for a CPU 75 times slower (V6s).
+      else if (d.exec_later_chunks == 1)
+        d.rate_bound =
+            std::max({d.rate_bound, kFasterThanModel * d.exec_later_rate, model_rate});
+    }
     bool measured_now = false; // the execution that ended measured `was`
     const double wall = exec_wall(), arm_wall = measured_wall(was);
     if (mode_measured_ && measured_pred_ > 0) {
