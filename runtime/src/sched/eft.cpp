@@ -2117,6 +2117,23 @@ private:
     }
   }
 
+  // A host's unconfirmed model probed again although its probe is
+  // predicted to outlast the chosen mode's execution: where the probe costs
+  // at most kHostProbeShare of the site's time so far.  Its model may be a
+  // stall's: the CPU's chunks of a cold lud's first three executions all
+  // inside a 4 ms stall of its team (hce-sim --stall cpu:0.001:0.004:1000
+  // on the rows-kernel profile) predicted its 16-row probe at 1.2 ms beside
+  // the GPU alone's 0.45 ms executions, and the GPU alone ran the 508 left,
+  // 0.114 s against the CPU alone's 0.011 (call V7, the H100: 1 of 10 cold
+  // runs, 0.142 s against 0.0077).  A probe runs beside the chosen mode
+  // and costs only its overrun; a host's probe is its lanes' rows.  (Not an
+  // accelerator's: its probe's copies and first launch are real, 11-23's
+  // lud GPU: 26 ms.)
+  bool host_probe_affordable(const Dev &d, double probe) const {
+    constexpr double kHostProbeShare = 0.25;
+    return d.host && probe <= kHostProbeShare * site_wall_;
+  }
+
   // Whether a device left out on a provisional or unconfirmed model is
   // probed again instead (Dev::reprobe): a learning execution (co-execution
   // from the initial ratios; the device takes a probe first), at
@@ -2132,9 +2149,10 @@ private:
       const double chosen = solo_ + 1 < int(choice_.est.size()) && solo_ >= -1
                                 ? choice_.est[size_t(solo_ + 1)]
                                 : 0;
+      const double probe = d.model.time(double(probe_size(d)));
       const bool doubt =
           provisional(d) ||
-          (unconfirmed(d) && d.model.time(double(probe_size(d))) <= chosen);
+          (unconfirmed(d) && (probe <= chosen || host_probe_affordable(d, probe)));
       const int at = provisional(d) ? d.next_reprobe
                                     : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
       d.reprobe = all_known && doubt && exec_ >= at &&
