@@ -1237,6 +1237,16 @@ private:
   // ms of copies, where the CPU alone takes 17 for all 8192.
   int64_t growth_limit(const Dev &d) const {
     int64_t by_size = (flat(d) ? kGrowth * kGrowth : kGrowth) * d.largest;
+    // Up to a wave at once: a kernel of fewer iterations than the device
+    // holds at once runs them side by side, so a part wave costs about a
+    // whole one (hce-sim, the 12-07 H100 nbody profile: the GPU's probes
+    // 16, 75, 1056 rows became 16, 1056; cold auto/best 0.903 -> 0.930,
+    // gemm 1.043 -> 1.056, the other 140 cells within 0.5%).  Call V10 on
+    // the H100, 8 paired rounds, could not tell it from the noise: cold
+    // nbody 1.02x as long by the paired median (0.69-1.26), best single /
+    // cold auto 0.85 -> 0.89 by the medians; gemm cold 1.00.
+    if (!d.host && d.wave > 0 && d.largest < d.wave)
+      by_size = std::max(by_size, d.wave);
     double budget = kGrowth * d.longest - d.model.o;
     if (budget <= 0 || d.model.c <= 0 || rate_unmeasured(d))
       return by_size;
