@@ -951,6 +951,8 @@ private:
   // the CPU's chunks in the process's first milliseconds, 100x their later
   // time) is otherwise never measured; the budget bounds what a correct
   // prediction costs to confirm (2% of the site's time, once per arm).
+  // Co-execution's and a host's arm alone; not an accelerator's alone, whose
+  // prediction is below its wall by right (below).
   //
   // A device's arm whose only wall is an earlier run's (seed_mode), or a
   // host's arm with one wall of this run, is in doubt too (once: Arm::doubted)
@@ -1003,10 +1005,20 @@ private:
       const double cost = doubtful_seed || second ? pr
                           : stale_winner          ? fastest
                                                   : est[size_t(a + 1)];
+      // An accelerator's arm never measured is not explored on the budget:
+      // its estimate is its prediction, which leaves its per-execution data
+      // movement out (in no chunk), so one beyond kRetryWithin of the best
+      // cannot win.  Its model in doubt (chunks inside a stall) is a probe
+      // again's to test (unconfirmed()), at a probe's cost.  On the H100
+      // (call V10) 5 of 8 cold lud runs ran the GPU alone once in a late
+      // execution, predicted at 8-30x the CPU alone: 0.15-0.24 ms each, 3-5x
+      // the prediction (its windows made again, its first copy's wait).
+      const bool below_its_wall = a >= 0 && !dev_[size_t(a)].host && m.n == 0;
       // (A second opinion also within kRetryWithin of the best: the retry
       // every kRetry executions never comes to a loop that runs once.)
       if ((second || stale_winner ||
-           (est[size_t(a + 1)] > kRetryWithin * est[size_t(best + 1)] &&
+           (!below_its_wall &&
+            est[size_t(a + 1)] > kRetryWithin * est[size_t(best + 1)] &&
             explore_spent_ + 2 * cost <= kExplore * site_wall_)) &&
           (pick < -1 || cost < pick_cost)) {
         pick = a;
