@@ -684,6 +684,37 @@ TEST(SchedEft, ASettledDeviceAloneGivesWayAsSoonAsItsWallsDo) {
   EXPECT_LE(first_gpu_alone, 104) << s->explain();
 }
 
+// A cold run of lud's shape: the CPU alone settles beside a GPU whose
+// model is from its first execution only (provisional: probed again at
+// exponentially spaced executions while that can pay).  The CPU alone is
+// held (kSettledHold) between those probes, as in a warm run, not chosen
+// afresh at every execution: a full choice cost ~1.5 us of lud's 10-20 us
+// executions (H200), and hce-sim's cold lud held none of its 511 (a warm
+// run 84%): the hold was given up while the GPU's probe again could pay at
+// the hold's limit (half the GPU alone's estimate), 7x the CPU alone's.
+TEST(SchedEft, AColdRunHoldsTheSettledDeviceBetweenProbesAgain) {
+  SimDevice cpu;
+  cpu.host = true;
+  cpu.time_fn = [](Range r, int) { return 2e-6 + double(r.size()) / 2e7; };
+  const std::vector<SimDevice> devs = {cpu, SimDevice::constant(1.5e6, 50e-6)};
+  auto s = eft();
+  SimOptions opt;
+  opt.drop_idle = true;
+  int held = 0, alone = 0;
+  for (int e = 0; e < 511; ++e) {
+    const int64_t W = 511 - e;
+    SimResult r = simulate(*s, make_params(W, devs), devs, opt);
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    if (e < 20)
+      continue;
+    const std::string why = s->explain();
+    alone += why.rfind("device 0 alone", 0) == 0;
+    held += why.find("(held)") != std::string::npos;
+  }
+  EXPECT_GE(alone, 480) << s->explain();
+  EXPECT_GE(held, alone / 2) << s->explain();
+}
+
 // A held execution's chunk its model predicted leaves the model unfitted
 // (complete(): Dev::fit_stale); what the profile cache keeps (learnt_model)
 // is still the fit of every sample: the CPU 12% slower from the 60th

@@ -570,11 +570,12 @@ public:
     else if (!c.all_known)
       std::snprintf(why, sizeof why, "learning: probing the devices' costs");
     else if (c.solo >= 0)
-      std::snprintf(why, sizeof why,
-                    "device %d alone: %.3g ms per execution %s, co-execution %.3g ms %s",
-                    c.solo, 1e3 * c.est[size_t(c.solo + 1)],
-                    c.measured[size_t(c.solo + 1)] ? "measured" : "predicted",
-                    1e3 * c.est[0], c.measured[0] ? "measured" : "predicted");
+      std::snprintf(
+          why, sizeof why,
+          "device %d alone%s: %.3g ms per execution %s, co-execution %.3g ms %s", c.solo,
+          c.held ? " (held)" : "", 1e3 * c.est[size_t(c.solo + 1)],
+          c.measured[size_t(c.solo + 1)] ? "measured" : "predicted", 1e3 * c.est[0],
+          c.measured[0] ? "measured" : "predicted");
     else
       std::snprintf(why, sizeof why,
                     "co-execution: %.3g ms per execution %s, device %d alone %.3g ms %s",
@@ -1918,6 +1919,7 @@ private:
         d.model.lanes = double(d.lanes);
       }
     held_ = keeps_settled_alone(was, measured_now);
+    choice_.held = held_;
     if (held_)
       return;
     for (Dev &d : dev_) // (samples of the hold's executions)
@@ -2151,9 +2153,10 @@ private:
   // and costs only its overrun; a host's probe is its lanes' rows.  (Not an
   // accelerator's: its probe's copies and first launch are real, 11-23's
   // lud GPU: 26 ms.)
-  bool host_probe_affordable(const Dev &d, double probe) const {
+  // (`later`: the site's time to come, for a hold that must not pass it.)
+  bool host_probe_affordable(const Dev &d, double probe, double later = 0) const {
     constexpr double kHostProbeShare = 0.25;
-    return d.host && probe <= kHostProbeShare * site_wall_;
+    return d.host && probe <= kHostProbeShare * (site_wall_ + later);
   }
 
   // Whether a device left out on a provisional or unconfirmed model is
@@ -2238,6 +2241,7 @@ private:
     if (!(mine > 0) || !(others >= kFarAhead * mine))
       return;
     int64_t until = exec_ + kSettledHold;
+    double limit = others / kFarAhead; // (settled_limit_)
     // The settled retry (choose_mode): its test is made on time.
     if (exec_ - mode_since_ < retry_after_)
       until = std::min<int64_t>(until, mode_since_ + retry_after_);
@@ -2253,18 +2257,32 @@ private:
       // probe is predicted within the chosen arm's estimate -- which the
       // hold keeps under `others / kFarAhead`.
       // One due already that did not come stays out of the hold only where
-      // its other tests cannot pass within it (reprobe_not_within()).
+      // its other tests cannot pass within it while the chosen arm's
+      // estimate stays under the hold's limit, which is lowered for it as
+      // far as the chosen arm's own estimate: a provisional one's
+      // reprobe_not_within() (reprobe_free_limit()); an unconfirmed one's
+      // probe predicted beyond the estimate, a host's not affordable within
+      // the hold either (host_probe_affordable()).  A cold lud's GPU could
+      // pay a probe again only at 7x the CPU alone's estimate, its probe
+      // 4x it, and no execution of the CPU alone was held (hce-sim; a warm
+      // run held 84%).
       if (!d.seed.known() && d.model.known()) {
         const bool may_be_provisional = cold_only(d) || young(d);
+        const double probe = d.model.time(double(probe_size(d)));
         int at = kNoDueExecution;
         if (may_be_provisional)
           at = d.next_reprobe;
-        else if (d.model.time(double(probe_size(d))) <= others / kFarAhead)
+        else if (probe <= limit)
           at = std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
         if (at > exec_)
           until = std::min<int64_t>(until, at);
-        else if (!may_be_provisional ||
-                 !reprobe_not_within(d, others / kFarAhead, exec_ + kSettledHold))
+        else if (may_be_provisional)
+          limit = reprobe_free_limit(d, mine, limit, exec_ + kSettledHold);
+        else if (d.host && host_probe_affordable(d, probe, kSettledHold * limit))
+          return;
+        else
+          limit = std::min(limit, std::nextafter(probe, 0.0));
+        if (limit < mine)
           return;
       }
       if (d.host && d.next_alone_probe > exec_)
@@ -2273,7 +2291,25 @@ private:
     settled_until_ = until;
     settled_solo_ = was;
     settled_trip_ = W_;
-    settled_limit_ = others / kFarAhead;
+    settled_limit_ = limit;
+  }
+
+  // The largest chosen-arm estimate in [mine, limit] under which device d's
+  // provisional probe again cannot come before execution `until`
+  // (reprobe_not_within(), false at most above some estimate); under `mine`
+  // where it may come at `mine` already.
+  double reprobe_free_limit(const Dev &d, double mine, double limit,
+                            int64_t until) const {
+    if (reprobe_not_within(d, limit, until))
+      return limit;
+    if (!reprobe_not_within(d, mine, until))
+      return 0;
+    double lo = mine, hi = limit; // not within at lo, within at hi
+    for (int k = 0; k < 16 && hi > 1.01 * lo; ++k) {
+      const double mid = std::sqrt(lo * hi);
+      (reprobe_not_within(d, mid, until) ? lo : hi) = mid;
+    }
+    return lo;
   }
 
   // Whether a provisional model's probe again (choose_mode) cannot come
@@ -2722,7 +2758,9 @@ private:
   }
   // What the last choose_mode() decided and from what (explain()).
   struct Choice {
-    bool reprobe = false, all_known = false;
+    // held: keeps_settled_alone() kept the device alone; the other arms'
+    // estimates are the last full choice's.
+    bool reprobe = false, all_known = false, held = false;
     double deferred_bytes = 0; // host_probe_deferred()'s bytes (0: none)
     int solo = -1, runner_up = -2, alone_probe = -1;
     std::vector<double> est;   // [0] co-execution, [1 + i] device i alone
