@@ -774,7 +774,7 @@ void fold_stats(Runtime &rt, SiteState &site, const hce_region &r,
   // the 1st, 2nd, 4th, 8th ... execution's.  Formatting it costs ~12k
   // instructions; at the profile's sample (1 in 16) that was a third of
   // what auto paid per lud execution beside an idle GPU.
-  if (trace_enabled() || std::has_single_bit(uint64_t(st.executions)))
+  if (std::has_single_bit(uint64_t(st.executions)))
     site.refresh_choice();
   st.iterations += r.iterations;
   st.wall_seconds += wall;
@@ -1158,7 +1158,13 @@ void fold_results(Runtime &rt, const hce_region &r, const ExecutionPlan &plan,
   // so that a trace shows why each execution ran where it did.
   if (trace_enabled()) {
     trace_event("region", "plan", site.plan.label + ": plan", called, t0);
-    trace_event("region", "choice", site.plan.label + ": " + site.stats.choice, t0, now);
+    trace_event_later(
+        "region", "choice",
+        [label = site.plan.label,
+         why = site.scheduler ? site.scheduler->explain_later() : nullptr] {
+          return label + ": " + (why ? why() : std::string());
+        },
+        t0, now);
   }
 }
 

@@ -18,6 +18,7 @@ struct Event {
   int tid;
   std::string name;
   double start, end;
+  std::function<std::string()> later; // the name, if set (trace_event_later)
 };
 
 struct Trace {
@@ -60,8 +61,9 @@ std::string escape(const std::string &s) {
 
 bool trace_enabled() { return trace().on.load(std::memory_order_relaxed); }
 
-void trace_event(const std::string &device, const char *stream,
-                 const std::string &name, double start, double end) {
+namespace {
+
+void add_event(const std::string &device, const char *stream, Event e) {
   Trace &t = trace();
   if (!t.on.load(std::memory_order_relaxed))
     return;
@@ -70,7 +72,20 @@ void trace_event(const std::string &device, const char *stream,
     return;
   auto key = std::make_pair(device, std::string(stream));
   auto [it, fresh] = t.tracks.try_emplace(key, int(t.tracks.size()) + 1);
-  t.events.push_back({it->second, name, start, end});
+  e.tid = it->second;
+  t.events.push_back(std::move(e));
+}
+
+} // namespace
+
+void trace_event(const std::string &device, const char *stream, const std::string &name,
+                 double start, double end) {
+  add_event(device, stream, {0, name, start, end, nullptr});
+}
+
+void trace_event_later(const std::string &device, const char *stream,
+                       std::function<std::string()> name, double start, double end) {
+  add_event(device, stream, {0, std::string(), start, end, std::move(name)});
 }
 
 bool trace_flush() {
@@ -98,7 +113,7 @@ bool trace_flush() {
       std::snprintf(buf, sizeof buf, "\"ts\":%.3f,\"dur\":%.3f", e.start * 1e6,
                     (e.end - e.start) * 1e6);
       f << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << e.tid << ",\"name\":\""
-        << escape(e.name) << "\"," << buf << "}";
+        << escape(e.later ? e.later() : e.name) << "\"," << buf << "}";
     }
     f << "\n]}\n";
     if (!f) {

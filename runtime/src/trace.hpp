@@ -3,6 +3,7 @@
 // exit.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace hce {
@@ -12,6 +13,10 @@ bool trace_enabled();
 // "download") from start to end seconds (now_seconds clock).
 void trace_event(const std::string &device, const char *stream,
                  const std::string &name, double start, double end);
+// The same, its name made by `name` when the file is written: for a name
+// that costs more to format than to keep what it is made from.
+void trace_event_later(const std::string &device, const char *stream,
+                       std::function<std::string()> name, double start, double end);
 // Writes the file (called at shutdown).  Returns false if it cannot.
 bool trace_flush();
 

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -601,6 +602,45 @@ TEST(Observability, TraceIsWellFormedWithATrackPerDeviceAndStream) {
 // hce_finalize() is documented to re-read the environment on next use
 // (docs/runtime-api.md), so HCE_TRACE set after the runtime has already run
 // once in this process must still produce a trace.
+// The region track's `choice` events: one per execution, each naming what
+// the scheduler chose in that execution (eft's arms), though formatted only
+// when the file is written (trace_event_later: formatting every
+// execution's cost ~1.3 us of lud's on the H100): a cold auto's first
+// execution learns, a later one does not.
+TEST(Observability, TraceNamesEachExecutionsOwnChoice) {
+  EnvGuard guard;
+  const std::string path = temp_path("trace_choice");
+  std::remove(path.c_str());
+  setenv("HCE_TRACE", path.c_str(), 1);
+  hce_test::ScopedEnv cold("HCE_PROFILE", "off");
+  hce_test::use_devices("cpu,sim:0", "sim=bw:1e12,lat:0");
+  Rows a("obs_choice", 256, 16, "auto");
+  const int kExecutions = 6;
+  for (int e = 0; e < kExecutions; ++e)
+    ASSERT_EQ(hce_co_exec(&a.region), 0);
+  a.expect_correct();
+  hce_finalize();
+  unsetenv("HCE_TRACE");
+  Json root;
+  ASSERT_TRUE(parse_file(path, root));
+  std::vector<std::string> choices;
+  for (const Json &e : root.get("traceEvents")->arr)
+    if (e.get("ph")->str == "X" &&
+        e.get("name")->str.rfind("region obs_choice: ", 0) == 0 &&
+        e.get("name")->str != "region obs_choice: plan")
+      choices.push_back(e.get("name")->str);
+  ASSERT_EQ(choices.size(), size_t(kExecutions));
+  EXPECT_EQ(choices.front(),
+            "region obs_choice: eft: learning: probing the devices' costs");
+  // (Which execution learns again depends on the VM's timings.)
+  EXPECT_TRUE(std::any_of(choices.begin() + 1, choices.end(), [](const std::string &c) {
+    return c.find("learning") == std::string::npos &&
+           c.find("arms: co ") != std::string::npos;
+  })) << choices.back();
+  EXPECT_GE(std::set<std::string>(choices.begin(), choices.end()).size(), 3u);
+  std::remove(path.c_str());
+}
+
 TEST(Observability, TraceIsReReadAfterFinalize) {
   EnvGuard guard;
   unsetenv("HCE_TRACE");

@@ -90,13 +90,21 @@ public:
     return cur_ && cur_->gave_nothing(device);
   }
   double expected_wall() const override { return cur_ ? cur_->expected_wall() : 0; }
-  std::string explain() const override {
+  std::string explain() const override { return explain_later()(); }
+  std::function<std::string()> explain_later() const override {
     if (!cur_)
-      return "";
-    std::string why = cur_ == static_.get()    ? "fewer iterations than devices"
-                      : cur_ == profile_.get() ? "HCE_PROFILE has every device"
-                                               : cur_->explain();
-    return std::string(cur_->name()) + (why.empty() ? "" : ": " + why);
+      return [] { return std::string(); };
+    std::string name(cur_->name());
+    if (cur_ == static_.get() || cur_ == profile_.get()) {
+      std::string why = name + ": " +
+                        (cur_ == static_.get() ? "fewer iterations than devices"
+                                               : "HCE_PROFILE has every device");
+      return [why] { return why; };
+    }
+    return [name, inner = cur_->explain_later()] {
+      const std::string why = inner();
+      return name + (why.empty() ? "" : ": " + why);
+    };
   }
   std::vector<double> current_ratios() const override {
     return cur_ ? cur_->current_ratios() : std::vector<double>{};

@@ -547,9 +547,16 @@ public:
   }
 
   // Formatted when asked, from what choose_mode() kept: a string per
-  // execution cost a resident region about a microsecond.
-  std::string explain() const override {
-    const Choice &c = choice_;
+  // execution cost a resident region about a microsecond.  explain_later()
+  // keeps a copy of it for HCE_TRACE.
+  std::string explain() const override { return format_choice(choice_); }
+  std::function<std::string()> explain_later() const override {
+    return [c = choice_] { return format_choice(c); };
+  }
+
+private:
+  struct Choice;
+  static std::string format_choice(const Choice &c) {
     char why[200];
     if (c.reprobe)
       std::snprintf(why, sizeof why,
@@ -600,6 +607,7 @@ public:
     return out;
   }
 
+public:
   std::vector<double> current_ratios() const override {
     std::vector<double> r(p_, 0);
     int64_t total = 0;

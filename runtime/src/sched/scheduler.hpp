@@ -170,6 +170,14 @@ public:
   // (HCE_STATS); "" when there is nothing to say.  Devices are named by
   // their index in the region's device list.
   virtual std::string explain() const { return ""; }
+  // What explain() says now, formatted when called: HCE_TRACE keeps one per
+  // execution and writes them at exit (formatting eft's every execution
+  // cost ~1.3 us of lud's 10-20 us on the H100, call V10, so that traced
+  // runs overstated the runtime's cost).  A scheduler whose explain()
+  // formats much keeps what it needs instead.
+  virtual std::function<std::string()> explain_later() const {
+    return [why = explain()] { return why; };
+  }
   // After begin(): the wall this execution is predicted to take as planned,
   // in seconds; 0 when the scheduler has no prediction.  The runtime hides
   // one-time work behind a long execution with it (region_exec.cpp).
