@@ -2280,7 +2280,8 @@ private:
         int at = kNoDueExecution;
         if (may_be_provisional)
           at = d.next_reprobe;
-        else if (probe <= limit)
+        else if (probe <= limit ||
+                 (d.host && host_probe_affordable(d, probe, kSettledHold * limit)))
           at = std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
         if (at > exec_)
           until = std::min<int64_t>(until, at);
