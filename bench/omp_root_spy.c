@@ -1,7 +1,8 @@
 /* LD_PRELOAD spy: names each thread that calls OpenMP's entry points from
  * outside libomp (each such thread becomes a libomp root, which libomp's
  * oversubscription test counts).  One line per thread and entry point, on
- * stderr: "ompspy <thread name> <entry>".  Build:
+ * stderr: "ompspy <thread name> <entry>".  A team's workers carry their
+ * master's name (a team of 16: 16 lines of omp_get_thread_num).  Build:
  *   cc -O2 -shared -fPIC bench/omp_root_spy.c -o ompspy.so -ldl -lpthread
  * Diagnostic only (session 95's call V13); not part of the build. */
 #define _GNU_SOURCE
@@ -21,31 +22,31 @@ static void note(unsigned bit, const char *entry) {
   fprintf(stderr, "ompspy %s %s\n", name, entry);
 }
 
-#define FORWARD0(ret, fn)                                                      \
+#define FORWARD0(bit, ret, fn)                                                 \
   ret fn(void) {                                                               \
     static ret (*real)(void);                                                  \
     if (!real)                                                                 \
       real = (ret(*)(void))dlsym(RTLD_NEXT, #fn);                              \
-    note(__LINE__ % 31 ? 1u << (__LINE__ % 31) : 1u, #fn);                     \
+    note(1u << (bit), #fn);                                                    \
     return real();                                                             \
   }
-#define FORWARD1(ret, fn, t)                                                   \
+#define FORWARD1(bit, ret, fn, t)                                              \
   ret fn(t a) {                                                                \
     static ret (*real)(t);                                                     \
     if (!real)                                                                 \
       real = (ret(*)(t))dlsym(RTLD_NEXT, #fn);                                 \
-    note(__LINE__ % 31 ? 1u << (__LINE__ % 31) : 1u, #fn);                     \
+    note(1u << (bit), #fn);                                                    \
     return real(a);                                                            \
   }
 
-FORWARD0(int, omp_get_max_threads)
-FORWARD0(int, omp_get_thread_num)
-FORWARD0(int, omp_get_num_threads)
-FORWARD0(int, omp_get_active_level)
-FORWARD0(int, kmp_get_blocktime)
-FORWARD1(void, omp_set_num_threads, int)
-FORWARD1(void, kmp_set_blocktime, int)
-FORWARD1(int, __kmpc_global_thread_num, void *)
+FORWARD0(0, int, omp_get_max_threads)
+FORWARD0(1, int, omp_get_thread_num)
+FORWARD0(2, int, omp_get_num_threads)
+FORWARD0(3, int, omp_get_active_level)
+FORWARD0(4, int, kmp_get_blocktime)
+FORWARD1(5, void, omp_set_num_threads, int)
+FORWARD1(6, void, kmp_set_blocktime, int)
+FORWARD1(7, int, __kmpc_global_thread_num, void *)
 
 /* The fork: its outlined function's arguments are variadic; libomp's own
  * __kmpc_fork_call_va is not exported, so forward through the real one with
