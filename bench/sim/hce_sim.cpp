@@ -29,7 +29,8 @@
 //   --stall DEV:FROM:LEN:FACTOR  DEV's ("cpu", "gpu") chunks that begin
 //            in [FROM, FROM+LEN) seconds of each program run's virtual time
 //            compute FACTOR times slower, in every configuration (a noisy
-//            machine; repeatable)
+//            machine; repeatable); DEV:FROM:LEN:FACTOR:beside, only those
+//            that begin while another device works in their execution
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
@@ -284,10 +285,12 @@ bool parse_args(int argc, char **argv, Options &o) {
       if (c1 == std::string::npos || c1 == 0)
         return false;
       st.device = v.substr(0, c1);
-      char tail = 0;
-      if (std::sscanf(v.c_str() + c1 + 1, "%lf:%lf:%lf%c", &st.from, &st.len, &st.factor,
-                      &tail) != 3 ||
-          st.len <= 0 || st.factor <= 0 || (st.device != "cpu" && st.device != "gpu"))
+      char tail[8] = {};
+      const int got = std::sscanf(v.c_str() + c1 + 1, "%lf:%lf:%lf:%7s", &st.from,
+                                  &st.len, &st.factor, tail);
+      st.beside = got == 4 && std::string(tail) == "beside";
+      if ((got != 3 && !st.beside) || st.len <= 0 || st.factor <= 0 ||
+          (st.device != "cpu" && st.device != "gpu"))
         return false;
       o.stalls.push_back(st);
     } else if (a == "--runs")
@@ -307,7 +310,7 @@ int main(int argc, char **argv) {
         << "usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] "
            "[--bench NAME] "
            "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
-           "[--chunks] [--stats] [--stall DEV:FROM:LEN:FACTOR]...\n";
+           "[--chunks] [--stats] [--stall DEV:FROM:LEN:FACTOR[:beside]]...\n";
     return 2;
   }
   Machine machine;

@@ -63,6 +63,19 @@ bool LoopSim::host_quiet() const {
   return false;
 }
 
+bool LoopSim::other_works(int d, double t) const {
+  for (size_t j = 0; j < devs_.size(); ++j) {
+    const DeviceState &h = st_[j];
+    if (int(j) == d || idle_[j] || h.done || h.waiting)
+      continue;
+    // Preparing, or a chunk (or a stage of one) in flight at t.
+    if (!h.asked || !h.completions.empty() ||
+        std::max({h.end, h.up_free, h.comp_free, h.down_free}) > t)
+      return true;
+  }
+  return false;
+}
+
 bool LoopSim::host_paused(int j) const {
   return devs_[size_t(j)].cost.host && !idle_[size_t(j)] && sched_.paused(j) &&
          st_[size_t(j)].end <= now_;
@@ -143,7 +156,7 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
   for (const auto &[sd, stall] : ctx_.stalls)
-    if (sd == d)
+    if (sd == d && (!stall.beside || other_works(d, start)))
       s.comp = stall.duration(ctx_.t0 + start, s.comp);
   if (!ctx_.residency) { // v1: transfers per iteration
     s.up = c.up.at(n) * c.scale;

@@ -64,9 +64,14 @@ struct DeviceRun {
 // stall: a 2 ms stall does not make a 2 ms chunk that began in it take 50x
 // as long (it did before session 76, which made cold kmeans look 7x slower
 // than the GPU alone for a 2 ms stall of the CPU).
+// With `beside` (`--stall DEV:FROM:LEN:FACTOR:beside`), only a chunk that
+// begins while another device still works in its execution is slowed: the
+// H100's lud (call V13) had its CPU team's chunks stall ~1 ms beside the
+// GPU's work (more runnable threads than cores), 6 us with the GPU idle.
 struct Stall {
   std::string device; // "cpu", "gpu"
   double from = 0, len = 0, factor = 1;
+  bool beside = false;
   // How long `work` seconds of computing take when begun at time `t`.
   double duration(double t, double work) const;
 };
@@ -189,6 +194,9 @@ private:
   bool host_quiet() const;
   bool host_paused(int j) const;
   bool host_active(int except) const;
+  // Another device than `d` prepares or has work in flight at time `t` of
+  // this execution (Stall::beside): not one waiting, asleep, for a probe.
+  bool other_works(int d, double t) const;
   bool host_woken(int except) const; // a host device works in this execution
   void stretch_hosts(double a, double b);
   // A sequential controller's hand-off after each chunk, untimed
