@@ -1,5 +1,6 @@
-// The host CPU as one device: all cores (less one per accelerator
-// controller) run the CPU variant's `omp parallel for` on host memory.
+// The host CPU as one device: all cores (less HCE_CORES_PER_ACCELERATOR, 1
+// by default, per accelerator working beside it) run the CPU variant's
+// `omp parallel for` on host memory.
 #pragma once
 
 #include "device.hpp"

@@ -321,7 +321,8 @@ void Runtime::select_devices() {
   // The CPU device always exists (it is where failed chunks are re-run);
   // `cpu_selected_` says whether it takes part in co-execution.
   const int all_threads = omp_get_max_threads();
-  const int threads = std::max(1, all_threads - int(accel.size()));
+  const int threads = std::max(
+      1, all_threads - settings_.cores_per_accelerator.value_or(1) * int(accel.size()));
   devices_.push_back(std::make_unique<CpuDevice>(threads, all_threads));
   cpu_selected_ = want_cpu;
   for (auto &a : accel)

@@ -155,6 +155,13 @@ bool Settings::from_env(Settings &result, std::string &why) {
       return bad(why, "HCE_COPY_THREADS_BESIDE", v, "a thread count from 0 to 64");
     out.copy_threads_beside = int(n);
   }
+  if (const char *v = value("HCE_CORES_PER_ACCELERATOR")) {
+    char *end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end || *v == '\0' || n < 0 || n > 64)
+      return bad(why, "HCE_CORES_PER_ACCELERATOR", v, "a core count from 0 to 64");
+    out.cores_per_accelerator = int(n);
+  }
   const char *bytes_want = "a byte count (4096, 64k, 512MiB, 1.5g: k, m, g are powers of "
                            "1024, then optionally B or iB)";
   if (const char *v = value("HCE_CUDA_MEM_LIMIT")) {

@@ -106,6 +106,12 @@ struct Settings {
 
   // Devices and tasks: read when the runtime makes its devices and its task
   // system, not at each region.
+  // HCE_CORES_PER_ACCELERATOR, 0 to 64: the cores the CPU's team leaves to
+  // each accelerator while it works beside them (its controller, stream and
+  // copy threads; runtime.cpp select_devices).  Unset: 1.  On the H100 the
+  // team of 15 beside a working GPU had forks of ~1 ms where a chunk took
+  // 6 us (call V13: no such stall with four more cores free).
+  std::optional<int> cores_per_accelerator;
   std::optional<size_t> cuda_mem_limit;   // HCE_CUDA_MEM_LIMIT: bytes per GPU (0: none)
   std::optional<size_t> omp_mem_limit;    // HCE_OMP_MEM_LIMIT: bytes per omp:N (0: none)
   PinPolicy cuda_pin = PinPolicy::Region; // HCE_CUDA_PIN

@@ -108,6 +108,27 @@ TEST_F(CpuTeam, AcceleratorsAtWorkKeepACoreEach) {
   EXPECT_EQ(g_team.load(), 3);
 }
 
+TEST_F(CpuTeam, CoresPerAcceleratorIsWhatTheTeamLeavesEachWorkingOne) {
+  // HCE_CORES_PER_ACCELERATOR=2: of 4 threads, 2 compute beside sim:0 (the
+  // others are its controller's and its helpers'); 0: all 4; alone, all 4.
+  for (const auto &[cores, beside] : {std::pair{"2", 2}, std::pair{"0", 4}}) {
+    setenv("HCE_CORES_PER_ACCELERATOR", cores, 1);
+    hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+    Scale s(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+    g_team = 0;
+    s.run_and_check();
+    ASSERT_NE(s.stats("sim:0"), nullptr);
+    EXPECT_GT(s.stats("sim:0")->last_iterations, 0) << cores;
+    EXPECT_EQ(g_team.load(), beside) << "HCE_CORES_PER_ACCELERATOR=" << cores;
+    Scale alone(1 << 14, "static", "cpu=1,sim:0=0");
+    g_team = 0;
+    alone.run_and_check();
+    EXPECT_EQ(g_team.load(), 4) << "HCE_CORES_PER_ACCELERATOR=" << cores;
+    hce_finalize();
+    unsetenv("HCE_CORES_PER_ACCELERATOR");
+  }
+}
+
 TEST_F(CpuTeam, AloneTheCpuTakesEveryCore) {
   // sim:0 is 1 ms per iteration: eft leaves it out once it has measured it.
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0,iter_time:1e-3");

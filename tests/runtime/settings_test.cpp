@@ -22,7 +22,7 @@ struct EnvGuard {
           "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
           "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
           "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES", "HCE_COPY_THREADS_BESIDE",
-          "HCE_PREFAULT"})
+          "HCE_PREFAULT", "HCE_CORES_PER_ACCELERATOR"})
       unsetenv(v);
   }
 };
@@ -45,6 +45,22 @@ TEST(Settings, DefaultsWithoutEnvironment) {
   EXPECT_FALSE(s.prefault_threads);
   EXPECT_FALSE(s.task_threshold);
   EXPECT_FALSE(s.copy_threads_beside);
+  EXPECT_FALSE(s.cores_per_accelerator);
+}
+
+TEST(Settings, CoresPerAcceleratorIsACount) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  setenv("HCE_CORES_PER_ACCELERATOR", "0", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.cores_per_accelerator, 0);
+  setenv("HCE_CORES_PER_ACCELERATOR", "3", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.cores_per_accelerator, 3);
+  setenv("HCE_CORES_PER_ACCELERATOR", "-1", 1);
+  EXPECT_FALSE(hce::Settings::from_env(s, why));
+  EXPECT_NE(why.find("HCE_CORES_PER_ACCELERATOR='-1'"), std::string::npos) << why;
 }
 
 TEST(Settings, CopyThreadsBesideIsACount) {
@@ -252,6 +268,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"HCE_CO", "maybe", "pipelined"}, Bad{"HCE_MIN_SHARE", "x", "[0, 1)"},
         Bad{"HCE_COPY_THREADS_BESIDE", "-1", "0 to 64"},
         Bad{"HCE_COPY_THREADS_BESIDE", "4x", "0 to 64"},
+        Bad{"HCE_CORES_PER_ACCELERATOR", "65", "0 to 64"},
+        Bad{"HCE_CORES_PER_ACCELERATOR", "two", "0 to 64"},
         Bad{"HCE_MIN_SHARE", "1.5", "[0, 1)"}, Bad{"HCE_SCHEDULE", "fastest", "eft"},
         Bad{"HCE_CHUNK", "-3", "integer"}, Bad{"HCE_CHUNK", "12k", "integer"},
         Bad{"HCE_ALPHA", "1", "(0, 1)"}, Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},
