@@ -31,6 +31,16 @@ std::optional<bool> parse_flag(const std::string &text) {
   return std::nullopt;
 }
 
+// A decimal count from 0 to 64, the whole text (HCE_COPY_THREADS_BESIDE,
+// HCE_CORES_PER_ACCELERATOR, HCE_PREFAULT).
+std::optional<int> parse_count(const char *text) {
+  char *end = nullptr;
+  const long n = std::strtol(text, &end, 10);
+  if (*end || *text == '\0' || n < 0 || n > 64)
+    return std::nullopt;
+  return int(n);
+}
+
 // A whole finite number > 0 (strtod alone takes blanks, hex, inf, nan).
 std::optional<double> parse_positive(const std::string &text) {
   if (text.empty() ||
@@ -149,18 +159,14 @@ bool Settings::from_env(Settings &result, std::string &why) {
     out.min_share = m;
   }
   if (const char *v = value("HCE_COPY_THREADS_BESIDE")) {
-    char *end = nullptr;
-    long n = std::strtol(v, &end, 10);
-    if (*end || *v == '\0' || n < 0 || n > 64)
+    out.copy_threads_beside = parse_count(v);
+    if (!out.copy_threads_beside)
       return bad(why, "HCE_COPY_THREADS_BESIDE", v, "a thread count from 0 to 64");
-    out.copy_threads_beside = int(n);
   }
   if (const char *v = value("HCE_CORES_PER_ACCELERATOR")) {
-    char *end = nullptr;
-    long n = std::strtol(v, &end, 10);
-    if (*end || *v == '\0' || n < 0 || n > 64)
+    out.cores_per_accelerator = parse_count(v);
+    if (!out.cores_per_accelerator)
       return bad(why, "HCE_CORES_PER_ACCELERATOR", v, "a core count from 0 to 64");
-    out.cores_per_accelerator = int(n);
   }
   const char *bytes_want = "a byte count (4096, 64k, 512MiB, 1.5g: k, m, g are powers of "
                            "1024, then optionally B or iB)";
@@ -193,11 +199,9 @@ bool Settings::from_env(Settings &result, std::string &why) {
     out.huge_pages = *huge;
   }
   if (const char *v = value("HCE_PREFAULT")) {
-    char *end = nullptr;
-    long n = std::strtol(v, &end, 10);
-    if (*end || *v == '\0' || n < 0 || n > 64)
+    out.prefault_threads = parse_count(v);
+    if (!out.prefault_threads)
       return bad(why, "HCE_PREFAULT", v, "a thread count from 0 (off) to 64");
-    out.prefault_threads = int(n);
   }
   if (const char *v = value("HCE_OMP_POISON")) {
     const std::optional<bool> poison = parse_flag(v);
