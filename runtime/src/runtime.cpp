@@ -34,6 +34,18 @@ std::string env_or(const char *name, const char *fallback) {
   return v && *v ? v : fallback;
 }
 
+// The CPU's team while it runs alone: every thread of the user's team size,
+// less HCE_CORES_LEFT_FREE beside an accelerator.  A team of one thread per
+// core waits at each fork for any worker that a busy thread elsewhere on the
+// machine has switched out (H100, calls V16-V18).  The same count where the
+// team is made as CUDA starts (a GPU named, not yet found) and where the CPU
+// device is made (an accelerator found), so that where a GPU is the team is
+// not resized between them.
+int alone_team(bool accelerator, const Settings &settings) {
+  const int all = omp_get_max_threads();
+  return std::max(1, all - (accelerator ? settings.cores_left_free.value_or(0) : 0));
+}
+
 } // namespace
 
 #if HCE_WITH_CUDA
@@ -108,7 +120,7 @@ StartedGpus start_gpus(const std::vector<DeviceSpec> &specs, bool cpu_listed,
     return start();
   auto started = std::async(std::launch::async, start);
   const double t0 = now_seconds();
-  const int threads = omp_get_max_threads();
+  const int threads = alone_team(true, settings);
   if (create_callers_team_asleep(threads)) {
     const double made = now_seconds();
     // (The CPU's profile key, as Device::set_hardware makes it.)
@@ -320,9 +332,11 @@ void Runtime::select_devices() {
   }
   // The CPU device always exists (it is where failed chunks are re-run);
   // `cpu_selected_` says whether it takes part in co-execution.
-  const int all_threads = omp_get_max_threads();
-  const int threads = std::max(
-      1, all_threads - settings_.cores_per_accelerator.value_or(1) * int(accel.size()));
+  const int all_threads = alone_team(!accel.empty(), settings_);
+  const int threads =
+      std::max(1, std::min(all_threads, omp_get_max_threads() -
+                                            settings_.cores_per_accelerator.value_or(1) *
+                                                int(accel.size())));
   devices_.push_back(std::make_unique<CpuDevice>(threads, all_threads));
   cpu_selected_ = want_cpu;
   for (auto &a : accel)

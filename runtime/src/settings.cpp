@@ -32,7 +32,7 @@ std::optional<bool> parse_flag(const std::string &text) {
 }
 
 // A decimal count from 0 to 64, the whole text (HCE_COPY_THREADS_BESIDE,
-// HCE_CORES_PER_ACCELERATOR, HCE_PREFAULT).
+// HCE_CORES_PER_ACCELERATOR, HCE_CORES_LEFT_FREE, HCE_PREFAULT).
 std::optional<int> parse_count(const char *text) {
   char *end = nullptr;
   const long n = std::strtol(text, &end, 10);
@@ -167,6 +167,11 @@ bool Settings::from_env(Settings &result, std::string &why) {
     out.cores_per_accelerator = parse_count(v);
     if (!out.cores_per_accelerator)
       return bad(why, "HCE_CORES_PER_ACCELERATOR", v, "a core count from 0 to 64");
+  }
+  if (const char *v = value("HCE_CORES_LEFT_FREE")) {
+    out.cores_left_free = parse_count(v);
+    if (!out.cores_left_free)
+      return bad(why, "HCE_CORES_LEFT_FREE", v, "a core count from 0 to 64");
   }
   const char *bytes_want = "a byte count (4096, 64k, 512MiB, 1.5g: k, m, g are powers of "
                            "1024, then optionally B or iB)";

@@ -112,6 +112,14 @@ struct Settings {
   // team of 15 beside a working GPU had forks of ~1 ms where a chunk took
   // 6 us (call V13: no such stall with four more cores free).
   std::optional<int> cores_per_accelerator;
+  // HCE_CORES_LEFT_FREE, 0 to 64: the cores the CPU's team leaves free while
+  // it runs alone in a process whose device list names an accelerator (its
+  // driver's and the runtime's threads, the machine's daemons; runtime.cpp
+  // alone_team).  Unset: 0, the team takes every core.  On the H100 a team of
+  // 16 on 16 cores ran lud's CPU alone 3-5x slowly in 2-5 of 16 runs, its
+  // threads switched out thousands of times by a busy thread outside the
+  // process; a team of 15 in none (calls V16-V18).
+  std::optional<int> cores_left_free;
   std::optional<size_t> cuda_mem_limit;   // HCE_CUDA_MEM_LIMIT: bytes per GPU (0: none)
   std::optional<size_t> omp_mem_limit;    // HCE_OMP_MEM_LIMIT: bytes per omp:N (0: none)
   PinPolicy cuda_pin = PinPolicy::Region; // HCE_CUDA_PIN

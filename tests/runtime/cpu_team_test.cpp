@@ -93,6 +93,7 @@ protected:
   }
   void TearDown() override {
     hce_finalize();
+    unsetenv("HCE_CORES_LEFT_FREE");
     omp_set_num_threads(saved_);
   }
   int saved_ = 1;
@@ -127,6 +128,29 @@ TEST_F(CpuTeam, CoresPerAcceleratorIsWhatTheTeamLeavesEachWorkingOne) {
     hce_finalize();
     unsetenv("HCE_CORES_PER_ACCELERATOR");
   }
+}
+
+TEST_F(CpuTeam, CoresLeftFreeAreWhatTheTeamAloneLeavesBesideAnAccelerator) {
+  // HCE_CORES_LEFT_FREE=1: of 4 threads, 3 compute alone with sim:0 listed
+  // (and 3 beside it, not more than alone); the CPU listed alone takes all 4.
+  setenv("HCE_CORES_LEFT_FREE", "1", 1);
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  Scale beside(1 << 14, "static", "cpu=0.5,sim:0=0.5");
+  g_team = 0;
+  beside.run_and_check();
+  ASSERT_NE(beside.stats("sim:0"), nullptr);
+  EXPECT_GT(beside.stats("sim:0")->last_iterations, 0);
+  EXPECT_EQ(g_team.load(), 3);
+  Scale alone(1 << 14, "static", "cpu=1,sim:0=0"); // (stats(): beside's site)
+  g_team = 0;
+  alone.run_and_check();
+  EXPECT_EQ(g_team.load(), 3);
+  hce_finalize();
+  hce_test::use_devices("cpu", "");
+  Scale cpu_only(1 << 14, "static");
+  g_team = 0;
+  cpu_only.run_and_check();
+  EXPECT_EQ(g_team.load(), 4);
 }
 
 TEST_F(CpuTeam, AloneTheCpuTakesEveryCore) {

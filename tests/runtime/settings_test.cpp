@@ -17,12 +17,26 @@ namespace {
 
 struct EnvGuard {
   ~EnvGuard() {
-    for (const char *v :
-         {"HCE_SCHEDULE", "HCE_CO", "HCE_CHUNK", "HCE_ALPHA", "HCE_MIN_SHARE",
-          "HCE_CUDA_MEM_LIMIT", "HCE_OMP_MEM_LIMIT", "HCE_CUDA_PIN", "HCE_CUDA_P2P",
-          "HCE_TASK_THRESHOLD", "HCE_OMP_POISON", "HCE_TASK_MAP", "HCE_TASK_PARTITION",
-          "HCE_TASK_SPEED", "HCE_TASK_LOG", "HCE_HUGE_PAGES", "HCE_COPY_THREADS_BESIDE",
-          "HCE_PREFAULT", "HCE_CORES_PER_ACCELERATOR"})
+    for (const char *v : {"HCE_SCHEDULE",
+                          "HCE_CO",
+                          "HCE_CHUNK",
+                          "HCE_ALPHA",
+                          "HCE_MIN_SHARE",
+                          "HCE_CUDA_MEM_LIMIT",
+                          "HCE_OMP_MEM_LIMIT",
+                          "HCE_CUDA_PIN",
+                          "HCE_CUDA_P2P",
+                          "HCE_TASK_THRESHOLD",
+                          "HCE_OMP_POISON",
+                          "HCE_TASK_MAP",
+                          "HCE_TASK_PARTITION",
+                          "HCE_TASK_SPEED",
+                          "HCE_TASK_LOG",
+                          "HCE_HUGE_PAGES",
+                          "HCE_COPY_THREADS_BESIDE",
+                          "HCE_PREFAULT",
+                          "HCE_CORES_PER_ACCELERATOR",
+                          "HCE_CORES_LEFT_FREE"})
       unsetenv(v);
   }
 };
@@ -61,6 +75,20 @@ TEST(Settings, CoresPerAcceleratorIsACount) {
   setenv("HCE_CORES_PER_ACCELERATOR", "-1", 1);
   EXPECT_FALSE(hce::Settings::from_env(s, why));
   EXPECT_NE(why.find("HCE_CORES_PER_ACCELERATOR='-1'"), std::string::npos) << why;
+}
+
+TEST(Settings, CoresLeftFreeIsACount) {
+  EnvGuard g;
+  hce::Settings s;
+  std::string why;
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_FALSE(s.cores_left_free.has_value());
+  setenv("HCE_CORES_LEFT_FREE", "1", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.cores_left_free, 1);
+  setenv("HCE_CORES_LEFT_FREE", "0", 1);
+  ASSERT_TRUE(hce::Settings::from_env(s, why)) << why;
+  EXPECT_EQ(s.cores_left_free, 0);
 }
 
 TEST(Settings, CopyThreadsBesideIsACount) {
@@ -270,6 +298,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"HCE_COPY_THREADS_BESIDE", "4x", "0 to 64"},
         Bad{"HCE_CORES_PER_ACCELERATOR", "65", "0 to 64"},
         Bad{"HCE_CORES_PER_ACCELERATOR", "two", "0 to 64"},
+        Bad{"HCE_CORES_LEFT_FREE", "65", "0 to 64"},
+        Bad{"HCE_CORES_LEFT_FREE", "1.5", "0 to 64"},
         Bad{"HCE_MIN_SHARE", "1.5", "[0, 1)"}, Bad{"HCE_SCHEDULE", "fastest", "eft"},
         Bad{"HCE_CHUNK", "-3", "integer"}, Bad{"HCE_CHUNK", "12k", "integer"},
         Bad{"HCE_ALPHA", "1", "(0, 1)"}, Bad{"HCE_CUDA_MEM_LIMIT", "12x", "byte count"},
