@@ -68,6 +68,10 @@
 //    as a per-iteration cost and rules the host's arm out unmeasured.  An
 //    earlier run's wall of that arm (the profile cache's) does not spare the
 //    probe, and the probe replaces it (end_alone_probe()).
+//  * A measured arm whose fastest wall would beat the best is retried with
+//    a backoff (a stale winner, unmeasured_within_budget()); a host whose
+//    every wall came from a stall, by the loop at its fastest chunks' rate
+//    (optimistic_wall()).
 //  * An arm never measured and estimated far from the best is explored
 //    within a budget of 2% of the site's time (unmeasured_within_budget()):
 //    its estimate may come from a slow start of the machine.
@@ -1005,7 +1009,7 @@ private:
           a >= 0 && !m.doubted && (m.seeded || (m.n == 1 && dev_[size_t(a)].host)) &&
           est[size_t(a + 1)] > kSeedDoubt * pr && pr < est[size_t(best + 1)];
       const bool second = second_opinion(a, best);
-      const double fastest = fastest_wall(a);
+      const double fastest = optimistic_wall(a);
       const bool stale_winner = m.n != 0 && !m.seeded && fastest > 0 &&
                                 fastest < est[size_t(best + 1)] &&
                                 site_wall_ >= m.stale_after;
@@ -1052,7 +1056,7 @@ private:
   double regret_balanced_wait(int stale, int best, double wall) {
     constexpr double kRegretBalance = 4;
     const double best_wall = choice_.est[size_t(best + 1)];
-    const double fastest = fastest_wall(stale);
+    const double fastest = optimistic_wall(stale);
     if (!(best_wall > 0) || !(fastest > 0) || fastest >= best_wall)
       return std::numeric_limits<double>::infinity();
     const double lost_per_second = 1 - fastest / best_wall;
@@ -1121,6 +1125,31 @@ private:
     const Model &model = solo_model(dev_[size_t(a)]);
     const double then = model.time(double(m.best_trip));
     return then > 0 ? m.best_wall * model.time(double(W_)) / then : 0;
+  }
+
+  // What arm `a` alone could take at this execution's trip count: its
+  // fastest wall (fastest_wall()), or for a host, if lower, the loop at the
+  // fastest rate its chunks ever showed (Dev::rate_bound), its team's forks
+  // left out.  A host whose every wall came from a stall has no fast one,
+  // and its model absorbed the stall: hce-sim's cold lud with the CPU 100x
+  // for 5 ms from its first execution alone (--stall cpu:0.0013:0.005:100)
+  // measured it at 0.7 ms, doubted it once inside the stall, and ran the
+  // GPU alone for 500 executions, 11x the CPU alone's time (V19's H100
+  // round 5: 7.32 ms once, 466 executions, 0.20 s against 0.007).  Its
+  // rate from before the stall makes it a stale winner, retried with the
+  // backoff (unmeasured_within_budget(), regret_balanced_wait()).  Only a
+  // wall kStalledWall times that rate's or more: the bound may be
+  // kFasterThanModel times a chunk's rate, and a host's fork and first
+  // touches put its clean walls above it too (the 11-23 profile's cold cg:
+  // its CPU alone, 1.63 ms against a bound of 0.4, retried at 4x: cold
+  // auto / best 1.318 -> 1.305).  The stalls above were 60-600x.
+  double optimistic_wall(int a) {
+    constexpr double kStalledWall = 4 * kFasterThanModel;
+    const double fastest = fastest_wall(a);
+    if (a < 0 || !dev_[size_t(a)].host || !(dev_[size_t(a)].rate_bound > 0) || W_ <= 0)
+      return fastest;
+    const double bound = double(W_) / dev_[size_t(a)].rate_bound;
+    return fastest > 0 && fastest < kStalledWall * bound ? fastest : bound;
   }
 
   // The model that predicts the device alone (its arm in choose_mode()): its
