@@ -121,6 +121,14 @@ constexpr double kFasterThanModel =
 // Not before the 16th execution: most regions of the suite run 10-20 times,
 // and a probe in a learning execution cost cg's cold run 3% (hce-sim).
 constexpr int kFirstUnconfirmedReprobe = 16;
+// ... of a host's whose probe is predicted within the chosen mode's
+// execution (it runs beside it and costs only its overrun): from the 4th.
+// A cold lud whose CPU probes all ran inside a short stall of the machine
+// ran the GPU alone at 13x the CPU alone's cost until the 16th (hce-sim
+// --stall cpu:0:0.002:20: 0.675 of the CPU alone, 0.911 from the 4th; the
+// H100's cold runs of call V21 that ran the GPU alone 12 times: 14-15 ms
+// against 6-7).  The 29 calibrated profiles' runs are unchanged.
+constexpr int kFirstUnconfirmedHostReprobe = 4;
 constexpr double kRetryWithin = 1.3; // choose_mode(): runner-ups measured again
 // dominates(): an accelerator this many times faster than the other devices
 // together, by their models, takes its share whole.
@@ -2215,8 +2223,9 @@ private:
       const bool doubt =
           provisional(d) ||
           (unconfirmed(d) && (probe <= chosen || host_probe_affordable(d, probe)));
-      const int at = provisional(d) ? d.next_reprobe
-                                    : std::max(d.next_reprobe, kFirstUnconfirmedReprobe);
+      const int first = d.host && probe <= chosen ? kFirstUnconfirmedHostReprobe
+                                                  : kFirstUnconfirmedReprobe;
+      const int at = provisional(d) ? d.next_reprobe : std::max(d.next_reprobe, first);
       d.reprobe = all_known && doubt && exec_ >= at &&
                   (solo_ >= 0 ? solo_ != i : split(double(W_), zeros())[i] < 1) &&
                   !starts_too_late(d, chosen) &&
