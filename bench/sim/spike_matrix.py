@@ -7,6 +7,7 @@ Deterministic: seeded windows, virtual time; two builds compare line by line.
   env SPIKE_DEV (cpu), SPIKE_GAPS (mean gaps, s), SPIKE_LENS (s), SPIKE_FACTORS
       SPIKE_ONE="GAP LEN SEED": print that case's --stall arguments only (for
       hce-sim --explain)
+      SPIKE_FLOOR: exit 1 when the geometric mean of best/auto is below it
 Prints "gap len seed cpu gpu auto best/auto" per case, then the geometric
 mean and the worst of best/auto, cold (CACHE -) or warm.  Each case's
 windows: exponential gaps of mean GAP, each LEN long at a factor drawn from
@@ -54,3 +55,7 @@ for gap in gaps:
             print(f'{gap} {ln} {seed} {v["cpu"]:.4f} {v["gpu"]:.4f} {v[config]:.4f} {r:.3f}')
 g = math.exp(sum(map(math.log, ratios)) / len(ratios))
 print(f'{config}: best/auto geomean {g:.3f}, worst {min(ratios):.3f}, below 0.9: {sum(r < 0.9 for r in ratios)} of {len(ratios)}')
+floor = os.environ.get('SPIKE_FLOOR')
+if floor is not None and g < float(floor):
+    print(f'FAIL: geomean {g:.3f} below the floor {floor}')
+    sys.exit(1)
