@@ -74,7 +74,7 @@ double device_capacity(const Device &dev, const Settings &settings) {
 void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
             const std::vector<int> &devs) {
   ProfileAware *aware = s.profile_aware();
-  if (!aware || !aware->wants_context())
+  if (!aware)
     return;
   ProfileContext ctx;
   ctx.region = region_key(r);
@@ -86,7 +86,6 @@ void attach(Scheduler &s, const hce_region &r, const Runtime &rt,
             ? 0
             : iterations_fitting(r, device_capacity(dev, rt.settings())));
   }
-  ctx.auto_handover = profile_requested();
   aware->set_profile_context(ctx);
 }
 

@@ -18,10 +18,6 @@ struct ProfileContext {
   std::vector<std::string> devices;    // names, in scheduler device order
   std::vector<int64_t> max_iterations; // memory bound per device, 0 = none
   const Store *store = nullptr;        // nullptr: the global store (HCE_PROFILE)
-  // `auto` may hand the region over to `profile` (the runtime sets this
-  // when HCE_PROFILE is set, so that auto is unchanged without a profile
-  // file).
-  bool auto_handover = false;
 };
 
 // Schedulers that use a region's profile implement this; the runtime
@@ -30,12 +26,6 @@ class ProfileAware {
 public:
   virtual ~ProfileAware() = default;
   virtual void set_profile_context(const ProfileContext &ctx) = 0;
-  // Whether a new context would tell it anything: `auto` that does not hand
-  // regions over (no HCE_PROFILE file) reads only the region and devices of
-  // its first, which do not change while it lives, and a context costs
-  // ~3k instructions an execution where the descriptor changes each time
-  // (lud's rows).
-  virtual bool wants_context() const { return true; }
   // The plan of the current execution when it came from `profile`.
   virtual const Plan *profile_plan() const = 0;
 };
@@ -45,8 +35,7 @@ const Store &store_of(const ProfileContext &ctx);
 // True when every device of ctx has samples for ctx.region.
 bool has_profile(const ProfileContext &ctx);
 
-// The plan of s's current execution if s is `profile` (or `auto` running
-// `profile`), nullptr otherwise.
+// The plan of s's current execution if s is `profile`, nullptr otherwise.
 const Plan *plan_of(const Scheduler &s);
 // Gives s the context if it wants one (no-op otherwise).
 void set_context(Scheduler &s, const ProfileContext &ctx);

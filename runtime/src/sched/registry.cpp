@@ -34,7 +34,7 @@ constexpr std::string_view about_adets = "ADETS, Alg. 2/4 (asynchronous chunks)"
 constexpr std::string_view about_eft =
     "earliest-finish-time shares from per-device cost models";
 constexpr std::string_view about_auto =
-    "the default: eft, or profile/static where they apply";
+    "the default: eft (static where there are fewer iterations than devices)";
 constexpr std::string_view about_profile = "static partition from the measured profile";
 
 constexpr std::array kSchedulers = {
