@@ -173,6 +173,31 @@ double Residency::unpinned(const Region &r, int e) {
   return bytes;
 }
 
+double Residency::unpinned_spans(const Region &r, int e, double min_span) {
+  // One span per array (DataEnv::array_uses: the hull of its maps' rows).
+  std::vector<std::pair<State *, IntervalSet>> spans;
+  for (const Use &u : r.uses) {
+    State *s = state(r, e, u);
+    if (!s || !s->array->resident || s->pinned || never_copied(r, e, *s))
+      continue;
+    const IntervalSet rs = rows(r, e, u, Range{0, r.iterations(e)}, *s->array);
+    auto it = std::find_if(spans.begin(), spans.end(),
+                           [s](const auto &p) { return p.first == s; });
+    if (it == spans.end())
+      spans.push_back({s, rs});
+    else
+      it->second.unite(rs);
+  }
+  double bytes = 0;
+  for (const auto &[s, rs] : spans) {
+    const Interval hull = rs.hull();
+    const double span = double(hull.hi - hull.lo) * s->array->rowbytes;
+    if (span >= min_span)
+      bytes += std::max(0.0, span - s->pinned_bytes);
+  }
+  return bytes;
+}
+
 void Residency::unpin_last(double bytes) {
   for (auto it = last_pinned_.rbegin(); it != last_pinned_.rend() && bytes > 0; ++it) {
     const double take = std::min(bytes, it->second);

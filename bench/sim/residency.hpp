@@ -118,6 +118,11 @@ public:
   // The bytes pin() would page-lock now (DataEnv::would_pin): the
   // region's data-region arrays not pinned whole yet.
   double unpinned(const Region &r, int e);
+  // The bytes of the spans the GPU's preparation would weigh for its
+  // staging pool (CudaDevice::prepare_hosts, unpinned_bytes): of each of
+  // those arrays, the rows the region's W iterations touch, when they come
+  // to `min_span` bytes or more.
+  double unpinned_spans(const Region &r, int e, double min_span);
   // The last pin()'s registration stopped `bytes` short (its execution had
   // every iteration complete first: Device::prepare_host's pieces): those
   // bytes, the last arrays' last, are pinned by a later pin().

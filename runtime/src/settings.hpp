@@ -60,6 +60,13 @@ std::optional<size_t> parse_byte_size(const std::string &text);
 // region_exec.cpp copy_threads_beside; hce-sim models the lending).
 inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
 
+// An accelerator's staging pool (CudaDevice::ensure_pool): made when the
+// spans of pageable host memory a preparation or a one-shot copy would use,
+// each of kPoolMinBytes or more, come to kPoolMakeBytes; a smaller span is
+// copied without it.  hce-sim decides by the same numbers.
+inline constexpr size_t kPoolMinBytes = size_t(4) << 20;
+inline constexpr size_t kPoolMakeBytes = size_t(64) << 20;
+
 // HCE_COPY_THREADS_BESIDE's default under auto and eft, per accelerator (at
 // most half the CPU's threads in all): the staging pool's threads
 // (CudaDevice::ensure_pool).

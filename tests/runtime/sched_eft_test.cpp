@@ -290,6 +290,52 @@ TEST(SchedEft, AHostIsProbedOnlyOnceItsRegistrationIsWithinTheBudget) {
   }
 }
 
+// With nothing left to register (the accelerator alone pinned the arrays in
+// its first execution), a host's first probe in a data region still costs
+// its first chunk's one-time work and the rows it moves (kHostFirstProbe,
+// ~0.3 ms: the H100's cold fdtd2d, call V23, probed the CPU at three sites
+// whose GPU alone took 0.05 ms an execution, each site 0.5-0.7 ms slower).
+// Beside an accelerator alone that fast, the host waits until 2% of the
+// site's time covers the probe; beside one as slow as the probe, it is
+// probed at the next execution; outside a data region (no
+// register_bytes_of) at the first, as before.
+TEST(SchedEft, AHostsFirstProbeWaitsBesideAFastAcceleratorAlone) {
+  const int64_t W = 2048;
+  SimDevice cpu = SimDevice::constant(double(W) / 0.4e-3, 5e-6, true);
+  cpu.lanes = 16;
+  for (double gpu_s : {50e-6, 0.5e-3}) {
+    SCOPED_TRACE(gpu_s);
+    SimDevice gpu = SimDevice::constant(double(W) / gpu_s, 5e-6);
+    std::vector<SimDevice> devs = {cpu, gpu};
+    for (const char *name : {"eft", "auto"}) {
+      SCOPED_TRACE(name);
+      auto s = make_scheduler(name);
+      SchedParams params = make_params(W, devs);
+      int exec = 0;
+      params.register_bytes_of = [&exec] { return exec == 0 ? 64.0 * (1 << 20) : 0.0; };
+      int first_probe = -1;
+      for (; exec < 600 && first_probe < 0; ++exec) {
+        const SimResult r = simulate(*s, params, devs);
+        ASSERT_EQ(check_coverage(r, W), "") << "execution " << exec;
+        if (r.iterations[0] > 0)
+          first_probe = exec;
+      }
+      if (gpu_s < 0.3e-3) {
+        // 0.3 ms is 2% of 15 ms: about 300 executions of 0.05 ms.
+        EXPECT_GE(first_probe, 270) << s->explain();
+        EXPECT_LE(first_probe, 330) << s->explain();
+      } else {
+        EXPECT_EQ(first_probe, 1) << s->explain();
+      }
+    }
+  }
+  SimDevice gpu = SimDevice::constant(double(W) / 50e-6, 5e-6);
+  std::vector<SimDevice> devs = {cpu, gpu};
+  auto s = eft();
+  const SimResult r = simulate(*s, make_params(W, devs), devs);
+  EXPECT_GT(r.iterations[0], 0) << s->explain();
+}
+
 // lud on the H100 (call DI): the trip count shrinks by one per execution,
 // and one CPU chunk stalled (711 us against 10-60 us).  Eleven executions
 // later that chunk was the largest of the twelve the model keeps, the line

@@ -275,8 +275,8 @@ private:
   // Counts `bytes` staged from `host` against the rented arrays they fall
   // in; whether they fall in one.
   bool add_rent(const char *host, size_t bytes);
-  static constexpr size_t kPoolMinBytes = size_t(4) << 20;
-  static constexpr size_t kPoolMakeBytes = size_t(64) << 20;
+  static constexpr size_t kPoolMinBytes = hce::kPoolMinBytes; // (settings.hpp)
+  static constexpr size_t kPoolMakeBytes = hce::kPoolMakeBytes;
 
   std::array<cudaStream_t, 3> streams_{};
   cudaStream_t background_stream_ = nullptr; // upload_in_background()

@@ -111,6 +111,14 @@ constexpr int64_t kGrowth = 4;        // chunk growth while learning
 // (0.4-0.6 ms; what registering costs a byte: settings.hpp
 // kRegisterSecondsPerByte, shared with the copy threads' lending rule).
 constexpr double kDeferRegisterBytes = 8.0 * (1 << 20);
+// host_probe_deferred(): what a host's first probe at a data region's site
+// costs the execution beside an accelerator alone that would end sooner:
+// its first chunk there carries one-time costs and moves the rows it
+// touches off the accelerator and back.  The H100's cold fdtd2d (call V23,
+// fd-cold2): the CPU's first chunk at fdtd2d.hz, one row, 0.314 ms computing
+// and 0.045 uploading, beside 0.05 ms executions of the GPU alone; the
+// H200's bfs profile (11-29, 12-01): 1024 vertices in 0.38 ms beside 0.05.
+constexpr double kHostFirstProbe = 0.3e-3;
 // What exploring may cost of a site's time so far (issue 12: within 0.98x
 // of the best): unmeasured_within_budget(), host_probe_deferred().
 constexpr double kExplore = 0.02;
@@ -578,12 +586,18 @@ private:
                     "learning: device %d probed alone (its chunks beside the others "
                     "all had its lanes' size), then %s",
                     c.alone_probe, c.solo >= 0 ? "one device alone" : "co-execution");
-    else if (c.deferred_bytes > 0)
+    else if (c.deferred.bytes > 0)
       std::snprintf(
           why, sizeof why,
           "device %d alone, the host not probed yet: co-executing would "
           "register %.3g MiB beside its team, over %g%% of the site's time so far",
-          c.solo, c.deferred_bytes / double(1 << 20), 100 * kExplore);
+          c.solo, c.deferred.bytes / double(1 << 20), 100 * kExplore);
+    else if (c.deferred.probe_s > 0)
+      std::snprintf(why, sizeof why,
+                    "device %d alone, the host not probed yet: its first probe "
+                    "(~%.3g ms) would outlast this device's execution, and cost over "
+                    "%g%% of the site's time so far",
+                    c.solo, 1e3 * c.deferred.probe_s, 100 * kExplore);
     else if (c.solo >= 0 && !c.all_known)
       std::snprintf(why, sizeof why, "device %d alone: the only device", c.solo);
     else if (!c.all_known)
@@ -1397,13 +1411,25 @@ private:
   // and that registration would cost over kExplore of the site's time
   // so far and more than the accelerator alone's execution by its model
   // (at least kDeferRegisterBytes), the one accelerator runs alone:
-  // its index, with the bytes in `bytes`; else -1.  As the site's time
+  // its index, with the bytes in `why.bytes`; else -1.  As the site's time
   // grows (a long solver), the host is probed once the registration is
   // within the budget; an array the accelerator holds whole that the
   // region only reads is never registered (DataEnv::spans_to_pin), so what
   // remains is what the region writes.
-  int host_probe_deferred(double &bytes) const {
-    bytes = 0;
+  //   Nor, with nothing to register, while the host's first probe
+  // (kHostFirstProbe) would cost more than that budget and the
+  // accelerator alone's execution, by its model: the registration over,
+  // the H100's cold fdtd2d probed the CPU at its three sites from their
+  // second executions, 0.5-0.7 ms more per site than the GPU alone's
+  // 10 executions of ~0.05 ms (call V23; V12: cold 0.91).  A host faster
+  // than such an accelerator gains at most its execution's time each time,
+  // and is probed once 2% of the site's time covers the probe.
+  struct Deferral {
+    double bytes = 0;   // the registration deferred (0: none)
+    double probe_s = 0; // else the host's first probe's cost (kHostFirstProbe)
+  };
+  int host_probe_deferred(Deferral &why) const {
+    why = {};
     if (p_ < 2 || !register_bytes_of_)
       return -1;
     int accelerator = -1;
@@ -1430,12 +1456,17 @@ private:
     // 25 of them before a 64 MiB registration came within 2%).
     const Dev &a = dev_[size_t(accelerator)];
     const double alone = a.model.known() ? solo_model(a).time(double(W_)) : 0;
+    const double budget = std::max(kExplore * site_wall_, alone);
     const double b = register_bytes_of_();
-    if (b < kDeferRegisterBytes ||
-        b * kRegisterSecondsPerByte <= std::max(kExplore * site_wall_, alone))
-      return -1;
-    bytes = b;
-    return accelerator;
+    if (b >= kDeferRegisterBytes && b * kRegisterSecondsPerByte > budget) {
+      why.bytes = b;
+      return accelerator;
+    }
+    if (a.model.known() && kHostFirstProbe > budget) {
+      why.probe_s = kHostFirstProbe;
+      return accelerator;
+    }
+    return -1;
   }
 
   double now() const { return clock_ ? clock_() : now_seconds(); }
@@ -1994,8 +2025,8 @@ private:
       all_known = false;
       solo_ = -1;
     }
-    double deferred_bytes = 0;
-    const int deferred = !all_known ? host_probe_deferred(deferred_bytes) : -1;
+    Deferral deferral;
+    const int deferred = !all_known ? host_probe_deferred(deferral) : -1;
     if (deferred >= 0)
       solo_ = deferred;
     alone_probe_ = pick_alone_probe(all_known);
@@ -2003,7 +2034,7 @@ private:
     choice_.reprobe = reprobe_;
     choice_.all_known = all_known;
     choice_.solo = solo_;
-    choice_.deferred_bytes = deferred_bytes;
+    choice_.deferred = deferral;
     choice_.runner_up = runner_up;
     for (size_t a = 0; a < arms_.size(); ++a)
       choice_.measured[a] = arms_[a].n;
@@ -2808,7 +2839,7 @@ private:
     // held: keeps_settled_alone() kept the device alone; the other arms'
     // estimates are the last full choice's.
     bool reprobe = false, all_known = false, held = false;
-    double deferred_bytes = 0; // host_probe_deferred()'s bytes (0: none)
+    Deferral deferred; // host_probe_deferred()'s (none: all 0)
     int solo = -1, runner_up = -2, alone_probe = -1;
     std::vector<double> est;   // [0] co-execution, [1 + i] device i alone
     std::vector<int> measured; // each arm's measurements (n)
