@@ -334,12 +334,16 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
       p.data_region = in_data_region(b, r);
       p.maps_rows = !r.uses.empty();
       // region_exec.cpp begin_run: what a co-execution's preparations would
-      // register (RegisterAsk).
+      // register (RegisterAsk), and the rows a host's chunks would fetch.
       if (residency && p.data_region &&
-          std::find(names.begin(), names.end(), "cpu") != names.end())
+          std::find(names.begin(), names.end(), "cpu") != names.end()) {
         p.register_bytes_of = [res = residency.get(), &r, e, &wrote_any] {
           return wrote_any(r) ? 0 : res->unpinned(r, e);
         };
+        p.host_fetch_bytes_of = [res = residency.get(), &r, e] {
+          return res->host_lacks(r, e);
+        };
+      }
       for (const std::string &name : names) {
         SimDevice d;
         d.cost = r.cost.at(name);

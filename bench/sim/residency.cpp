@@ -198,6 +198,17 @@ double Residency::unpinned_spans(const Region &r, int e, double min_span) {
   return bytes;
 }
 
+double Residency::host_lacks(const Region &r, int e) {
+  double bytes = 0;
+  for (const Use &u : r.uses)
+    if (State *s = state(r, e, u); s && s->array->resident && u.read)
+      bytes += double(s->valid[0]
+                          .missing(rows(r, e, u, Range{0, r.iterations(e)}, *s->array))
+                          .total_length()) *
+               s->array->rowbytes;
+  return bytes;
+}
+
 void Residency::unpin_last(double bytes) {
   for (auto it = last_pinned_.rbegin(); it != last_pinned_.rend() && bytes > 0; ++it) {
     const double take = std::min(bytes, it->second);

@@ -123,6 +123,9 @@ public:
   // those arrays, the rows the region's W iterations touch, when they come
   // to `min_span` bytes or more.
   double unpinned_spans(const Region &r, int e, double min_span);
+  // The bytes of the data-region rows `r` reads over all its iterations
+  // that the host does not hold (DataEnv::host_lacks).
+  double host_lacks(const Region &r, int e);
   // The last pin()'s registration stopped `bytes` short (its execution had
   // every iteration complete first: Device::prepare_host's pieces): those
   // bytes, the last arrays' last, are pinned by a later pin().

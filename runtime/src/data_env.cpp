@@ -1599,6 +1599,18 @@ bool DataEnv::host_wrote_any(const hce_region &region) const {
   return false;
 }
 
+size_t DataEnv::host_lacks(const hce_region &region) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  thread_local std::vector<ArrayUse> uses; // (storage kept: array_uses)
+  array_uses(region, Range{0, region.iterations}, uses);
+  size_t bytes = 0;
+  for (const ArrayUse &u : uses)
+    if (u.a->data_refs > 0 && !u.a->rows)
+      bytes += size_t(u.a->res.valid(kHost).missing(u.current).total_length()) *
+               u.a->elem_size;
+  return bytes;
+}
+
 bool DataEnv::in_data_region(const hce_region &region) const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (int m = 0; m < region.num_maps; ++m) {

@@ -161,6 +161,11 @@ public:
   // while another site co-executes moves its rows back and forth).
   void note_host_wrote(const hce_region &region);
   bool host_wrote_any(const hce_region &region) const;
+  // The bytes of the data-region rows `region` reads (over all its
+  // iterations) that the host does not hold: what a host's first chunks
+  // would fetch from the accelerators (eft's host_probe_deferred, at a
+  // site's first execution).  After begin_region.
+  size_t host_lacks(const hce_region &region);
   // Forgets what `device` holds of the arrays `region` maps (after its
   // failure in that region): its valid data that exists nowhere else is
   // lost, so it must first be fetched; returns false if that fails too.

@@ -925,8 +925,13 @@ void begin_run(Runtime &rt, const hce_region &r, const Settings &set,
                                  true) != site.plan.is_cpu.end();
   run.register_ask = {&rt, &r, &devs, &site.plan.is_cpu};
   site.plan.params.register_bytes_of = nullptr;
-  if (has_cpu && plan.facts.in_data_region)
+  site.plan.params.host_fetch_bytes_of = nullptr;
+  if (has_cpu && plan.facts.in_data_region) {
     site.plan.params.register_bytes_of = [ask = &run.register_ask] { return (*ask)(); };
+    site.plan.params.host_fetch_bytes_of = [&rt, &r] {
+      return double(rt.data().host_lacks(r));
+    };
+  }
   run.wave_ask = {&rt, &r, &site.plan};
   site.plan.params.wave_of = [ask = &run.wave_ask](int i) { return (*ask)(i); };
   site.scheduler->begin(*plan.params);
@@ -1081,6 +1086,7 @@ bool run_devices(Runtime &rt, const hce_region &r, const Settings &set,
                  team_beside(rt, plan, workers), r.iterations, run.loop);
   site.plan.params.wave_of = nullptr; // (its WaveAsk is this execution's)
   site.plan.params.register_bytes_of = nullptr; // (and its RegisterAsk)
+  site.plan.params.host_fetch_bytes_of = nullptr;
   prefault.finish();
   return true;
 }

@@ -292,6 +292,51 @@ TEST(DataRegion, AHostsChunksMarkTheArraysItWroteInTheDataRegion) {
   ASSERT_EQ(hce_data_end(), 0);
 }
 
+// eft's host_probe_deferred asks what a host's first chunks would fetch
+// (DataEnv::host_lacks): nothing while the host holds every row the region
+// reads, every row once an accelerator alone wrote them, and nothing again
+// once the host took them back.
+TEST(DataRegion, HostLacksTheRowsAnAcceleratorAloneWrote) {
+  hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
+  const int64_t m = 64, n = 8;
+  std::vector<double> b = hce_test::random_vector(size_t(m * n), 63);
+  const std::vector<double> b0 = b;
+  hce_map data_map = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
+  data_map.scale = 0;
+  data_map.len = m * n;
+  ASSERT_EQ(hce_data_begin(1, &data_map), 0);
+  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
+  hce_test::jacobi::Args args{n};
+  void *site = nullptr;
+  hce_region r{};
+  r.name = "double_rows_lacks";
+  r.schedule = "static";
+  r.iterations = m;
+  r.num_maps = 1;
+  r.maps = &row;
+  r.args = &args;
+  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *a, void *) {
+    double *x = static_cast<double *>(ptrs[0]);
+    const int64_t w = static_cast<const hce_test::jacobi::Args *>(a)->n;
+    for (int64_t k = lb * w; k < ub * w; ++k)
+      x[k] *= 2;
+  };
+  r.site = &site;
+  hce::DataEnv &data = hce::Runtime::get().data();
+  EXPECT_EQ(data.host_lacks(r), 0u) << "the host holds b";
+  r.devices = "sim:0";
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  EXPECT_EQ(data.host_lacks(r), size_t(m * n) * sizeof(double)) << "sim:0 alone wrote b";
+  r.devices = "cpu";
+  void *site2 = nullptr;
+  r.site = &site2;
+  ASSERT_EQ(hce_co_exec(&r), 0);
+  EXPECT_EQ(data.host_lacks(r), 0u) << "the CPU fetched and wrote every row";
+  ASSERT_EQ(hce_data_end(), 0);
+  for (size_t k = 0; k < b.size(); ++k)
+    ASSERT_EQ(b[k], 4 * b0[k]) << "element " << k;
+}
+
 // y[i] = x[i] * f + g on element i, the device the region names.
 struct Axpb {
   double f, g;

@@ -297,8 +297,11 @@ TEST(SchedEft, AHostIsProbedOnlyOnceItsRegistrationIsWithinTheBudget) {
 // whose GPU alone took 0.05 ms an execution, each site 0.5-0.7 ms slower).
 // Beside an accelerator alone that fast, the host waits until 2% of the
 // site's time covers the probe; beside one as slow as the probe, it is
-// probed at the next execution; outside a data region (no
-// register_bytes_of) at the first, as before.
+// probed once the accelerator's model is more than its first execution's
+// (whose one-time costs it carries); outside a data region (no
+// register_bytes_of) at the first, as before.  At the site's first
+// execution, before the accelerator has a model, only where the host lacks
+// rows the region reads (host_fetch_bytes_of).
 TEST(SchedEft, AHostsFirstProbeWaitsBesideAFastAcceleratorAlone) {
   const int64_t W = 2048;
   SimDevice cpu = SimDevice::constant(double(W) / 0.4e-3, 5e-6, true);
@@ -313,6 +316,8 @@ TEST(SchedEft, AHostsFirstProbeWaitsBesideAFastAcceleratorAlone) {
       SchedParams params = make_params(W, devs);
       int exec = 0;
       params.register_bytes_of = [&exec] { return exec == 0 ? 64.0 * (1 << 20) : 0.0; };
+      // ... and from then on the host lacks the rows the GPU alone wrote.
+      params.host_fetch_bytes_of = [&exec] { return exec == 0 ? 0.0 : 1.0 * (1 << 20); };
       int first_probe = -1;
       for (; exec < 600 && first_probe < 0; ++exec) {
         const SimResult r = simulate(*s, params, devs);
@@ -325,7 +330,8 @@ TEST(SchedEft, AHostsFirstProbeWaitsBesideAFastAcceleratorAlone) {
         EXPECT_GE(first_probe, 270) << s->explain();
         EXPECT_LE(first_probe, 330) << s->explain();
       } else {
-        EXPECT_EQ(first_probe, 1) << s->explain();
+        // Once the GPU's model is more than its first execution's.
+        EXPECT_EQ(first_probe, 2) << s->explain();
       }
     }
   }
@@ -334,6 +340,27 @@ TEST(SchedEft, AHostsFirstProbeWaitsBesideAFastAcceleratorAlone) {
   auto s = eft();
   const SimResult r = simulate(*s, make_params(W, devs), devs);
   EXPECT_GT(r.iterations[0], 0) << s->explain();
+  // Nothing to register, but rows the host lacks (an accelerator wrote them
+  // at an earlier site): not probed at the site's first execution, whose
+  // accelerator has no model yet, nor after it; with none lacking, at once.
+  for (double lacks : {0.0, 1.0 * (1 << 20)}) {
+    SCOPED_TRACE(lacks);
+    auto t = eft();
+    SchedParams params = make_params(W, devs);
+    params.register_bytes_of = [] { return 0.0; };
+    params.host_fetch_bytes_of = [lacks] { return lacks; };
+    int first_probe = -1;
+    for (int e = 0; e < 600 && first_probe < 0; ++e) {
+      const SimResult q = simulate(*t, params, devs);
+      ASSERT_EQ(check_coverage(q, W), "") << "execution " << e;
+      if (q.iterations[0] > 0)
+        first_probe = e;
+    }
+    if (lacks > 0)
+      EXPECT_GE(first_probe, 270) << t->explain();
+    else
+      EXPECT_EQ(first_probe, 0) << t->explain();
+  }
 }
 
 // lud on the H100 (call DI): the trip count shrinks by one per execution,

@@ -184,6 +184,7 @@ public:
     data_region_ = params.data_region;
     maps_rows_ = params.maps_rows;
     register_bytes_of_ = params.register_bytes_of;
+    host_fetch_bytes_of_ = params.host_fetch_bytes_of;
     adopt_device_set();
     use_co_speed(false); // the models as the samples are: see Dev::speed
     for (int i = 0; i < p_; ++i)
@@ -1423,7 +1424,16 @@ private:
   // second executions, 0.5-0.7 ms more per site than the GPU alone's
   // 10 executions of ~0.05 ms (call V23; V12: cold 0.91).  A host faster
   // than such an accelerator gains at most its execution's time each time,
-  // and is probed once 2% of the site's time covers the probe.
+  // and is probed once 2% of the site's time covers the probe.  At a
+  // site's first execution, with no model of the accelerator yet, the
+  // probe waits where it would fetch rows only an accelerator holds
+  // (SchedParams::host_fetch_bytes_of): fdtd2d.hz reads ex and ey, which
+  // the GPU alone wrote at the sites before it, and its first execution
+  // with the CPU's probe took 0.62-0.75 ms against the GPU alone's
+  // 0.30-0.51 (V23).  So it does while the accelerator's model is from its
+  // first execution only, whose one-time costs it carries (bfs on the H100
+  // 11-27 profile: 0.335 ms predicted after its first execution, 0.063 in
+  // the next ones).
   struct Deferral {
     double bytes = 0;   // the registration deferred (0: none)
     double probe_s = 0; // else the host's first probe's cost (kHostFirstProbe)
@@ -1462,7 +1472,9 @@ private:
       why.bytes = b;
       return accelerator;
     }
-    if (a.model.known() && kHostFirstProbe > budget) {
+    if (a.model.known() && a.steady
+            ? kHostFirstProbe > budget
+            : host_fetch_bytes_of_ && host_fetch_bytes_of_() > 0) {
       why.probe_s = kHostFirstProbe;
       return accelerator;
     }
@@ -2790,6 +2802,7 @@ private:
   }
   int solo_ = -1;        // the device running alone this execution, -1 = co-exec
   std::function<double()> register_bytes_of_; // SchedParams::register_bytes_of
+  std::function<double()> host_fetch_bytes_of_; // SchedParams::host_fetch_bytes_of
   bool reprobe_ = false; // this execution probes a provisional model again
   int alone_probe_ = -1; // the device probed alone this execution (-1: none)
   int exec_ = 0, mode_since_ = 0;

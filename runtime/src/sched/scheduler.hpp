@@ -97,6 +97,10 @@ struct SchedParams {
   // accelerator alone stages the arrays with every core (eft:
   // host_probe_deferred()).
   std::function<double()> register_bytes_of; // (during an execution)
+  // Beside it (the same executions): the bytes of the rows the region reads
+  // that the host lacks -- an accelerator holds them alone -- which a
+  // host's first chunks would fetch (DataEnv::host_lacks).
+  std::function<double()> host_fetch_bytes_of;
   // Pipelined execution (ADETS Alg. 4): next(d) may be called while d still
   // has one chunk in flight, to start its upload early.
   bool lookahead = false;
