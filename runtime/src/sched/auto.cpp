@@ -31,6 +31,8 @@ namespace {
 class AutoScheduler final : public Scheduler, public Seedable {
 public:
   Seedable *seedable() override { return this; }
+  // No profile context: auto never hands a region to `profile` (above).
+  profile::ProfileAware *profile_aware() override { return nullptr; }
   std::string_view name() const override { return "auto"; }
 
   void begin(const SchedParams &params) override {
