@@ -61,11 +61,18 @@ std::optional<size_t> parse_byte_size(const std::string &text);
 inline constexpr double kQuietHostBytes = 64.0 * 1024 * 1024;
 
 // An accelerator's staging pool (CudaDevice::ensure_pool): made when the
-// spans of pageable host memory a preparation or a one-shot copy would use,
-// each of kPoolMinBytes or more, come to kPoolMakeBytes; a smaller span is
-// copied without it.  hce-sim decides by the same numbers.
+// spans of pageable host memory a data region's preparation or one copy
+// would use, each of kPoolMinBytes or more, come to kPoolMakeBytes (a
+// one-shot region's total: kQuietHostBytes, CudaDevice::prepare_copies); a
+// smaller span is copied without it.  hce-sim decides by the same numbers.
+// 32 MiB since session 98: at 64, fdtd2d's first data-region preparation
+// (63.98 MiB) and bfs's (48 MiB) registered their arrays, 2.4-2.5 ms per
+// 32 MiB, where the pool costs ~2 ms once; staged, the GPU alone took 0.73x
+// and 0.77x as long, cold auto 0.82x and 0.75x (H100, call V25, 8 paired
+// rounds).  Registering costs ~0.076 ms/MiB, staging ~0.028 more than
+// pinned copies over a data region's two crossings: even at ~42 MiB.
 inline constexpr size_t kPoolMinBytes = size_t(4) << 20;
-inline constexpr size_t kPoolMakeBytes = size_t(64) << 20;
+inline constexpr size_t kPoolMakeBytes = size_t(32) << 20;
 
 // HCE_COPY_THREADS_BESIDE's default under auto and eft, per accelerator (at
 // most half the CPU's threads in all): the staging pool's threads

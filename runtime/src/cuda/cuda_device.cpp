@@ -633,9 +633,10 @@ bool CudaDevice::preparing_blocks_copies(const std::vector<HostSpan> &spans) {
 void CudaDevice::prepare_copies(size_t bytes) {
   // A one-shot region's chunks copy parts of its arrays, each maybe under
   // kPoolMakeBytes: with copy threads lent beside the CPU's team
-  // (HCE_COPY_THREADS_BESIDE) the pool is made for the region's total.
+  // (HCE_COPY_THREADS_BESIDE) the pool is made for the region's total, from
+  // kQuietHostBytes (the regions whose copies host threads stage).
   if (policy_ == PinPolicy::Region &&
-      copy_threads_.load(std::memory_order_relaxed) >= 2 && bytes >= kPoolMakeBytes)
+      copy_threads_.load(std::memory_order_relaxed) >= 2 && bytes >= kQuietHostBytes)
     ensure_pool(bytes);
 }
 
