@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -244,51 +245,66 @@ TEST(DataRegion, CpuWriteOnlyFootprintTakesOverDeviceCopies) {
   ASSERT_EQ(hce_data_end(), 0);
 }
 
+// A data region over b (m rows of n doubles, random) and a region that
+// doubles each row of it in place, for the tests of what eft's
+// host_probe_deferred asks of the data layer.
+struct DoubleRowsInADataRegion {
+  static constexpr int64_t m = 64, n = 8;
+  std::vector<double> b, b0;
+  hce_map data_map{}, row{};
+  hce_test::jacobi::Args args{n};
+  void *site = nullptr;
+  hce_region r{};
+
+  DoubleRowsInADataRegion(const char *name, unsigned seed)
+      : b(hce_test::random_vector(size_t(m * n), seed)), b0(b) {
+    data_map = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
+    data_map.scale = 0;
+    data_map.len = m * n;
+    row = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
+    r.name = name;
+    r.schedule = "static";
+    r.iterations = m;
+    r.num_maps = 1;
+    r.maps = &row;
+    r.args = &args;
+    r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *a, void *) {
+      double *x = static_cast<double *>(ptrs[0]);
+      const int64_t w = static_cast<const hce_test::jacobi::Args *>(a)->n;
+      for (int64_t k = lb * w; k < ub * w; ++k)
+        x[k] *= 2;
+    };
+    r.site = &site;
+  }
+  // After the data region: every element doubled `times` times.
+  void expect_doubled(int times) const {
+    for (size_t k = 0; k < b.size(); ++k)
+      ASSERT_EQ(b[k], std::ldexp(b0[k], times)) << "element " << k;
+  }
+};
+
 // eft's host_probe_deferred asks whether a host already writes the data
 // region's arrays at another site (DataEnv::host_wrote_any): a region the
 // accelerator alone ran leaves them unmarked, one the CPU took part in
 // marks the arrays it writes, and the marks go with the data region.
 TEST(DataRegion, AHostsChunksMarkTheArraysItWroteInTheDataRegion) {
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  const int64_t m = 64, n = 8;
-  std::vector<double> b = hce_test::random_vector(size_t(m * n), 62);
-  const std::vector<double> b0 = b;
-  hce_map data_map = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
-  data_map.scale = 0;
-  data_map.len = m * n;
-  ASSERT_EQ(hce_data_begin(1, &data_map), 0);
-  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
-  hce_test::jacobi::Args args{n};
-  void *site = nullptr;
-  hce_region r{};
-  r.name = "double_rows";
-  r.schedule = "static";
-  r.iterations = m;
-  r.num_maps = 1;
-  r.maps = &row;
-  r.args = &args;
-  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *a, void *) {
-    double *x = static_cast<double *>(ptrs[0]);
-    const int64_t w = static_cast<const hce_test::jacobi::Args *>(a)->n;
-    for (int64_t k = lb * w; k < ub * w; ++k)
-      x[k] *= 2;
-  };
-  r.site = &site;
+  DoubleRowsInADataRegion t("double_rows", 62);
+  ASSERT_EQ(hce_data_begin(1, &t.data_map), 0);
   hce::DataEnv &data = hce::Runtime::get().data();
-  r.devices = "sim:0";
-  ASSERT_EQ(hce_co_exec(&r), 0);
-  EXPECT_FALSE(data.host_wrote_any(r)) << "sim:0 alone wrote b";
-  r.devices = "cpu,sim:0";
+  t.r.devices = "sim:0";
+  ASSERT_EQ(hce_co_exec(&t.r), 0);
+  EXPECT_FALSE(data.host_wrote_any(t.r)) << "sim:0 alone wrote b";
+  t.r.devices = "cpu,sim:0";
   void *site2 = nullptr;
-  r.site = &site2;
-  ASSERT_EQ(hce_co_exec(&r), 0);
-  EXPECT_TRUE(data.host_wrote_any(r)) << "the CPU wrote rows of b";
+  t.r.site = &site2;
+  ASSERT_EQ(hce_co_exec(&t.r), 0);
+  EXPECT_TRUE(data.host_wrote_any(t.r)) << "the CPU wrote rows of b";
   ASSERT_EQ(hce_data_end(), 0);
-  for (size_t k = 0; k < b.size(); ++k)
-    ASSERT_EQ(b[k], 4 * b0[k]) << "element " << k;
+  t.expect_doubled(2);
   // The data region ended: a new one starts unmarked.
-  ASSERT_EQ(hce_data_begin(1, &data_map), 0);
-  EXPECT_FALSE(data.host_wrote_any(r));
+  ASSERT_EQ(hce_data_begin(1, &t.data_map), 0);
+  EXPECT_FALSE(data.host_wrote_any(t.r));
   ASSERT_EQ(hce_data_end(), 0);
 }
 
@@ -298,43 +314,20 @@ TEST(DataRegion, AHostsChunksMarkTheArraysItWroteInTheDataRegion) {
 // once the host took them back.
 TEST(DataRegion, HostLacksTheRowsAnAcceleratorAloneWrote) {
   hce_test::use_devices("cpu,sim:0", "sim:0=bw:1e12,lat:0");
-  const int64_t m = 64, n = 8;
-  std::vector<double> b = hce_test::random_vector(size_t(m * n), 63);
-  const std::vector<double> b0 = b;
-  hce_map data_map = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
-  data_map.scale = 0;
-  data_map.len = m * n;
-  ASSERT_EQ(hce_data_begin(1, &data_map), 0);
-  hce_map row = hce_test::row_map("b", b.data(), HCE_MAP_TOFROM, n);
-  hce_test::jacobi::Args args{n};
-  void *site = nullptr;
-  hce_region r{};
-  r.name = "double_rows_lacks";
-  r.schedule = "static";
-  r.iterations = m;
-  r.num_maps = 1;
-  r.maps = &row;
-  r.args = &args;
-  r.cpu = [](int64_t lb, int64_t ub, void *const *ptrs, const void *a, void *) {
-    double *x = static_cast<double *>(ptrs[0]);
-    const int64_t w = static_cast<const hce_test::jacobi::Args *>(a)->n;
-    for (int64_t k = lb * w; k < ub * w; ++k)
-      x[k] *= 2;
-  };
-  r.site = &site;
+  DoubleRowsInADataRegion t("double_rows_lacks", 63);
+  ASSERT_EQ(hce_data_begin(1, &t.data_map), 0);
   hce::DataEnv &data = hce::Runtime::get().data();
-  EXPECT_EQ(data.host_lacks(r), 0u) << "the host holds b";
-  r.devices = "sim:0";
-  ASSERT_EQ(hce_co_exec(&r), 0);
-  EXPECT_EQ(data.host_lacks(r), size_t(m * n) * sizeof(double)) << "sim:0 alone wrote b";
-  r.devices = "cpu";
+  EXPECT_EQ(data.host_lacks(t.r), 0u) << "the host holds b";
+  t.r.devices = "sim:0";
+  ASSERT_EQ(hce_co_exec(&t.r), 0);
+  EXPECT_EQ(data.host_lacks(t.r), t.b.size() * sizeof(double)) << "sim:0 alone wrote b";
+  t.r.devices = "cpu";
   void *site2 = nullptr;
-  r.site = &site2;
-  ASSERT_EQ(hce_co_exec(&r), 0);
-  EXPECT_EQ(data.host_lacks(r), 0u) << "the CPU fetched and wrote every row";
+  t.r.site = &site2;
+  ASSERT_EQ(hce_co_exec(&t.r), 0);
+  EXPECT_EQ(data.host_lacks(t.r), 0u) << "the CPU fetched and wrote every row";
   ASSERT_EQ(hce_data_end(), 0);
-  for (size_t k = 0; k < b.size(); ++k)
-    ASSERT_EQ(b[k], 4 * b0[k]) << "element " << k;
+  t.expect_doubled(2);
 }
 
 // y[i] = x[i] * f + g on element i, the device the region names.
