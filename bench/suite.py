@@ -19,6 +19,14 @@ Fig. 14).  Writes suite.csv, suite.md and suite-devices.csv to $OUT (or
          default BIN_DIR/../bin-offload)
          SUITE_KEEP_STATS=DIR (keep every run's HCE_STATS as
          DIR/BENCH-CONFIG-ROUND.json: what each region chose and why)
+         SUITE_HEALTH=0 (no health check; it is off at SUITE_SMALL sizes)
+
+First a health check, bench/ab_libs.sh's: the CPU alone on blackscholes
+twice and fdtd2d once at the suite's sizes.  Some lent machines run the CPU
+2-7x slower and erratically (session 99's V26: the CPU alone's cg 99.5 ms
+against 18.7, lud 17.7-118 ms between rounds), which moves every ratio to
+a best single device; such a machine is reported as SLOW MACHINE (in the
+output and as suite.md's first line) and measured anyway.
 
 A configuration is verified only when the program verified its result and
 every device it names did work (bench/stats_check.py): an omp column where
@@ -164,6 +172,19 @@ def run_once(exe, args, devices, schedule, co, keep=None):
     return ok, res
 
 
+def health_check(bin_dir):
+    """bench/ab_libs.sh's check: "ok" or "SLOW MACHINE", with the times."""
+    args = dict(BENCHMARKS)
+    times = []
+    for name in ("blackscholes", "blackscholes", "fdtd2d"):
+        ok, res = run_once(os.path.join(bin_dir, name), args[name], "cpu", "static",
+                           "HCE_PROFILE=off")
+        times.append((name, res["wall"] if ok else float("nan")))
+    slow = not times[1][1] <= 0.11 or not times[2][1] <= 0.03
+    return ("SLOW MACHINE" if slow else "ok") + " (the CPU alone: " + ", ".join(
+        f"{n} {t:.4f} s" for n, t in times) + ")"
+
+
 def write_csv(rows, path):
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
@@ -185,6 +206,10 @@ def main():
     # SUITE_SKIP="static,fdets no-CO": leave configurations out (device time).
     skip = {x.strip() for x in os.environ.get("SUITE_SKIP", "").split(",") if x.strip()}
     cfgs = [c for c in cfgs if c[0] not in skip]
+    health = None
+    if os.environ.get("SUITE_SMALL") != "1" and os.environ.get("SUITE_HEALTH") != "0":
+        health = health_check(bin_dir)
+        print("health: " + health, flush=True)
     rows, dev_rows = [], []
     # In SUITE_ONLY's order when given (what matters most first, in case the
     # device call runs out of time).
@@ -248,7 +273,7 @@ def main():
         print("no benchmark ran")
         return 1
     write_csv(dev_rows, os.path.join(out, "suite-devices.csv"))
-    write_markdown(rows, cfgs, os.path.join(out, "suite.md"))
+    write_markdown(rows, cfgs, os.path.join(out, "suite.md"), health)
     print(open(os.path.join(out, "suite.md")).read())
     return 0 if all(x["verified"] for x in rows) else 1
 
@@ -282,10 +307,12 @@ def efficiency(r, label, members):
     return s_real / s_max
 
 
-def write_markdown(rows, cfgs, path):
+def write_markdown(rows, cfgs, path, health=None):
     labels = [c[0] for c in cfgs]
     members = {c[0]: c[4] for c in cfgs}
     with open(path, "w") as f:
+        if health:
+            f.write(f"Health check: {health}.\n\n")
         f.write("Median region time [s] per configuration; last columns: best co-execution "
                 "on CPU+1 GPU over the best single device, its efficiency (S_real/S_max)")
         two = "2gpu fdets" in labels
