@@ -206,6 +206,54 @@ TEST(SchedLogFit, ExploreThenStableGpuChunkSmallCpuChunks) {
   EXPECT_GT(r.iterations[1], W * 8 / 10);
 }
 
+// A launch-bound accelerator beside a host that takes the rest: cg's dot in
+// hce-sim's H100 profile, GPU chunks ~32 us whatever their size up to ~1 M
+// (its first 220 us), the host's 5 us plus its rate.  The search that runs
+// out of work in an execution goes on in the next: ended there, the GPU kept
+// chunks of W/6 for good and the host did 30% of the work at a 13th of the
+// GPU's rate (in hce-sim, cg's dot ran 0.7 ms an execution against 0.16;
+// V12 on the H100, 2048-iteration GPU chunks for good, 3.5-7.5 ms against
+// <= 0.4 for every other schedule).  The warm-up chunk's throughput is not
+// recorded (the reference's rule), so it does not size the host's chunks.
+TEST(SchedLogFit, SearchCutShortByTheHostGoesOnInTheNextExecution) {
+  const int64_t W = 1 << 20, h0 = (W / 128) / 16;
+  SimDevice host = SimDevice::constant(2.3e9, 5e-6, true);
+  bool warm = false;
+  SimDevice gpu;
+  gpu.time_fn = [&warm](Range r, int) {
+    const double t = (warm ? 32e-6 : 220e-6) + double(r.size()) / 3e10;
+    warm = true;
+    return t;
+  };
+  auto s = make_scheduler("logfit");
+  SimResult first, last;
+  for (int e = 0; e < 6; ++e) {
+    SimResult r = simulate(*s, make_params(W, {host, gpu}), {host, gpu});
+    ASSERT_EQ(check_coverage(r, W), "") << "execution " << e;
+    (e == 0 ? first : last) = r;
+  }
+  // Until the GPU's first chunk after its warm-up completes, the host runs
+  // h0 chunks.
+  double measured = 0;
+  int gpu_chunks = 0;
+  for (const simtest::SimChunk &c : first.chunks) // (in issue order)
+    if (c.device == 1 && ++gpu_chunks == 2)
+      measured = c.end;
+  ASSERT_GT(measured, 0);
+  int early = 0;
+  for (const simtest::SimChunk &c : first.chunks)
+    if (c.device == 0 && c.issued < measured) {
+      EXPECT_EQ(c.range.size(), h0) << "issued at " << c.issued;
+      ++early;
+    }
+  EXPECT_GT(early, 10);
+  // By the last execution the GPU's chunk is most of the loop.
+  auto g = last.sizes(1);
+  ASSERT_FALSE(g.empty());
+  EXPECT_GE(*std::max_element(g.begin(), g.end()), W / 2);
+  EXPECT_GT(last.iterations[1], W * 9 / 10);
+}
+
 TEST(SchedAuto, ChoiceRule) {
   auto s = make_scheduler("auto");
   std::vector<SimDevice> devs(3, SimDevice::constant(1e6));
