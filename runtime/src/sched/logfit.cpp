@@ -180,10 +180,10 @@ public:
     case Explore:
       // A chunk the final phase cut short is no point of the curve, and an
       // execution that runs out of work pauses the search rather than ending
-      // it: ended there, beside a host that took the rest, hce-sim's cg kept
-      // the dot's GPU chunks small for good (0.7 ms an execution against
-      // 0.16; on the H100, V12 ran them at W/512: 35-75 ms against <= 4 for
-      // every other schedule).
+      // it: ended there (the host took the rest after the GPU's 8192), the
+      // H100 ran cg's dot at 4096-iteration GPU chunks for good, 707 of them
+      // in the 10th execution (V27a: cg 65-91 ms, the dot 44-72; searching
+      // on, one chunk of the whole loop by then: 17-21 and 3.5-3.7).
       if (range.size() < planned)
         break;
       d.explored.push_back({x, th});
