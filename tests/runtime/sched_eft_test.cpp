@@ -1776,6 +1776,37 @@ TEST(SchedEft, AStaleWinnerIsBackSoonAfterALongStallEnds) {
   EXPECT_LE(stalled, 1.3 * (kStallEnds - 1) * kLudGpuAlone) << s->explain();
 }
 
+// A CPU whose team stalls when it comes back to work: on the H100 machine of
+// call V28 (lud 512, 30 rounds) some processes' CPU alone took 3-13 ms an
+// execution for its first two or three and for the first one after every
+// stretch of the GPU alone, 10-90 us an execution otherwise.  A stale
+// winner's retry (unmeasured_within_budget) was judged by that first
+// execution (explore_aborted), so every retry found the CPU slow and the GPU
+// alone ran most of the run: warm runs of 107-253 ms, the CPU's stretches in
+// them 20-90 us an execution.  Here: the CPU's first chunk in each of the
+// first four executions, and in the first execution after one without it,
+// 3 ms more.  Its retry's first execution settles it, the next measures it.
+TEST(SchedEft, AStaleHostWinnersRetryIsNotJudgedByItsFirstExecution) {
+  constexpr double kWake = 3e-3;
+  auto exec = std::make_shared<int>(0);
+  auto last_cpu = std::make_shared<int>(-1); // the last execution the CPU worked in
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.time_fn = [exec, last_cpu](Range r, int k) {
+    const bool woken = k == 0 && (*exec < 4 || *last_cpu < *exec - 1);
+    *last_cpu = *exec;
+    return (woken ? kWake : 0.0) + double(r.size()) / 5e7;
+  };
+  const std::vector<SimDevice> devs = lud_pair(cpu);
+  auto s = warm_lud_eft();
+  std::vector<SimResult> runs;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 500, runs, total));
+  // The CPU alone from the 100th execution on; the whole run under a third
+  // of the GPU alone's (0.1 s), its four stalls and one retry's included.
+  expect_cpu_alone(runs, 100, 500, *s);
+  EXPECT_LE(total, 4 * kWake + 60 * kLudGpuAlone + 500 * kLudCpuAlone) << s->explain();
+}
+
 // A device that asks only after the others have taken all the work (a GPU
 // whose preparation outlasts the CPU's whole execution: lud on the H100,
 // call AL) keeps its probe in the next execution, instead of learning

@@ -711,8 +711,15 @@ public:
   // 1.2-2 ms of which its chunk took 10-20 us -- the rows fetched back and
   // the team woken -- was taken for its cost, 4x the GPU alone's, and the
   // GPU alone ran the rest of the run at 20x the CPU's time).
+  // Not a host's retry as a stale winner: its first execution back is the
+  // least like the next ones (on the H100 of call V28 a team coming back
+  // after the GPU alone took 1.5-15 ms for a 10-90 us execution, and every
+  // retry judged by it found the CPU slow: warm lud 107-253 ms against the
+  // CPU alone's ~10), so the next execution measures it.
   bool explore_aborted() const {
     if (!exploring_ || !settling_ || !(measured_pred_ > 0))
+      return false;
+    if (pick_stale_ && solo_ >= 0 && solo_ < p_ && dev_[size_t(solo_)].host)
       return false;
     const double spent =
         solo_ >= 0 && solo_ < p_ ? dev_[size_t(solo_)].exec_busy : exec_wall();
@@ -1066,8 +1073,8 @@ private:
   }
 
   // A stale winner's wait (Arm::stale_wait) at most what balances the
-  // retry just made against what staying could lose: the retry cost its
-  // wall beyond the best's estimate, and each second on the best arm loses
+  // retry just made against what staying could lose: the retry cost
+  // `excess`, its walls beyond the best's estimate, and each second on the best arm loses
   // 1 - fastest/best of it if the stall is over.  Waiting kRegretBalance
   // times that cost's worth keeps a stall that lasts at most about
   // 1/(kRegretBalance + 1) dearer than the best arm alone, and the run back
@@ -1076,15 +1083,14 @@ private:
   // the H200's warm lud on a machine whose cores were taken at times (call
   // AB) ran the GPU alone 151 and 69 executions at 0.46-0.58 ms each, the
   // CPU alone's 0.009.  Infinity where the stale winner is no faster.
-  double regret_balanced_wait(int stale, int best, double wall) {
+  double regret_balanced_wait(int stale, int best, double excess) {
     constexpr double kRegretBalance = 4;
     const double best_wall = choice_.est[size_t(best + 1)];
     const double fastest = optimistic_wall(stale);
     if (!(best_wall > 0) || !(fastest > 0) || fastest >= best_wall)
       return std::numeric_limits<double>::infinity();
     const double lost_per_second = 1 - fastest / best_wall;
-    return std::max(best_wall,
-                    kRegretBalance * std::max(0.0, wall - best_wall) / lost_per_second);
+    return std::max(best_wall, kRegretBalance * std::max(0.0, excess) / lost_per_second);
   }
 
   // The prediction an arm's walls are doubted against: the models' (pred_),
@@ -2110,8 +2116,10 @@ private:
       m.n = 1;
       m.add(arm_wall / measured_pred_, arm_wall, measured_trip_);
     }
+    explored_now_ = exploring_ && measured_now;
     if (exploring_) {
       explore_spent_ += std::max(0.0, wall - explore_best_);
+      explore_excess_ += std::max(0.0, wall - explore_best_);
       exploring_ = !measured_now;
     }
     return measured_now;
@@ -2172,14 +2180,17 @@ private:
   }
 
   // The stale winners' backoff (unmeasured_within_budget): arm `was`, just
-  // measured at `wall`, lost to `best`.
+  // measured at `wall`, lost to `best`.  A retry's cost is all its
+  // executions' walls beyond the best's estimate, its settling one's too.
   void back_off_stale_winner(int was, int best, double wall) {
     Arm &m = arm(was);
     if (best == was) {
       m.stale_wait = 0;
     } else {
+      const double excess = std::max(wall - choice_.est[size_t(best + 1)],
+                                     explored_now_ ? explore_excess_ : 0.0);
       m.stale_wait = std::min(std::max(2 * m.stale_wait, wall),
-                              regret_balanced_wait(was, best, wall));
+                              regret_balanced_wait(was, best, excess));
       m.stale_after = site_wall_ + m.stale_wait;
     }
   }
@@ -2226,6 +2237,7 @@ private:
       retry_from_ = was;
       exploring_ = true;
       explore_best_ = est[best + 1];
+      explore_excess_ = 0;
     }
   }
 
@@ -2820,6 +2832,10 @@ private:
   bool exploring_ = false;
   bool pick_stale_ = false; // unmeasured_within_budget() picked a stale winner
   double explore_best_ = 0, explore_spent_ = 0;
+  // The exploration under way: its executions' walls beyond explore_best_
+  // (its settling one's included), and whether the last execution ended it.
+  double explore_excess_ = 0;
+  bool explored_now_ = false;
   static constexpr double kExploreAbort = 3;
   bool settling_ = true;
   bool mode_measured_ = false;  // this execution's wall measures its mode
