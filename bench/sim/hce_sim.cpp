@@ -30,7 +30,11 @@
 //            in [FROM, FROM+LEN) seconds of each program run's virtual time
 //            compute FACTOR times slower, in every configuration (a noisy
 //            machine; repeatable); DEV:FROM:LEN:FACTOR:beside, only those
-//            that begin while another device works in their execution
+//            that begin while another device works in their execution;
+//            DEV:FROM:LEN:SECONDS:woken: its first chunk of an execution
+//            after one of the region's it did no work in takes SECONDS more
+//            (call V28's CPU); DEV:FROM:LEN:SECONDS:each, its first chunk of
+//            every execution
 //   --explain print, per execution of a region, the scheduler's decision
 //            (explain()), each device's iterations and the wall, for the
 //            `auto` configurations (or CONFIG)
@@ -289,8 +293,10 @@ bool parse_args(int argc, char **argv, Options &o) {
       const int got = std::sscanf(v.c_str() + c1 + 1, "%lf:%lf:%lf:%7s", &st.from,
                                   &st.len, &st.factor, tail);
       st.beside = got == 4 && std::string(tail) == "beside";
-      if ((got != 3 && !st.beside) || st.len <= 0 || st.factor <= 0 ||
-          (st.device != "cpu" && st.device != "gpu"))
+      st.woken = got == 4 && std::string(tail) == "woken";
+      st.each = got == 4 && std::string(tail) == "each";
+      if ((got != 3 && !st.beside && !st.woken && !st.each) || st.len <= 0 ||
+          st.factor <= 0 || (st.device != "cpu" && st.device != "gpu"))
         return false;
       o.stalls.push_back(st);
     } else if (a == "--runs")
@@ -310,7 +316,8 @@ int main(int argc, char **argv) {
         << "usage: hce-sim PROFILE [--check FLOORS] [--check-warm FLOORS] [--csv FILE] "
            "[--bench NAME] "
            "[--runs N] [--cache FILE] [--save-cache FILE] [--explain [CONFIG]] "
-           "[--chunks] [--stats] [--stall DEV:FROM:LEN:FACTOR[:beside]]...\n";
+           "[--chunks] [--stats] [--stall "
+           "DEV:FROM:LEN:FACTOR[:beside|:woken|:each]]...\n";
     return 2;
   }
   Machine machine;

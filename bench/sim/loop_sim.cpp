@@ -155,9 +155,19 @@ LoopSim::Stages LoopSim::stages(int d, Range r, double start) {
     s.comp /= dev.lent_slowdown;      // the lent threads back in its team
   if (devices[size_t(d)].chunks == 0) // the first launch of its kernel
     s.comp += dev.first_extra;
-  for (const auto &[sd, stall] : ctx_.stalls)
-    if (sd == d && (!stall.beside || other_works(d, start)))
+  for (const auto &[sd, stall] : ctx_.stalls) {
+    if (sd != d)
+      continue;
+    if (stall.woken || stall.each) {
+      const double t = ctx_.t0 + start;
+      const bool woken = size_t(d) < ctx_.woken.size() && ctx_.woken[size_t(d)];
+      if (devices[size_t(d)].chunks == 0 && (stall.each || woken) && t >= stall.from &&
+          t < stall.from + stall.len)
+        s.comp += stall.factor; // (seconds: Stall::woken)
+    } else if (!stall.beside || other_works(d, start)) {
       s.comp = stall.duration(ctx_.t0 + start, s.comp);
+    }
+  }
   if (!ctx_.residency) { // v1: transfers per iteration
     s.up = c.up.at(n) * c.scale;
     s.down = c.down.at(n) * c.scale;

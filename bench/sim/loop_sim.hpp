@@ -68,10 +68,18 @@ struct DeviceRun {
 // begins while another device still works in its execution is slowed: the
 // H100's lud (call V13) had its CPU team's chunks stall ~1 ms beside the
 // GPU's work (more runnable threads than cores), 6 us with the GPU idle.
+// With `woken` (`--stall DEV:FROM:LEN:SECONDS:woken`), the device's first
+// chunk of an execution after one of the region's it did no work in (or of
+// the region's first), begun in the window, takes SECONDS (`factor`) more,
+// whatever its size: a team woken onto cores others hold.  With `each`,
+// its first chunk of every execution begun in the window.  On the H100 of
+// call V28 some processes' CPU team took 1.5-15 ms for its
+// first execution after every stretch of the GPU alone, 10-90 us an
+// execution in its long stretches, and its first 2-4 executions 3-13 ms.
 struct Stall {
   std::string device; // "cpu", "gpu"
   double from = 0, len = 0, factor = 1;
-  bool beside = false;
+  bool beside = false, woken = false, each = false;
   // How long `work` seconds of computing take when begun at time `t`.
   double duration(double t, double work) const;
 };
@@ -107,6 +115,9 @@ struct ExecutionContext {
   // its devices (Stall::device resolved to the execution's device index).
   double t0 = 0;
   std::vector<std::pair<int, Stall>> stalls;
+  // Per device: it did no work in the region's previous execution, or this
+  // is the region's first (Stall::woken).
+  std::vector<bool> woken;
 };
 
 class LoopSim {

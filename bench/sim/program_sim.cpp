@@ -295,6 +295,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
   bool cpu_forked = lists("cpu") && lists("gpu");
   bool first_ask_grace = cpu_forked && !(store && store->mentions("cpu"));
   bool pool_made = false;  // the GPU's staging pool exists (Machine::staging_pool)
+  // Per region, the devices that worked in its last execution (Stall::woken).
+  std::vector<std::set<std::string>> worked_last(b.regions.size());
   int max_execs = 0;
   for (const Region &r : b.regions)
     max_execs = std::max(max_execs, r.executions);
@@ -398,6 +400,8 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
         for (size_t i = 0; i < names.size(); ++i)
           if (names[i] == st.device)
             ctx.stalls.push_back({int(i), st});
+      for (const std::string &name : names)
+        ctx.woken.push_back(e == 0 || !worked_last[ri].count(name));
       for (const std::string &name : names)
         if (name == "gpu")
           ctx.link_scale = r.cost.at(name).scale;
@@ -533,6 +537,10 @@ RunResult run_program(const Machine &m, const Bench &b, const Config &cfg,
                          d.prepare + std::min(m.cpu_team, hce::kFirstAskGraceMax)));
         }
       const double loop_wall = loop.run();
+      worked_last[ri].clear();
+      for (size_t i = 0; i < devs.size(); ++i)
+        if (loop.devices[i].chunks > 0)
+          worked_last[ri].insert(names[i]);
       // Beside a working CPU the GPU registered the pageable rows it copied;
       // the execution ends when they are unregistered (Link::unreg_bw).
       bool cpu_worked = false;

@@ -1807,6 +1807,34 @@ TEST(SchedEft, AStaleHostWinnersRetryIsNotJudgedByItsFirstExecution) {
   EXPECT_LE(total, 4 * kWake + 60 * kLudGpuAlone + 500 * kLudCpuAlone) << s->explain();
 }
 
+// The same CPU in a cold run (call V28's cold rounds 9, 10 and 21: 180-217
+// ms against ~10): every chunk it ran beside the GPU was the first of an
+// execution after one without it, so its model said 3 ms a row and the CPU
+// alone was never tried.  Its alone probe, once affordable, is two chunks:
+// the first wakes the team, the second measures it, and the CPU alone runs.
+TEST(SchedEft, AColdHostsAloneProbeMeasuresItsTeamAwake) {
+  constexpr double kWake = 3e-3;
+  auto exec = std::make_shared<int>(0);
+  auto last_cpu = std::make_shared<int>(-1); // the last execution the CPU worked in
+  SimDevice cpu = SimDevice::constant(5e7, 0, true);
+  cpu.lanes = 16;
+  cpu.time_fn = [exec, last_cpu](Range r, int k) {
+    const bool woken = k == 0 && (*exec < 4 || *last_cpu < *exec - 1);
+    *last_cpu = *exec;
+    return (woken ? kWake : 0.0) + 1e-6 + double((r.size() + 15) / 16) * 16 / 5e7;
+  };
+  const std::vector<SimDevice> devs = lud_pair(cpu);
+  auto s = eft();
+  std::vector<SimResult> runs;
+  double total = 0;
+  ASSERT_TRUE(run_executions(*s, devs, kLudW, *exec, 500, runs, total));
+  int cpu_alone = 0;
+  for (int e = 100; e < 500; ++e)
+    cpu_alone += runs[size_t(e)].iterations[0] == kLudW ? 1 : 0;
+  EXPECT_GE(cpu_alone, 395) << s->explain();
+  EXPECT_LE(total, 0.5 * 500 * kLudGpuAlone) << s->explain();
+}
+
 // A device that asks only after the others have taken all the work (a GPU
 // whose preparation outlasts the CPU's whole execution: lud on the H100,
 // call AL) keeps its probe in the next execution, instead of learning

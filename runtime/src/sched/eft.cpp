@@ -326,7 +326,7 @@ public:
       // Everybody waits for the alone probe, which runs by itself.
       if (device != alone_probe_ || !d.inflight.empty())
         return Decision::wait();
-      size = d.block.size();
+      size = std::min(d.block.size(), alone_probe_chunk_);
     } else if (solo_ == device) {
       // Alone, nobody can take over a tail: everything in one chunk, one
       // launch.  (A share rounded down left lud's CPU a second chunk of one
@@ -510,15 +510,19 @@ public:
     // (accelerator_rate_at_most()).
     const bool site_first = d.first_exec < 0 || d.first_exec == exec_;
     const bool first_chunk = site_first && d.exec_chunks == 0;
-    if (alone_probe_ == device) {
-      // A host's first chunk at the site carries its team's creation (the
-      // H200's lud: one row in ~1 ms against ~10 us after) and stays out of
-      // what it measured alone (Dev::alone): it is probed again at the next
+    // The alone probe's first chunk of two (plan_alone_probe()): its team's
+    // waking is not what the host's rows cost.
+    const bool waking = alone_probe_ == device && !d.block.empty();
+    if (alone_probe_ == device && d.block.empty()) {
+      // A host's probe in its first execution at the site carries its team's
+      // creation (the H200's lud: one row in ~1 ms against ~10 us after)
+      // and stays out of what it measured alone (Dev::alone): it is probed
+      // again at the next
       // execution, where the probe says what the host costs.  Seen from a
       // profile cache filled while the CPU was slow (call TB): the one slow
       // probe confirmed the seed and the GPU alone ran on to the 150th
       // execution in half the runs.
-      if (first_chunk && d.host) {
+      if (site_first && d.host) {
         d.next_alone_probe = exec_ + 1;
         d.probe_again = true;
       }
@@ -527,7 +531,8 @@ public:
     if (seconds <= 0 || range.empty())
       return;
     count_chunk(d, range, seconds, flight, first_chunk);
-    record_sample(device, range, seconds, flight);
+    if (!waking)
+      record_sample(device, range, seconds, flight);
     // What is still in flight, re-predicted from its completion (the time
     // taken above, one clock read less per chunk).
     d.busy_until = t;
@@ -711,15 +716,15 @@ public:
   // 1.2-2 ms of which its chunk took 10-20 us -- the rows fetched back and
   // the team woken -- was taken for its cost, 4x the GPU alone's, and the
   // GPU alone ran the rest of the run at 20x the CPU's time).
-  // Not a host's retry as a stale winner: its first execution back is the
-  // least like the next ones (on the H100 of call V28 a team coming back
-  // after the GPU alone took 1.5-15 ms for a 10-90 us execution, and every
-  // retry judged by it found the CPU slow: warm lud 107-253 ms against the
-  // CPU alone's ~10), so the next execution measures it.
+  // Not a host's (a retry as a stale winner, an exploration): its first
+  // execution back is the least like the next ones (on the H100 of call V28 a team coming
+  // back after the GPU alone took 1.5-15 ms for a 10-90 us execution, and every retry
+  // judged by it found the CPU slow: warm lud 107-253 ms against the CPU alone's ~10), so
+  // the next execution measures it.
   bool explore_aborted() const {
     if (!exploring_ || !settling_ || !(measured_pred_ > 0))
       return false;
-    if (pick_stale_ && solo_ >= 0 && solo_ < p_ && dev_[size_t(solo_)].host)
+    if (solo_ >= 0 && solo_ < p_ && dev_[size_t(solo_)].host)
       return false;
     const double spent =
         solo_ >= 0 && solo_ < p_ ? dev_[size_t(solo_)].exec_busy : exec_wall();
@@ -1223,9 +1228,24 @@ private:
   // the 3rd execution took 1.8 ms for 15 rows, 10-40 us later; AQ).  Each
   // probe costs the others one chunk of the host's lanes.  Then the chosen
   // mode runs without it; the execution does not measure that mode.
+  // A host's probe is two chunks of the probe's size, one after the other,
+  // where the model says one is affordable (host_probe_affordable()): the
+  // first pays waking a team that did not work in the last execution and
+  // is no sample, the second measures it (alone_probe_chunk_).  On the H100
+  // of call V28 some processes' CPU team took 1.5-15 ms to come back from
+  // idle for a 10 us execution; a one-chunk probe measured only that, its
+  // model said the CPU alone took 1.5 ms, and the GPU alone ran cold lud in
+  // 180-217 ms against the CPU alone's ~10 (hce-sim --stall
+  // cpu:0:1:0.003:woken).
   void plan_alone_probe() {
     const int i = alone_probe_;
-    const int64_t n = alone_probe_size(dev_[i]);
+    const Dev &h = dev_[size_t(i)];
+    alone_probe_chunk_ = alone_probe_size(h);
+    const Model &m = h.model.known() ? h.model : h.seed;
+    const bool two = h.host && m.known() &&
+                     host_probe_affordable(h, m.time(double(alone_probe_chunk_)));
+    const int64_t n =
+        std::min((two ? 2 : 1) * alone_probe_chunk_, std::max<int64_t>(1, W_ / 2));
     if (solo_ >= 0) {
       for (int j = 0; j < p_; ++j) {
         dev_[j].block = j == solo_ ? Range{n, W_} : Range{W_, W_};
@@ -2837,6 +2857,7 @@ private:
   double explore_excess_ = 0;
   bool explored_now_ = false;
   static constexpr double kExploreAbort = 3;
+  int64_t alone_probe_chunk_ = 1; // plan_alone_probe(): each of its two chunks
   bool settling_ = true;
   bool mode_measured_ = false;  // this execution's wall measures its mode
   bool first_measured_ = false; // ... the first execution's, for the cache
